@@ -1,0 +1,226 @@
+/**
+ * QuoteIntent latency per route kind beside the RPC reads that quote needs, in the same run, on the devnet.
+ *
+ * Every chain client of the server (intent services and price source) goes through a recording transport
+ * that notes each JSON-RPC request (method, params, time). For each route kind the benchmark
+ *   1. sends QuoteIntent through the official client `--quotes` times (after a warm-up) and takes the
+ *      median and p99 of the round trip, noting the RPC requests each quote made;
+ *   2. replays one quote's requests straight to the chains, one after another (the same methods and
+ *      params, no server around them) `--quotes` times: the median of that is "the reads that quote needs".
+ * The mark (issue 4): the QuoteIntent median at most twice the reads' median.
+ *
+ *   npx tsx bench/quote.ts [--quotes 50]
+ */
+import { parseArgs } from 'node:util';
+import { type QuoteIntentRequest, TrailsApi } from '@0xtrails/api';
+import {
+  type Address,
+  createPublicClient,
+  encodeFunctionData,
+  http,
+  type PublicClient,
+  parseUnits,
+  type Transport,
+  zeroAddress,
+} from 'viem';
+import { createApiServer } from '../src/api/server.ts';
+import { accruingVaultAbi } from '../src/contracts/abis.generated.ts';
+import { AMOUNT_PLACEHOLDER } from '../src/intents/plan/constants.ts';
+import { createIntentServices } from '../src/intents/services/index.ts';
+import { createSilentLogger } from '../src/internal/logger.ts';
+import { createPriceSource } from '../src/pricing/index.ts';
+import { createStore } from '../src/store/create-store.ts';
+import { startTestDevnet, type TestDevnetChain } from '../test/harness/devnet.ts';
+
+/** The issue's mark: QuoteIntent's median at most this many times the median of its reads. */
+const MAX_QUOTE_TO_READS = 2;
+/** Quotes per route before measuring: JIT, the price cache, SQLite's statement cache. */
+const WARMUP_QUOTES = 5;
+/** The service fee charged in the benchmark (bps), as on a real deployment. */
+const SERVICE_FEE_BPS = 25n;
+
+interface RpcCall {
+  chainId: number;
+  method: string;
+  params: unknown;
+  ms: number;
+}
+
+/** Wraps a transport so every request is appended to `sink` (when it is set) with its duration. */
+function recording(inner: Transport, chainId: number, sink: { calls: RpcCall[] | undefined }): Transport {
+  return (options) => {
+    const transport = inner(options);
+    return {
+      ...transport,
+      async request(args: { method: string; params?: unknown }) {
+        const started = performance.now();
+        try {
+          return await transport.request(args as never);
+        } finally {
+          sink.calls?.push({
+            chainId,
+            method: args.method,
+            params: args.params,
+            ms: performance.now() - started,
+          });
+        }
+      },
+    } as ReturnType<Transport>;
+  };
+}
+
+const percentile = (values: number[], p: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
+};
+
+async function main(): Promise<number> {
+  const { values } = parseArgs({ options: { quotes: { type: 'string', default: '50' } } });
+  const quotes = Number(values.quotes);
+  const log = createSilentLogger();
+  const net = await startTestDevnet();
+  const store = await createStore({ sqlitePath: ':memory:', log });
+  try {
+    const sink: { calls: RpcCall[] | undefined } = { calls: undefined };
+    const clients = new Map(
+      net.chains.map((c) => [
+        c.entry.chainId,
+        createPublicClient({
+          transport: recording(http(c.entry.rpcUrl), c.entry.chainId, sink),
+        }) as PublicClient,
+      ]),
+    );
+    const direct = new Map(
+      net.chains.map((c) => [c.entry.chainId, createPublicClient({ transport: http(c.entry.rpcUrl) })]),
+    );
+    const prices = createPriceSource({ chains: net.chainConfigs, clients, log });
+    const accounts = net.devnet.accounts;
+    const services = createIntentServices({
+      store,
+      chains: net.chainConfigs,
+      clients,
+      prices,
+      engine: { requestExecution: async () => {} },
+      operator: {
+        relayer: accounts.relayer!.address,
+        solver: accounts.solver!.address,
+        feeCollector: accounts.feeCollector!.address,
+      },
+      config: { serviceFeeBps: SERVICE_FEE_BPS },
+      log,
+    });
+    const api = await createApiServer({
+      chains: net.chainConfigs,
+      store,
+      prices,
+      services,
+      log,
+      rateLimit: false,
+    });
+    const url = await api.listen(0, '127.0.0.1');
+    const project = await store.projects.ensure('bench-quote');
+    const { key } = await store.accessKeys.create({ projectId: project.id });
+    const client = new TrailsApi(key, { hostname: url });
+
+    const rows: string[] = [];
+    let ok = true;
+    for (const [name, request] of routes(net.chains as TestDevnetChain[], accounts.user.address)) {
+      for (let i = 0; i < WARMUP_QUOTES; i++) await client.quoteIntent(request);
+      const quoteMs: number[] = [];
+      const callCounts: number[] = [];
+      let recorded: RpcCall[] = [];
+      for (let i = 0; i < quotes; i++) {
+        sink.calls = [];
+        const started = performance.now();
+        await client.quoteIntent(request);
+        quoteMs.push(performance.now() - started);
+        recorded = sink.calls;
+        callCounts.push(recorded.length);
+        sink.calls = undefined;
+      }
+      const readsMs: number[] = [];
+      for (let i = 0; i < quotes; i++) {
+        const started = performance.now();
+        for (const call of recorded) {
+          await direct.get(call.chainId)!.request({ method: call.method, params: call.params } as never);
+        }
+        readsMs.push(performance.now() - started);
+      }
+      const methods = summariseMethods(recorded);
+      const ratio = percentile(quoteMs, 50) / percentile(readsMs, 50);
+      const pass = ratio <= MAX_QUOTE_TO_READS;
+      ok &&= pass;
+      rows.push(
+        `| ${name} | ${percentile(quoteMs, 50).toFixed(1)} | ${percentile(quoteMs, 99).toFixed(1)} | ${percentile(callCounts, 50)} (${methods}) | ${percentile(readsMs, 50).toFixed(1)} | ${ratio.toFixed(2)} | ${pass ? 'PASS' : 'MISS'} |`,
+      );
+      process.stdout.write(`${rows.at(-1)}\n`);
+    }
+    process.stdout.write(
+      `\nQuoteIntent (${quotes} quotes per route, after ${WARMUP_QUOTES} warm-up), times in ms; reads = that quote's RPC requests replayed one after another\n\n`,
+    );
+    process.stdout.write(
+      '| route | QuoteIntent p50 | QuoteIntent p99 | RPC requests per quote | reads p50 | p50 ÷ reads | mark ≤ 2 |\n|---|---|---|---|---|---|---|\n',
+    );
+    process.stdout.write(`${rows.join('\n')}\n`);
+    services.close();
+    await api.close();
+    return ok ? 0 : 1;
+  } finally {
+    await store.close();
+    await net.stop();
+  }
+}
+
+function summariseMethods(calls: RpcCall[]): string {
+  const counts = new Map<string, number>();
+  for (const c of calls) counts.set(c.method, (counts.get(c.method) ?? 0) + 1);
+  return [...counts].map(([m, n]) => `${n} ${m}`).join(', ');
+}
+
+function routes(chains: TestDevnetChain[], user: Address): [string, QuoteIntentRequest][] {
+  const [alpha, beta, gamma] = chains as [TestDevnetChain, TestDevnetChain, TestDevnetChain];
+  const tokenOf = (c: TestDevnetChain, s: string) =>
+    s === 'ETH' ? zeroAddress : (c.entry.tokens[s] as Address);
+  const req = (
+    from: TestDevnetChain,
+    fromToken: string,
+    to: TestDevnetChain,
+    toToken: string,
+    amount: bigint,
+    extra: Partial<QuoteIntentRequest> = {},
+  ): QuoteIntentRequest => ({
+    ownerAddress: user,
+    originChainId: from.entry.chainId,
+    originTokenAddress: tokenOf(from, fromToken),
+    destinationChainId: to.entry.chainId,
+    destinationTokenAddress: tokenOf(to, toToken),
+    destinationToAddress: user,
+    originTokenAmount: amount,
+    destinationTokenAmount: 0n,
+    tradeType: 'EXACT_INPUT' as QuoteIntentRequest['tradeType'],
+    ...extra,
+  });
+  const vault = gamma.entry.contracts.usdcVault as Address;
+  const vaultCall = encodeFunctionData({
+    abi: accruingVaultAbi,
+    functionName: 'deposit',
+    args: [BigInt(AMOUNT_PLACEHOLDER), user],
+  });
+  return [
+    ['same-chain transfer', req(alpha, 'USDC', alpha, 'USDC', parseUnits('100', 6))],
+    ['same-chain swap', req(alpha, 'USDC', alpha, 'DAI', parseUnits('100', 6))],
+    ['cross-chain same token', req(alpha, 'USDC', beta, 'USDC', parseUnits('100', 6))],
+    ['cross-chain swap both ends', req(gamma, 'DAI', alpha, 'WETH', parseUnits('600', 18))],
+    [
+      'destination call (vault)',
+      req(alpha, 'DAI', gamma, 'USDC', parseUnits('200', 18), {
+        destinationToAddress: vault,
+        destinationCallData: vaultCall,
+        destinationApproveAddress: vault,
+        destinationCallValue: 0n,
+      } as Partial<QuoteIntentRequest>),
+    ],
+  ];
+}
+
+process.exitCode = await main();

@@ -1,0 +1,97 @@
+/**
+ * The benchmark's own view of a devnet chain: a read client, anvil's cheat methods, and a plain
+ * "sign, send, poll for the receipt" used by every transaction the benchmark sends itself (the users'
+ * deposits and the bare run), so both sides of a comparison pay the same client costs.
+ */
+import {
+  type Account,
+  type Address,
+  type Chain,
+  createPublicClient,
+  createTestClient,
+  createWalletClient,
+  type Hex,
+  http,
+  type PublicClient,
+  type TransactionReceipt,
+} from 'viem';
+import { devnetChain } from '../../src/devnet/chain-clients.ts';
+import type { DevnetChainEntry } from '../../src/devnet/devnet-file.ts';
+
+/** Receipt poll of the benchmark's own transactions (ms): short, so the bare run is not slowed by it. */
+export const BENCH_RECEIPT_POLL_MS = 20;
+/** A transaction the benchmark sent that is not mined after this long (ms) fails the run. */
+const RECEIPT_TIMEOUT_MS = 60_000;
+
+export interface BenchChain {
+  entry: DevnetChainEntry;
+  chain: Chain;
+  client: PublicClient;
+  test: ReturnType<typeof createBenchTestClient>;
+}
+
+function createBenchTestClient(chain: Chain) {
+  return createTestClient({ chain, mode: 'anvil', transport: http() });
+}
+
+export function benchChain(entry: DevnetChainEntry): BenchChain {
+  const chain = devnetChain(entry.chainId, entry.name, entry.rpcUrl);
+  return {
+    entry,
+    chain,
+    client: createPublicClient({ chain, transport: http() }) as PublicClient,
+    test: createBenchTestClient(chain),
+  };
+}
+
+export interface SendInput {
+  to: Address;
+  data: Hex;
+  value?: bigint;
+  /** Given for shared keys (relayer, solver), whose nonces the caller counts; else the chain's pending count. */
+  nonce?: number;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * What a plain script does: viem fills gas (estimate), fees and the nonce, signs locally, broadcasts,
+ * then polls for the receipt. Throws on a revert.
+ */
+export async function sendAndWait(
+  chain: BenchChain,
+  account: Account,
+  tx: SendInput,
+): Promise<TransactionReceipt> {
+  const wallet = createWalletClient({ chain: chain.chain, account, transport: http() });
+  const hash = await wallet.sendTransaction({
+    to: tx.to,
+    data: tx.data,
+    value: tx.value ?? 0n,
+    ...(tx.nonce !== undefined && { nonce: tx.nonce }),
+  });
+  const receipt = await waitForReceipt(chain.client, hash);
+  if (receipt.status !== 'success')
+    throw new Error(`transaction ${hash} reverted on chain ${chain.entry.chainId}`);
+  return receipt;
+}
+
+export async function waitForReceipt(client: PublicClient, hash: Hex): Promise<TransactionReceipt> {
+  const started = Date.now();
+  for (;;) {
+    const receipt = await client.getTransactionReceipt({ hash }).catch(() => undefined);
+    if (receipt) return receipt;
+    if (Date.now() - started > RECEIPT_TIMEOUT_MS) throw new Error(`transaction ${hash} not mined in time`);
+    await sleep(BENCH_RECEIPT_POLL_MS);
+  }
+}
+
+/** Local nonce counting for a key the benchmark shares between concurrent jobs (relayer, solver). */
+export interface NonceCounter {
+  next(): number;
+}
+
+export async function nonceCounter(chain: BenchChain, address: Address): Promise<NonceCounter> {
+  let nonce = await chain.client.getTransactionCount({ address, blockTag: 'pending' });
+  return { next: () => nonce++ };
+}

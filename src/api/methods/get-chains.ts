@@ -1,0 +1,61 @@
+/**
+ * GetChains: the configured chains, each in both the flat (0.9.4) and nested (0.18.4) form.
+ *
+ * `routeProvider` filter — how the enum maps onto Switchyard's providers:
+ * AUTO → every chain; SWITCHYARD → chains with our settlers (cross-chain transfers); UNISWAP_V2 and
+ * SUSHI → chains with a Uniswap-V2-style router; WETH → chains with a WETH contract; CCTP, GASZIP,
+ * LIFI, LZ_OFT, RELAY, ZEROX → no chain (no such provider is configured); anything else → InvalidArgument.
+ */
+import type { ChainConfig } from '../../internal/config-types.ts';
+import type { ApiDeps, Handler } from '../context.ts';
+import { InvalidArgumentError } from '../errors/rpc-errors.ts';
+import type { ChainInfo } from '../schemas/catalogue.ts';
+import { ROUTE_PROVIDERS } from '../schemas/enums.ts';
+
+type Provider = (typeof ROUTE_PROVIDERS)[number];
+
+const SERVES: Record<Provider, (chain: ChainConfig) => boolean> = {
+  AUTO: () => true,
+  SWITCHYARD: (c) => Boolean(c.contracts.originSettler && c.contracts.destinationSettler),
+  UNISWAP_V2: (c) => Boolean(c.contracts.uniswapV2Router),
+  SUSHI: (c) => Boolean(c.contracts.uniswapV2Router),
+  WETH: (c) => Boolean(c.contracts.weth),
+  CCTP: () => false,
+  GASZIP: () => false,
+  LIFI: () => false,
+  LZ_OFT: () => false,
+  RELAY: () => false,
+  ZEROX: () => false,
+};
+
+export function createGetChains(deps: ApiDeps): Handler<'GetChains'> {
+  const all = deps.chains.map(toChainInfo);
+  return ({ routeProvider }) => {
+    if (routeProvider === undefined || routeProvider === '') return { chains: all };
+    const provider = routeProvider.toUpperCase();
+    if (!(ROUTE_PROVIDERS as readonly string[]).includes(provider)) {
+      throw new InvalidArgumentError('routeProvider', `must be one of ${ROUTE_PROVIDERS.join(', ')}`);
+    }
+    const serves = SERVES[provider as Provider];
+    return { chains: deps.chains.filter(serves).map(toChainInfo) };
+  };
+}
+
+export function toChainInfo(chain: ChainConfig): ChainInfo {
+  const info: ChainInfo = {
+    id: chain.chainId,
+    name: chain.name,
+    tokenName: chain.nativeCurrency.name,
+    tokenSymbol: chain.nativeCurrency.symbol,
+    tokenDecimals: chain.nativeCurrency.decimals,
+    isTestnet: chain.isTestnet,
+    supportsBridging: SERVES.SWITCHYARD(chain),
+    nativeCurrency: { ...chain.nativeCurrency },
+  };
+  if (chain.logoUri) info.logoUri = chain.logoUri;
+  if (chain.explorerUrl) {
+    info.blockExplorerUrl = chain.explorerUrl;
+    info.blockExplorer = { name: `${chain.name} explorer`, url: chain.explorerUrl };
+  }
+  return info;
+}

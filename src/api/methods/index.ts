@@ -1,0 +1,25 @@
+/** The handlers the API layer answers itself from configuration (the catalogue). */
+import type { ApiDeps, ApiServices } from '../context.ts';
+import { createClock } from './clock.ts';
+import { createGetChains } from './get-chains.ts';
+import { createGetExactInputRoutes } from './get-exact-input-routes.ts';
+import { createGetExactOutputRoutes } from './get-exact-output-routes.ts';
+import { createGetTokenList } from './get-token-list.ts';
+import { createGetTokenPrices } from './get-token-prices.ts';
+import { createGetTrailsContracts } from './get-trails-contracts.ts';
+import { createPing } from './ping.ts';
+import { createRuntimeStatus } from './runtime-status.ts';
+
+export function createCatalogueHandlers(deps: ApiDeps): ApiServices {
+  return {
+    Ping: createPing(deps),
+    Clock: createClock(deps),
+    RuntimeStatus: createRuntimeStatus(deps),
+    GetChains: createGetChains(deps),
+    GetTokenList: createGetTokenList(deps),
+    GetTokenPrices: createGetTokenPrices(deps),
+    GetExactInputRoutes: createGetExactInputRoutes(deps),
+    GetExactOutputRoutes: createGetExactOutputRoutes(deps),
+    GetTrailsContracts: createGetTrailsContracts(deps),
+  };
+}

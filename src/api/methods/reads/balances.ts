@@ -1,0 +1,65 @@
+/**
+ * On-chain balances of an intent's two addresses (native currency and the intent's token on each
+ * chain), for GetIntentHistory `includeBalances` / `onlyRecoverable`.
+ */
+import { createPublicClient, erc20Abi, http, type PublicClient, zeroAddress } from 'viem';
+import type { IntentRecord } from '../../../store/index.ts';
+import type { ApiDeps } from '../../context.ts';
+import type { IntentHistory } from '../../schemas/receipt.ts';
+import { tokenMetadata } from './to-wire.ts';
+
+/** A balance read that takes longer than this is reported as absent rather than stalling the page. */
+const BALANCE_READ_TIMEOUT_MS = 3_000;
+
+type IntentBalance = NonNullable<IntentHistory['balances']>[number];
+
+export function createBalanceReader(deps: ApiDeps) {
+  const clients = new Map<number, PublicClient>();
+  const client = (chainId: number): PublicClient | undefined => {
+    const chain = deps.chainById.get(chainId);
+    if (!chain?.rpcUrls[0]) return undefined;
+    let c = clients.get(chainId);
+    if (!c) {
+      c = createPublicClient({
+        transport: http(chain.rpcUrls[0], { timeout: BALANCE_READ_TIMEOUT_MS }),
+      }) as PublicClient;
+      clients.set(chainId, c);
+    }
+    return c;
+  };
+
+  const readOne = async (chainId: number, holder: string, tokens: string[]): Promise<IntentBalance> => {
+    const c = client(chainId);
+    const out: IntentBalance = { intentAddress: holder, chainId, tokens: [] };
+    if (!c) return out;
+    for (const token of new Set(tokens.map((t) => t.toLowerCase()))) {
+      const balance =
+        token === zeroAddress
+          ? await c.getBalance({ address: holder as `0x${string}` })
+          : await c.readContract({
+              address: token as `0x${string}`,
+              abi: erc20Abi,
+              functionName: 'balanceOf',
+              args: [holder as `0x${string}`],
+            });
+      if (balance === 0n) continue;
+      const meta = tokenMetadata(deps, chainId, token);
+      out.tokens.push({
+        contractAddress: token,
+        balance: balance.toString(),
+        decimals: meta.decimals ?? 18,
+        chainId,
+        symbol: meta.symbol,
+      });
+    }
+    return out;
+  };
+
+  return async (intent: IntentRecord): Promise<IntentBalance[]> => [
+    await readOne(intent.originChainId, intent.originIntentAddress, [zeroAddress, intent.originTokenAddress]),
+    await readOne(intent.destinationChainId, intent.destinationIntentAddress, [
+      zeroAddress,
+      intent.destinationTokenAddress,
+    ]),
+  ];
+}

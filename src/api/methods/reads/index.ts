@@ -1,0 +1,105 @@
+/**
+ * The store-backed read methods: GetIntent, GetIntentReceipt, SearchIntents, GetIntentHistory,
+ * GetIntentTransactionHistory. Every read is scoped to the caller's project: another project's
+ * intent is NotFound, and `byProjectId` naming another project is PermissionDenied.
+ */
+import type { IntentReceiptRecord, Store } from '../../../store/index.ts';
+import type { ApiDeps, ApiServices, CallContext } from '../../context.ts';
+import { NotFoundError, PermissionDeniedError } from '../../errors/rpc-errors.ts';
+import type { MethodResponse } from '../../schemas/methods.ts';
+import type { Page as WirePage } from '../../schemas/receipt.ts';
+import { createBalanceReader } from './balances.ts';
+import { createCachedReads } from './cached-reads.ts';
+import { createReceiptCache } from './receipt-cache.ts';
+import { historyEntryToWire, intentToWire, summaryToWire } from './to-wire.ts';
+
+export interface ReadHandlersOptions {
+  /** Finished intents whose serialised receipts are kept (0 turns the cache off); default RECEIPT_CACHE_MAX_INTENTS. */
+  receiptCacheIntents?: number | undefined;
+}
+
+export function createReadHandlers(
+  deps: ApiDeps,
+  store: Store,
+  options: ReadHandlersOptions = {},
+): ApiServices {
+  const readBalances = createBalanceReader(deps);
+  const cached = createCachedReads(
+    deps,
+    store,
+    createReceiptCache({ events: store.events, maxIntents: options.receiptCacheIntents }),
+  );
+  const project = (ctx: CallContext, byProjectId?: number): number => {
+    const own = ctx.projectId!;
+    if (byProjectId !== undefined && byProjectId !== own) {
+      throw new PermissionDeniedError(
+        `byProjectId: project ${byProjectId} is not the project of this access key`,
+      );
+    }
+    return own;
+  };
+  const notFound = (intentId: string) => new NotFoundError(`intent ${intentId} not found`);
+
+  return {
+    GetIntent: async ({ intentId }, ctx) => {
+      const record = await store.intents.get({ projectId: project(ctx), intentId: intentId.toLowerCase() });
+      if (!record) throw notFound(intentId);
+      return { intent: intentToWire(record) };
+    },
+    GetIntentReceipt: async ({ intentId }, ctx) => {
+      const answer = await cached.receipt<MethodResponse<'GetIntentReceipt'>>({
+        projectId: project(ctx),
+        intentId: intentId.toLowerCase(),
+        dialect: ctx.dialect,
+      });
+      if (!answer) throw notFound(intentId);
+      return answer;
+    },
+    SearchIntents: async (input, ctx) => {
+      const { byProjectId, ...filters } = input;
+      const lowered = Object.fromEntries(
+        Object.entries(filters).map(([k, v]) => [k, typeof v === 'string' ? v.toLowerCase() : v]),
+      );
+      const records = await store.intents.search({ ...lowered, projectId: project(ctx, byProjectId) });
+      return { intents: records.map(intentToWire) };
+    },
+    GetIntentHistory: async (input, ctx) => {
+      const filter = {
+        projectId: project(ctx, input.byProjectId),
+        ...(input.byOwnerAddress && { ownerAddress: input.byOwnerAddress.toLowerCase() }),
+        ...(input.byStatuses && { statuses: input.byStatuses }),
+        ...(input.byStatus && { status: input.byStatus }),
+        ...(input.originChainId !== undefined && { originChainId: input.originChainId }),
+        ...(input.destinationChainId !== undefined && { destinationChainId: input.destinationChainId }),
+        ...(input.fromTime !== undefined && { fromTime: input.fromTime }),
+        ...(input.toTime !== undefined && { toTime: input.toTime }),
+        ...(input.page && { page: input.page }),
+      };
+      const withBalances = input.includeBalances || input.onlyRecoverable;
+      if (!withBalances) return cached.history({ filter, dialect: ctx.dialect });
+      const page = await store.intents.history(filter);
+      const entries = await Promise.all(
+        page.intents.map(async (record: IntentReceiptRecord) => {
+          const entry = historyEntryToWire(deps, record, ctx.dialect);
+          const balances = await readBalances(record.intent);
+          return { ...entry, balances, hasBalance: balances.some((b) => b.tokens.length > 0) };
+        }),
+      );
+      const intents = input.onlyRecoverable
+        ? entries.filter((e) => 'hasBalance' in e && e.hasBalance)
+        : entries;
+      return { intents, nextPage: page.nextPage as WirePage };
+    },
+    GetIntentTransactionHistory: async (input, ctx) => {
+      const page = await store.intents.history({
+        projectId: project(ctx, input.byProjectId),
+        ...(input.byOwnerAddress && { ownerAddress: input.byOwnerAddress.toLowerCase() }),
+        ...(input.page && { page: input.page }),
+      });
+      return {
+        intents: page.intents.map((r) => summaryToWire(deps, r, ctx.dialect)),
+        nextPage: page.nextPage as WirePage,
+      };
+    },
+  };
+}

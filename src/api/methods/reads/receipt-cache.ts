@@ -1,0 +1,129 @@
+/**
+ * A bounded cache of the serialised receipts (and history entries) of finished intents, so repeated
+ * reads of the same intents cost neither a query nor a serialisation.
+ *
+ * Only intents in a terminal status whose transactions are all final (SUCCEEDED or FAILED) are
+ * cached: their bytes normally never change again. They still can (a refund recorded after the
+ * failure), so every entry listens to `store.events` for its intent (published on each status
+ * change and transaction upsert; across processes through LISTEN/NOTIFY on Postgres) and is dropped
+ * on the first event. A read subscribes before it queries: an event that arrives while it is
+ * reading means the bytes it built may already be stale, and they are not cached.
+ */
+import type { IntentEvents, IntentReceiptRecord, IntentStatus } from '../../../store/index.ts';
+import { isTerminal } from '../../../store/index.ts';
+
+/**
+ * Intents kept. A bench intent's receipt answer is ~4 KB and its history entry ~4.2 KB per dialect
+ * read, so ≤ ~40 MB when both readers use one dialect; it holds the recently finished intents that
+ * wallets and dashboards read again and again.
+ */
+export const RECEIPT_CACHE_MAX_INTENTS = 5_000;
+
+const FINAL_TRANSACTION_STATUSES = new Set(['SUCCEEDED', 'FAILED']);
+
+/**
+ * Checked on every hit: the project always (cached bytes never cross projects), the status when the
+ * caller has just read it. A cached intent is terminal, so its status and updatedAt no longer move;
+ * its transactions may, and those changes arrive as events.
+ */
+export interface IntentVersion {
+  projectId: number;
+  status?: IntentStatus | undefined;
+}
+
+interface Entry {
+  projectId: number;
+  status: IntentStatus;
+  updatedAtMs: number;
+  /** Serialised forms by name (e.g. `Trails:receipt`, `Service:entry`), UTF-8. */
+  texts: Map<string, Buffer>;
+  stop: () => void;
+}
+
+/** A read in progress: filled texts are kept only for intents that saw no event since it began. */
+export interface CacheRead {
+  fill(record: IntentReceiptRecord, name: string, text: Buffer): void;
+  /** Stops listening; call once the read's texts are filled (or it failed). */
+  end(): void;
+}
+
+export interface ReceiptCache {
+  /** The cached text, when the intent is cached for this project (and in this status, when given). */
+  text(
+    intentId: string,
+    name: string,
+    version: Pick<IntentVersion, 'projectId'> & Partial<IntentVersion>,
+  ): Buffer | undefined;
+  begin(intentIds: readonly string[]): CacheRead;
+  readonly size: number;
+}
+
+export function isCacheable({ intent, transactions }: IntentReceiptRecord): boolean {
+  if (!isTerminal(intent.status)) return false;
+  return Object.values(transactions).every((t) => t && FINAL_TRANSACTION_STATUSES.has(t.status));
+}
+
+export function createReceiptCache(deps: { events: IntentEvents; maxIntents?: number }): ReceiptCache {
+  const max = deps.maxIntents ?? RECEIPT_CACHE_MAX_INTENTS;
+  // A Map iterates in insertion order: re-inserting on a hit makes the first key the least recent.
+  const entries = new Map<string, Entry>();
+
+  const drop = (intentId: string) => {
+    const entry = entries.get(intentId);
+    if (!entry) return;
+    entries.delete(intentId);
+    entry.stop();
+  };
+
+  const store = (record: IntentReceiptRecord, name: string, text: Buffer) => {
+    const { intent } = record;
+    let entry = entries.get(intent.intentId);
+    if (entry && entry.updatedAtMs !== intent.updatedAt.getTime()) {
+      drop(intent.intentId);
+      entry = undefined;
+    }
+    if (!entry) {
+      while (entries.size >= max) drop(entries.keys().next().value as string);
+      entry = {
+        projectId: intent.projectId,
+        status: intent.status,
+        updatedAtMs: intent.updatedAt.getTime(),
+        texts: new Map(),
+        stop: deps.events.subscribe(intent.intentId, () => drop(intent.intentId)),
+      };
+      entries.set(intent.intentId, entry);
+    }
+    entry.texts.set(name, text);
+  };
+
+  return {
+    text(intentId, name, version) {
+      const entry = entries.get(intentId);
+      if (!entry) return undefined;
+      if (entry.projectId !== version.projectId) return undefined;
+      if (version.status !== undefined && entry.status !== version.status) return undefined;
+      const text = entry.texts.get(name);
+      if (text !== undefined) {
+        entries.delete(intentId);
+        entries.set(intentId, entry);
+      }
+      return text;
+    },
+    begin(intentIds) {
+      if (max === 0 || intentIds.length === 0) return { fill() {}, end() {} };
+      const changed = new Set<string>();
+      const stops = intentIds.map((id) => deps.events.subscribe(id, () => changed.add(id)));
+      return {
+        fill(record, name, text) {
+          if (!changed.has(record.intent.intentId) && isCacheable(record)) store(record, name, text);
+        },
+        end() {
+          for (const stop of stops) stop();
+        },
+      };
+    },
+    get size() {
+      return entries.size;
+    },
+  };
+}

@@ -1,0 +1,221 @@
+/**
+ * Stored intents and transactions → the wire shapes of GetIntent, receipts and history. The stored
+ * `intent` is the quote as it went out; status and timestamps come from the row, which is newer.
+ * Receipts always carry deposit and origin transactions (0.9.4 requires them): before the engine
+ * records one, a placeholder with status UNKNOWN describes what is expected.
+ */
+import { zeroAddress } from 'viem';
+import type {
+  IntentReceiptRecord,
+  IntentRecord,
+  IntentTransactionRecord,
+  TransactionKind,
+} from '../../../store/index.ts';
+import type { ApiDeps } from '../../context.ts';
+import { type Dialect, transactionStatusIn } from '../../dialect.ts';
+import type { MethodResponse } from '../../schemas/methods.ts';
+import type { IntentReceipt, IntentSummary } from '../../schemas/receipt.ts';
+import { listedTokens, sameAddress } from '../listed-tokens.ts';
+
+type WireIntent = MethodResponse<'GetIntent'>['intent'];
+type WireTransaction = IntentReceipt['depositTransaction'];
+type TokenMeta = IntentReceipt['summary']['originTokenMetadata'];
+
+const TYPE_OF_KIND: Record<TransactionKind, WireTransaction['type']> = {
+  deposit: 'DEPOSIT',
+  origin: 'ORIGIN',
+  destination: 'DESTINATION',
+  refund: 'UNKNOWN',
+};
+
+export function intentToWire(record: IntentRecord): WireIntent {
+  const stored = (record.intent ?? {}) as Record<string, unknown>;
+  return {
+    ...stored,
+    intentId: record.intentId,
+    status: record.status,
+    ownerAddress: record.ownerAddress,
+    originChainId: record.originChainId,
+    destinationChainId: record.destinationChainId,
+    originIntentAddress: record.originIntentAddress,
+    destinationIntentAddress: record.destinationIntentAddress,
+    createdAt: record.createdAt.toISOString(),
+    updatedAt: record.updatedAt.toISOString(),
+  } as WireIntent;
+}
+
+export function tokenMetadata(deps: Pick<ApiDeps, 'chainById'>, chainId: number, address: string): TokenMeta {
+  const chain = deps.chainById.get(chainId);
+  const token = chain ? listedTokens(chain).find((t) => sameAddress(t.address, address)) : undefined;
+  const meta: TokenMeta = {
+    chainId,
+    tokenAddress: address,
+    name: token?.name ?? '',
+    symbol: token?.symbol ?? '',
+  };
+  if (token) meta.decimals = token.decimals;
+  if (token?.logoUri) meta.logoUri = token.logoUri;
+  return meta;
+}
+
+function transactionToWire(tx: IntentTransactionRecord, dialect: Dialect): WireTransaction {
+  const out: WireTransaction = {
+    ...(tx.meta ?? {}),
+    id: tx.id,
+    intentId: tx.intentId,
+    status: transactionStatusIn(dialect, tx.status),
+    chainId: tx.chainId,
+    type: TYPE_OF_KIND[tx.kind],
+    context: 'NONE',
+    fromAddress: tx.fromAddress ?? zeroAddress,
+    toAddress: tx.toAddress ?? zeroAddress,
+    tokenAddress: tx.tokenAddress ?? zeroAddress,
+    tokenAmount: tx.tokenAmount ?? 0n,
+    createdAt: tx.createdAt.toISOString(),
+    updatedAt: tx.updatedAt.toISOString(),
+  } as WireTransaction;
+  if (tx.statusReason) out.statusReason = tx.statusReason;
+  if (tx.txnHash) out.txnHash = tx.txnHash;
+  if (tx.calldata) out.calldata = tx.calldata;
+  if (tx.minedAt) out.txnMinedAt = tx.minedAt.toISOString();
+  return out;
+}
+
+function placeholder(intent: IntentRecord, kind: 'deposit' | 'origin'): WireTransaction {
+  const deposit = kind === 'deposit';
+  return {
+    intentId: intent.intentId,
+    status: 'UNKNOWN',
+    chainId: intent.originChainId,
+    type: deposit ? 'DEPOSIT' : 'ORIGIN',
+    context: 'NONE',
+    fromAddress: deposit ? intent.ownerAddress : intent.originIntentAddress,
+    toAddress: intent.originIntentAddress,
+    tokenAddress: intent.originTokenAddress,
+    tokenAmount: intent.originTokenAmount,
+  };
+}
+
+/** `dialect` decides only the spelling of transaction statuses (see transactionStatusIn). */
+export function receiptToWire(
+  deps: Pick<ApiDeps, 'chainById'>,
+  { intent, transactions }: IntentReceiptRecord,
+  dialect: Dialect = 'Service',
+): IntentReceipt {
+  const stored = (intent.intent ?? {}) as {
+    quoteRequest?: {
+      tradeType?: 'EXACT_INPUT' | 'EXACT_OUTPUT';
+      destinationToAddress?: string;
+      destinationCallData?: string;
+      destinationCallValue?: unknown;
+    };
+    quote?: { routeProviders?: string[] };
+    expiresAt?: string;
+  };
+  const callData = stored.quoteRequest?.destinationCallData;
+  const summary: IntentReceipt['summary'] = {
+    intentId: intent.intentId,
+    status: intent.status,
+    ownerAddress: intent.ownerAddress,
+    originChainId: intent.originChainId,
+    destinationChainId: intent.destinationChainId,
+    tradeType: stored.quoteRequest?.tradeType ?? 'EXACT_INPUT',
+    routeProviders: (stored.quote?.routeProviders ?? []) as IntentReceipt['summary']['routeProviders'],
+    originIntentAddress: intent.originIntentAddress,
+    originTokenAddress: intent.originTokenAddress,
+    originTokenAmount: intent.originTokenAmount,
+    originTokenMetadata: tokenMetadata(deps, intent.originChainId, intent.originTokenAddress),
+    destinationIntentAddress: intent.destinationIntentAddress,
+    destinationTokenAddress: intent.destinationTokenAddress,
+    destinationTokenAmount: intent.destinationTokenAmount,
+    destinationTokenMetadata: tokenMetadata(deps, intent.destinationChainId, intent.destinationTokenAddress),
+    destinationHasCallData: Boolean(callData && callData !== '0x'),
+    destinationHasCallValue: BigInt(String(stored.quoteRequest?.destinationCallValue ?? 0)) > 0n,
+    createdAt: intent.createdAt.toISOString(),
+    expiresAt: stored.expiresAt ?? intent.quoteExpiresAt.toISOString(),
+  };
+  if (stored.quoteRequest?.destinationToAddress)
+    summary.destinationToAddress = stored.quoteRequest.destinationToAddress;
+  if (intent.startedAt) summary.startedAt = intent.startedAt.toISOString();
+  if (intent.finishedAt) summary.finishedAt = intent.finishedAt.toISOString();
+
+  const receipt: IntentReceipt = {
+    id: intent.id,
+    projectId: intent.projectId,
+    intentId: intent.intentId,
+    status: intent.status,
+    ownerAddress: intent.ownerAddress,
+    originChainId: intent.originChainId,
+    destinationChainId: intent.destinationChainId,
+    depositTransaction: transactions.deposit
+      ? transactionToWire(transactions.deposit, dialect)
+      : placeholder(intent, 'deposit'),
+    originTransaction: transactions.origin
+      ? transactionToWire(transactions.origin, dialect)
+      : placeholder(intent, 'origin'),
+    summary,
+    createdAt: intent.createdAt.toISOString(),
+    updatedAt: intent.updatedAt.toISOString(),
+  };
+  if (transactions.deposit) receipt.depositTransactionId = transactions.deposit.id;
+  if (transactions.origin) receipt.originTransactionId = transactions.origin.id;
+  if (transactions.destination) {
+    receipt.destinationTransaction = transactionToWire(transactions.destination, dialect);
+    receipt.destinationTransactionId = transactions.destination.id;
+  }
+  if (transactions.refund) {
+    receipt.refundTransaction = transactionToWire(transactions.refund, dialect);
+    receipt.refundTransactionId = transactions.refund.id;
+  }
+  return receipt;
+}
+
+/** One GetIntentHistory entry, without balances. */
+export function historyEntryToWire(
+  deps: Pick<ApiDeps, 'chainById'>,
+  record: IntentReceiptRecord,
+  dialect: Dialect = 'Service',
+) {
+  return {
+    intentId: record.intent.intentId,
+    status: record.intent.status,
+    expiresAt: record.intent.quoteExpiresAt.toISOString(),
+    receipt: receiptToWire(deps, record, dialect),
+    createdAt: record.intent.createdAt.toISOString(),
+    updatedAt: record.intent.updatedAt.toISOString(),
+  };
+}
+
+export function summaryToWire(
+  deps: ApiDeps,
+  record: IntentReceiptRecord,
+  dialect: Dialect = 'Service',
+): IntentSummary {
+  const r = receiptToWire(deps, record, dialect);
+  const out: IntentSummary = {
+    intentId: r.intentId,
+    status: r.status,
+    ownerAddress: r.ownerAddress,
+    originChainId: r.originChainId,
+    destinationChainId: r.destinationChainId,
+    originIntentAddress: r.summary.originIntentAddress,
+    destinationIntentAddress: r.summary.destinationIntentAddress,
+    depositTransactionStatus: r.depositTransaction.status,
+    originTransactionStatus: r.originTransaction.status,
+    destinationTransactionStatus: r.destinationTransaction?.status ?? 'UNKNOWN',
+    originTokenAddress: r.summary.originTokenAddress,
+    originTokenAmount: r.summary.originTokenAmount,
+    originTokenMetadata: r.summary.originTokenMetadata,
+    destinationTokenAddress: record.intent.destinationTokenAddress,
+    destinationTokenAmount: record.intent.destinationTokenAmount,
+    destinationTokenMetadata: r.summary.destinationTokenMetadata,
+    destinationToAddress: r.summary.destinationToAddress ?? zeroAddress,
+    expiresAt: r.summary.expiresAt,
+    createdAt: r.summary.createdAt,
+    updatedAt: record.intent.updatedAt.toISOString(),
+  };
+  if (r.depositTransaction.txnHash) out.depositTransactionHash = r.depositTransaction.txnHash;
+  if (r.originTransaction.txnHash) out.originTransactionHash = r.originTransaction.txnHash;
+  if (r.destinationTransaction?.txnHash) out.destinationTransactionHash = r.destinationTransaction.txnHash;
+  return out;
+}

@@ -1,0 +1,70 @@
+/**
+ * Per-key token buckets. A bucket holds up to `burst` tokens and refills at `perSecond`; each request
+ * takes one. State lives in the limiter instance (one per server), never in the module.
+ */
+export interface RateLimit {
+  /** Sustained requests per second. */
+  perSecond: number;
+  /** Requests allowed in a burst above the sustained rate. */
+  burst: number;
+}
+
+/**
+ * Default for a key that carries no limit of its own: 10 requests/s (the store's default of 600 per
+ * minute), enough for a wallet polling receipts every 150 ms; bursts of two seconds' worth.
+ */
+export const DEFAULT_RATE_LIMIT: RateLimit = { perSecond: 10, burst: 20 };
+
+/** A key row's requests-per-minute as a bucket: that sustained rate, bursts of two seconds' worth. */
+export function rateLimitFromPerMinute(perMinute: number): RateLimit {
+  const perSecond = perMinute / 60;
+  return { perSecond, burst: Math.max(1, Math.ceil(perSecond * 2)) };
+}
+
+/** Idle buckets are full again after burst/perSecond seconds; sweep them so memory stays bounded. */
+const SWEEP_EVERY_TAKES = 10_000;
+
+interface Bucket {
+  tokens: number;
+  updatedMs: number;
+  limit: RateLimit;
+}
+
+export interface RateLimiter {
+  /** Takes a token; returns 0 when allowed, else the whole seconds to wait before retrying. */
+  take(key: string, limit: RateLimit): number;
+}
+
+export function createRateLimiter(now: () => number = Date.now): RateLimiter {
+  const buckets = new Map<string, Bucket>();
+  let takes = 0;
+
+  const sweep = (ms: number) => {
+    for (const [key, b] of buckets) {
+      if (ms - b.updatedMs > (b.limit.burst / b.limit.perSecond) * 1000) buckets.delete(key);
+    }
+  };
+
+  return {
+    take(key, limit) {
+      const ms = now();
+      if (++takes % SWEEP_EVERY_TAKES === 0) sweep(ms);
+      let bucket = buckets.get(key);
+      if (!bucket) {
+        bucket = { tokens: limit.burst, updatedMs: ms, limit };
+        buckets.set(key, bucket);
+      }
+      bucket.tokens = Math.min(
+        limit.burst,
+        bucket.tokens + ((ms - bucket.updatedMs) / 1000) * limit.perSecond,
+      );
+      bucket.updatedMs = ms;
+      bucket.limit = limit;
+      if (bucket.tokens >= 1) {
+        bucket.tokens -= 1;
+        return 0;
+      }
+      return Math.max(1, Math.ceil((1 - bucket.tokens) / limit.perSecond));
+    },
+  };
+}

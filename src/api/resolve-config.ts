@@ -1,0 +1,129 @@
+/**
+ * Resolves `switchyard serve` configuration once into a SwitchyardConfig: defaults ← environment
+ * (HOST, PORT, SWITCHYARD_DATA_DIR, DATABASE_URL) ← config file (JSON) ← CLI flags. A bad field is a
+ * ConfigError naming it (`chains[1].rpcUrls: is required`).
+ */
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { type StaticDecode, Type } from '@sinclair/typebox';
+import type { ChainConfig, SwitchyardConfig } from '../internal/config-types.ts';
+import { ConfigError } from '../internal/errors.ts';
+import { InvalidArgumentError } from './errors/rpc-errors.ts';
+import { Address, Bool, ChainId, NonNegativeInt, Opt, Str } from './schemas/wire.ts';
+import { compileRequestDecoder } from './validate-request.ts';
+
+export const DEFAULT_HOST = '127.0.0.1';
+export const DEFAULT_PORT = 8787;
+export const DEFAULT_DATA_DIR = './.switchyard';
+
+const TokenSchema = Type.Object({
+  symbol: Str(),
+  name: Str(),
+  address: Address,
+  decimals: NonNegativeInt,
+  logoUri: Opt(Str()),
+  featured: Opt(Bool),
+  supportsBridging: Opt(Bool),
+  isUsdReference: Opt(Bool),
+});
+
+const ChainSchema = Type.Object({
+  chainId: ChainId,
+  name: Str(),
+  rpcUrls: Type.Array(Str({ pattern: '^(https?|wss?)://', 'x-error': 'must be an http(s) or ws(s) URL' }), {
+    minItems: 1,
+  }),
+  explorerUrl: Opt(Str()),
+  nativeCurrency: Type.Object({ name: Str(), symbol: Str(), decimals: NonNegativeInt }),
+  isTestnet: Opt(Bool),
+  logoUri: Opt(Str()),
+  confirmations: Opt(NonNegativeInt),
+  tokens: Type.Array(TokenSchema),
+  contracts: Type.Record(Type.String(), Address),
+});
+
+const FileSchema = Type.Object({
+  host: Opt(Str()),
+  port: Opt(Type.Integer({ minimum: 0, maximum: 65535, 'x-error': 'must be a TCP port (0-65535)' })),
+  dataDir: Opt(Str()),
+  databaseUrl: Opt(Str()),
+  role: Opt(
+    Type.Union([Type.Literal('api'), Type.Literal('worker'), Type.Literal('all')], {
+      'x-error': 'must be api, worker or all',
+    }),
+  ),
+  chains: Type.Array(ChainSchema, { minItems: 1 }),
+  prices: Opt(
+    Type.Record(
+      Type.String({ pattern: '^[0-9]{1,16}:0x[0-9a-fA-F]{40}$' }),
+      Type.Number({ exclusiveMinimum: 0, 'x-error': 'must be a positive USD price' }),
+    ),
+  ),
+});
+
+const decodeFile = compileRequestDecoder(FileSchema);
+type ConfigFile = Omit<StaticDecode<typeof FileSchema>, 'chains'> & {
+  chains: (Omit<ChainConfig, 'isTestnet' | 'confirmations'> & {
+    isTestnet?: boolean;
+    confirmations?: number;
+  })[];
+};
+
+/** Confirmations when a chain does not say: one block, the devnet's and most L2s' practical depth. */
+const DEFAULT_CONFIRMATIONS = 1;
+
+export interface ConfigInputs {
+  configPath: string;
+  env: NodeJS.ProcessEnv;
+  flags: { host?: string | undefined; port?: string | undefined; role?: string | undefined };
+}
+
+export function resolveConfig({ configPath, env, flags }: ConfigInputs): SwitchyardConfig {
+  const file = readConfigFile(configPath);
+  const port = flags.port ?? file.port ?? env.PORT ?? DEFAULT_PORT;
+  const portNumber = Number(port);
+  if (!Number.isInteger(portNumber) || portNumber < 0 || portNumber > 65535) {
+    throw new ConfigError(`port: ${port} is not a TCP port (0-65535)`);
+  }
+  const role = flags.role ?? file.role ?? 'all';
+  if (role !== 'api' && role !== 'worker' && role !== 'all')
+    throw new ConfigError(`role: must be api, worker or all, not '${role}'`);
+  const databaseUrl = file.databaseUrl ?? env.DATABASE_URL;
+  const config: SwitchyardConfig = {
+    host: flags.host ?? file.host ?? env.HOST ?? DEFAULT_HOST,
+    port: portNumber,
+    dataDir: resolve(file.dataDir ?? env.SWITCHYARD_DATA_DIR ?? DEFAULT_DATA_DIR),
+    role,
+    chains: file.chains.map(
+      (c): ChainConfig =>
+        ({
+          ...c,
+          isTestnet: c.isTestnet ?? false,
+          confirmations: c.confirmations ?? DEFAULT_CONFIRMATIONS,
+        }) as ChainConfig,
+    ),
+  };
+  if (databaseUrl) config.databaseUrl = databaseUrl;
+  if (file.prices) config.prices = file.prices;
+  const ids = new Set<number>();
+  config.chains.forEach((c, i) => {
+    if (ids.has(c.chainId)) throw new ConfigError(`chains[${i}].chainId: ${c.chainId} is listed twice`);
+    ids.add(c.chainId);
+  });
+  return config;
+}
+
+function readConfigFile(path: string) {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (error) {
+    throw new ConfigError(`cannot read config file ${path}: ${(error as Error).message}`);
+  }
+  try {
+    return decodeFile(raw) as ConfigFile;
+  } catch (error) {
+    if (error instanceof InvalidArgumentError) throw new ConfigError(`config file ${path}: ${error.message}`);
+    throw error;
+  }
+}

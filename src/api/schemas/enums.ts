@@ -1,0 +1,57 @@
+/** Enumerations of the wire, as the official client (0.9.4) and the seed spec name them. */
+import { StringEnum } from './wire.ts';
+
+/** The seed's eight statuses (0.9.4 lacks INVALID; its client does not validate enums). */
+export const INTENT_STATUSES = [
+  'QUOTED',
+  'COMMITTED',
+  'EXECUTING',
+  'FAILED',
+  'SUCCEEDED',
+  'ABORTED',
+  'REFUNDED',
+  'INVALID',
+] as const;
+export const IntentStatus = StringEnum(INTENT_STATUSES, 'intent status');
+
+/** 0.9.4 transaction statuses plus the seed's RELAYED (accepted so echoed receipt states always validate). */
+export const TRANSACTION_STATUSES = [
+  'UNKNOWN',
+  'ON_HOLD',
+  'PENDING',
+  'RELAYING',
+  'SENT',
+  'RELAYED',
+  'ERRORED',
+  'MINING',
+  'SUCCEEDED',
+  'FAILED',
+  'ABORTED',
+  'REVERTED',
+] as const;
+export const TransactionStatus = StringEnum(TRANSACTION_STATUSES, 'transaction status');
+
+/**
+ * Route providers: the seed's and the client's names plus Switchyard's own (UNISWAP_V2, SWITCHYARD).
+ * docs/api.md says which of them this server can actually route through.
+ */
+export const ROUTE_PROVIDERS = [
+  'AUTO',
+  'CCTP',
+  'GASZIP',
+  'LIFI',
+  'LZ_OFT',
+  'RELAY',
+  'SUSHI',
+  'WETH',
+  'ZEROX',
+  'UNISWAP_V2',
+  'SWITCHYARD',
+] as const;
+export const RouteProvider = StringEnum(ROUTE_PROVIDERS, 'route provider');
+
+export const TradeType = StringEnum(['EXACT_INPUT', 'EXACT_OUTPUT'] as const, 'trade type');
+export const TransactionType = StringEnum(['UNKNOWN', 'DEPOSIT', 'ORIGIN', 'DESTINATION', 'ROUTE'] as const);
+export const TransactionContext = StringEnum(['NONE', 'CCTPV2_MESSAGE'] as const);
+export const ChainGasUsageStatus = StringEnum(['NORMAL', 'BUSY', 'VERY_BUSY'] as const);
+export const SortOrder = StringEnum(['DESC', 'ASC'] as const);

@@ -1,0 +1,265 @@
+/**
+ * The HTTP API: every method on `POST /rpc/Trails/<Method>` (client names) and
+ * `POST /rpc/Service/<Method>` (seed names), one handler each, JSON in and out, webrpc errors,
+ * CORS, access keys and rate limits. `GET /openapi.json` describes it all.
+ */
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import type { ChainConfig, SwitchyardConfig } from '../internal/config-types.ts';
+import type { Logger } from '../internal/logger.ts';
+import type { Store } from '../store/index.ts';
+import { type AccessControl, createAccessControl, type ResolveAccessKey } from './access.ts';
+import type { ApiDeps, ApiServices, CallContext, Handler, PriceSource } from './context.ts';
+import { type CorsOptions, corsHeadersFor, preflightHeaders } from './cors.ts';
+import { type Dialect, renameKeysOut, TO_SERVICE } from './dialect.ts';
+import {
+  MalformedRequestError,
+  MethodNotAllowedError,
+  MethodUnavailableError,
+  UnknownMethodError,
+} from './errors/rpc-errors.ts';
+import { toWireError } from './errors/to-wire-error.ts';
+import { createCatalogueHandlers } from './methods/index.ts';
+import { createReadHandlers } from './methods/reads/index.ts';
+import { PreSerialised, type Serialize } from './methods/reads/pre-serialised.ts';
+import { buildOpenApiDocument } from './openapi.ts';
+import { type RateLimit, rateLimitFromPerMinute } from './rate-limiter.ts';
+import { deriveSchema, hasRenamedKey } from './schemas/derive.ts';
+import { METHOD_ALIASES, METHODS, type MethodName } from './schemas/methods.ts';
+import { compileRequestDecoder } from './validate-request.ts';
+
+/**
+ * Largest request body: a CommitIntent with long destination calldata is tens of KB; 1 MiB leaves
+ * room for big contract calls while bounding what one request can make us parse.
+ */
+export const BODY_LIMIT_BYTES = 1_048_576;
+
+export const API_VERSION = '0.1.0';
+
+const HTTP_OK = 200;
+
+export interface ApiServerOptions {
+  config?: Pick<SwitchyardConfig, 'host' | 'port'> | undefined;
+  chains: readonly ChainConfig[];
+  /** Handlers from other subsystems (intent engine, yield, store-backed reads). */
+  services?: ApiServices | undefined;
+  /** The database: access keys, intents. Without it keyed methods need `resolveAccessKey` and reads are Unavailable. */
+  store?: Store | undefined;
+  /** Overrides the store's key lookup (tests, benchmarks). */
+  resolveAccessKey?: ResolveAccessKey | undefined;
+  prices?: PriceSource | undefined;
+  checkDatabase?: (() => Promise<void>) | undefined;
+  log: Logger;
+  /** `false` disables per-key rate limits (benchmarks); default DEFAULT_RATE_LIMIT. */
+  rateLimit?: RateLimit | false | undefined;
+  cors?: CorsOptions | undefined;
+  /** Finished intents whose serialised receipts are cached (0: off); default RECEIPT_CACHE_MAX_INTENTS. */
+  receiptCacheIntents?: number | undefined;
+  bodyLimitBytes?: number | undefined;
+  version?: string | undefined;
+  now?: (() => Date) | undefined;
+}
+
+export interface ApiServer {
+  app: FastifyInstance;
+  /** Listens on host:port (port 0 = any free port) and returns the base URL. */
+  listen(port?: number, host?: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    switchyardProjectId: number | undefined;
+  }
+}
+
+const DIALECTS: readonly Dialect[] = ['Trails', 'Service'];
+
+export async function createApiServer(options: ApiServerOptions): Promise<ApiServer> {
+  const bodyLimit = options.bodyLimitBytes ?? BODY_LIMIT_BYTES;
+  const now = options.now ?? (() => new Date());
+  const store = options.store;
+  const deps: ApiDeps = {
+    chains: options.chains,
+    chainById: new Map(options.chains.map((c) => [c.chainId, c])),
+    prices: options.prices,
+    checkDatabase: options.checkDatabase ?? (store ? async () => void (await store.ping()) : undefined),
+    log: options.log,
+    version: options.version ?? API_VERSION,
+    startedAt: now(),
+    now,
+  };
+  const handlers: ApiServices = {
+    ...createCatalogueHandlers(deps),
+    ...(store ? createReadHandlers(deps, store, { receiptCacheIntents: options.receiptCacheIntents }) : {}),
+    ...options.services,
+  };
+  const access = createAccessControl({
+    resolveAccessKey: options.resolveAccessKey ?? storeKeyResolver(store),
+    rateLimit: options.rateLimit,
+  });
+  const cors = options.cors ?? { allowedOrigins: '*' };
+
+  const app = Fastify({
+    bodyLimit,
+    logger: false,
+    routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true },
+  });
+  app.decorateRequest('switchyardProjectId', undefined);
+  installBodyParser(app);
+  app.addHook('onRequest', async (request, reply) => {
+    reply.headers(corsHeadersFor(cors, request.headers.origin));
+  });
+  app.setErrorHandler((error, request, reply) => sendError(error, request, reply, bodyLimit, options.log));
+  app.setNotFoundHandler((request) => {
+    if (request.method !== 'POST') throw new MethodNotAllowedError(request.method);
+    throw new UnknownMethodError(request.method, request.url);
+  });
+  app.options('*', async (_request, reply) => reply.code(204).headers(preflightHeaders()).send());
+
+  const openapi = JSON.stringify(buildOpenApiDocument(deps.version));
+  app.get('/openapi.json', async (_request, reply) =>
+    reply.type('application/json; charset=utf-8').send(openapi),
+  );
+
+  for (const name of Object.keys(METHODS) as MethodName[]) {
+    const aliases = Object.entries(METHOD_ALIASES)
+      .filter(([, target]) => target === name)
+      .map(([alias]) => alias);
+    for (const dialect of DIALECTS) {
+      for (const path of [name, ...aliases])
+        registerMethod(app, name, dialect, `/rpc/${dialect}/${path}`, handlers, access);
+    }
+  }
+
+  return {
+    app,
+    async listen(port = options.config?.port ?? 0, host = options.config?.host ?? '127.0.0.1') {
+      await app.listen({ port, host });
+      const address = app.server.address();
+      const bound = typeof address === 'object' && address ? address.port : port;
+      return `http://${host.includes(':') ? `[${host}]` : host}:${bound}`;
+    },
+    close: () => app.close(),
+  };
+}
+
+function storeKeyResolver(store: Store | undefined): ResolveAccessKey {
+  if (!store) return () => undefined;
+  return async (key) => {
+    const row = await store.accessKeys.resolve(key);
+    return row && { projectId: row.projectId, rateLimit: rateLimitFromPerMinute(row.rateLimitPerMinute) };
+  };
+}
+
+function registerMethod(
+  app: FastifyInstance,
+  name: MethodName,
+  dialect: Dialect,
+  url: string,
+  handlers: ApiServices,
+  access: AccessControl,
+): void {
+  const def = METHODS[name];
+  const decode = compileRequestDecoder(def.request);
+  const rename = dialect === 'Service' && hasRenamedKey(def.response, TO_SERVICE) ? TO_SERVICE : undefined;
+  const handler = handlers[name] as Handler<MethodName> | undefined;
+  app.route({
+    method: 'POST',
+    url,
+    schema: { response: { [HTTP_OK]: deriveSchema(def.response, 'response', rename) } },
+    onRequest: def.auth
+      ? async (request: FastifyRequest) => {
+          const key = request.headers['x-access-key'];
+          const resolved = await access.authorize(Array.isArray(key) ? key[0] : key, name);
+          request.switchyardProjectId = resolved.projectId;
+        }
+      : undefined,
+    handler: async (request, reply) => {
+      const input = decode(request.body) as never;
+      if (!handler) throw new MethodUnavailableError(name);
+      const ctx: CallContext = {
+        projectId: request.switchyardProjectId,
+        method: name,
+        dialect,
+        signal: undefined,
+      };
+      abortWhenClientLeaves(ctx, reply);
+      const output: unknown = await handler(input, ctx);
+      reply.type('application/json; charset=utf-8');
+      if (output instanceof PreSerialised) {
+        // The route's own serialiser, so composed bytes are what an object answer would have become;
+        // a Buffer is sent as it is (the content type is already set).
+        const serialize = reply.getSerializationFunction(String(HTTP_OK)) as Serialize | undefined;
+        if (!serialize) throw new Error(`${name}: the route has no compiled response serialiser`);
+        return output.compose(rename ? (value) => serialize(renameKeysOut(value)) : serialize);
+      }
+      return rename ? renameKeysOut(output) : output;
+    },
+  });
+}
+
+/**
+ * `ctx.signal` aborts when the client goes away before the answer is written. The controller is
+ * made only for handlers that read the signal (long polls), and a connection closing after a
+ * finished answer aborts nothing: an AbortController plus the DOMException of `abort()` on every
+ * request was ~10% of a cached read's CPU time.
+ */
+function abortWhenClientLeaves(ctx: CallContext, reply: FastifyReply): void {
+  let gone: AbortController | undefined;
+  let left = false;
+  reply.raw.once('close', () => {
+    if (reply.raw.writableFinished) return;
+    left = true;
+    gone?.abort();
+  });
+  Object.defineProperty(ctx, 'signal', {
+    enumerable: true,
+    get() {
+      if (!gone) {
+        gone = new AbortController();
+        if (left) gone.abort();
+      }
+      return gone.signal;
+    },
+  });
+}
+
+/** Every body is read as text and parsed as JSON whatever its content type; bad JSON is WebrpcBadRequest. */
+function installBodyParser(app: FastifyInstance): void {
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => {
+    const text = (body as string).trim();
+    if (text === '') return done(null, {});
+    try {
+      done(null, JSON.parse(text));
+    } catch (error) {
+      done(
+        new MalformedRequestError(`request body is not valid JSON: ${(error as Error).message}`),
+        undefined,
+      );
+    }
+  });
+}
+
+function sendError(
+  error: unknown,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  bodyLimit: number,
+  log: Logger,
+) {
+  const wire = toWireError(error, bodyLimit);
+  if (wire.unexpected) {
+    log.error('unexpected error while answering a request', {
+      url: request.url,
+      error: error instanceof Error ? error.message : String(error),
+      stack: error instanceof Error ? error.stack : undefined,
+    });
+  }
+  return reply
+    .code(wire.httpStatus)
+    .headers(wire.headers)
+    .type('application/json; charset=utf-8')
+    .serializer((payload: unknown) => JSON.stringify(payload))
+    .send(wire.body);
+}

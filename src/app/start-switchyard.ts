@@ -1,0 +1,122 @@
+/**
+ * Assembles one Switchyard process from a resolved config: the store, the chain clients, the price
+ * source, the execution engine (its workers run unless the role is `api`), the intent services and the
+ * HTTP API. `switchyard serve` and `switchyard start` (the devnet) both build their process here.
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { createPublicClient, http, type PublicClient } from 'viem';
+import { createApiServer } from '../api/server.ts';
+import { createIntentEngine } from '../engine/index.ts';
+import type { IntentEngine } from '../engine/types.ts';
+import type { OperatorKeys } from '../intents/operator-from-env.ts';
+import { createIntentServices } from '../intents/services/index.ts';
+import type { SwitchyardConfig } from '../internal/config-types.ts';
+import type { Logger } from '../internal/logger.ts';
+import type { Shutdown } from '../internal/shutdown.ts';
+import { createPriceSource, type PriceSource } from '../pricing/index.ts';
+import { createStore, type Store } from '../store/index.ts';
+import { createYieldService } from '../yield/index.ts';
+
+/** Local chains answer in milliseconds; viem's 4 s default would make every wait needlessly slow. */
+const CHAIN_POLLING_INTERVAL_MS = 250;
+
+export interface StartSwitchyardOptions {
+  config: SwitchyardConfig & { prices?: Record<string, number> | undefined };
+  /** Without operator keys the intent methods answer Unavailable and no engine runs. */
+  operator: OperatorKeys | undefined;
+  log: Logger;
+  /** Teardowns are registered here, in start order. */
+  shutdown: Shutdown;
+}
+
+export interface RunningSwitchyard {
+  url: string;
+  store: Store;
+  prices: PriceSource;
+  engine: IntentEngine | undefined;
+}
+
+export async function startSwitchyard({
+  config,
+  operator,
+  log,
+  shutdown,
+}: StartSwitchyardOptions): Promise<RunningSwitchyard> {
+  if (!config.databaseUrl) mkdirSync(config.dataDir, { recursive: true });
+  const store = await createStore({
+    ...(config.databaseUrl ? { databaseUrl: config.databaseUrl } : {}),
+    sqlitePath: join(config.dataDir, 'switchyard.sqlite'),
+    log: log.child({ component: 'store' }),
+  });
+  shutdown.add('store', () => store.close());
+  const prices = createPriceSource({
+    chains: config.chains,
+    prices: config.prices,
+    log: log.child({ component: 'pricing' }),
+  });
+  const clients = new Map(
+    config.chains.map((c) => [
+      c.chainId,
+      createPublicClient({
+        transport: http(c.rpcUrls[0]),
+        pollingInterval: CHAIN_POLLING_INTERVAL_MS,
+      }) as PublicClient,
+    ]),
+  );
+
+  const engine = operator
+    ? createIntentEngine({
+        store,
+        chains: config.chains,
+        clients,
+        keys: operator,
+        log: log.child({ component: 'engine' }),
+      })
+    : undefined;
+  if (!operator) {
+    log.warn('no operator keys: QuoteIntent and the other intent methods are unavailable');
+  }
+  if (engine && config.role !== 'api') {
+    await engine.start();
+    shutdown.add('engine', () => engine.stop());
+  }
+  const services =
+    engine && operator
+      ? createIntentServices({
+          store,
+          chains: config.chains,
+          clients,
+          prices,
+          engine,
+          operator: {
+            relayer: operator.relayer.address,
+            solver: operator.solver.address,
+            feeCollector: operator.feeCollector,
+          },
+          log: log.child({ component: 'intents' }),
+        })
+      : undefined;
+
+  if (config.role === 'worker') return { url: '', store, prices, engine };
+  const api = await createApiServer({
+    config,
+    chains: config.chains,
+    store,
+    prices,
+    services: {
+      ...services,
+      ...createYieldService({ chains: config.chains, prices, log: log.child({ component: 'yield' }) })
+        .handlers,
+    },
+    log: log.child({ component: 'api' }),
+  });
+  const url = await api.listen(config.port, config.host);
+  shutdown.add('api', async () => {
+    // Held WaitIntentReceipt calls are released first so the server can close at once.
+    services?.close();
+    await api.close();
+  });
+  log.info('API listening', { url, role: config.role, chains: config.chains.map((c) => c.chainId) });
+  return { url, store, prices, engine };
+}

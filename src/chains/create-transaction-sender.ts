@@ -1,0 +1,376 @@
+/**
+ * Sends operator transactions so that a crash at any point is harmless:
+ *
+ * 1. a transaction already journaled for (intent, purpose) is resumed, never signed again;
+ * 2. otherwise the call is simulated (eth_estimateGas: a revert fails here, before anything is signed);
+ * 3. the nonce is allocated per (chain, address) in the database and the signed raw transaction is stored
+ *    in the same database transaction, before it is broadcast;
+ * 4. it is broadcast, then watched until mined and buried under the chain's confirmation depth;
+ * 5. a transaction stuck for STUCK_AFTER_MS is replaced at the same nonce with scaled fees.
+ */
+import {
+  type Address,
+  type Hex,
+  keccak256,
+  type LocalAccount,
+  type PublicClient,
+  parseTransaction,
+  type TransactionReceipt,
+  type TransactionSerializable,
+} from 'viem';
+import type { Logger } from '../internal/logger.ts';
+import type { SignedTransaction, Store } from '../store/types.ts';
+import { crashPoint } from './debug-crash-point.ts';
+import { NonceAlreadyUsedError, TransactionPendingError, UnknownChainError } from './errors.ts';
+import { createFeeCache } from './fee-cache.ts';
+import { createHeadWatcher } from './head-watcher.ts';
+import { mapChainError, withChainErrors } from './map-chain-error.ts';
+import {
+  BASE_FEE_HEADROOM,
+  GAS_LIMIT_MARGIN_DENOMINATOR,
+  GAS_LIMIT_MARGIN_NUMERATOR,
+  MAX_REPLACEMENTS,
+  NONCE_TAKEN_GRACE_MS,
+  REBROADCAST_EVERY_MS,
+  RECEIPT_POLL_INTERVAL_MS,
+  REPLACEMENT_FEE_DENOMINATOR,
+  REPLACEMENT_FEE_NUMERATOR,
+  STUCK_AFTER_MS,
+  WAIT_PER_ATTEMPT_MS,
+} from './sender-constants.ts';
+
+export type SendStage = 'signed' | 'broadcast' | 'mined';
+
+export interface SendRequest {
+  chainId: number;
+  account: LocalAccount;
+  to: Address;
+  data: Hex;
+  value?: bigint;
+  /** What the transaction is for; with intentId it names the transaction (one per intent and purpose). */
+  purpose: string;
+  intentId?: string;
+  /** Told about each stage, so receipt rows can follow (RELAYING, RELAYED, MINING). */
+  onStage?: (stage: SendStage, hash: Hex) => Promise<void>;
+}
+
+export interface SentTransaction {
+  hash: Hex;
+  receipt: TransactionReceipt;
+  /** Block timestamp of the receipt's block. */
+  minedAt: Date;
+}
+
+export interface TransactionSender {
+  /** Sends (or resumes) the transaction for this purpose and returns once it is mined and deep enough. */
+  sendOnce(request: SendRequest): Promise<SentTransaction>;
+  /** The journaled transactions of an intent for a purpose (newest last). */
+  journaled(request: { intentId: string; purpose: string; chainId: number }): Promise<SignedTransaction[]>;
+  /** Re-broadcasts every stored unconfirmed transaction as stored (start-up after a crash). */
+  rebroadcastUnconfirmed(): Promise<number>;
+  /**
+   * Runs `job` alone among this process's jobs with the same key: a read-then-send that is not tied to
+   * one intent (the solver's approve per token) must not be done twice by two steps running at once.
+   */
+  exclusive<T>(key: string, job: () => Promise<T>): Promise<T>;
+}
+
+export interface TransactionSenderDeps {
+  store: Store;
+  clients: ReadonlyMap<number, PublicClient>;
+  /** Confirmation depth per chain id (blocks, counting the one that includes the transaction). */
+  confirmations: (chainId: number) => number;
+  log: Logger;
+  /** Overrides for tests. */
+  timing?: Partial<{ stuckAfterMs: number; waitPerAttemptMs: number; pollIntervalMs: number }>;
+}
+
+export function createTransactionSender(deps: TransactionSenderDeps): TransactionSender {
+  const { store, log } = deps;
+  const stuckAfterMs = deps.timing?.stuckAfterMs ?? STUCK_AFTER_MS;
+  const waitPerAttemptMs = deps.timing?.waitPerAttemptMs ?? WAIT_PER_ATTEMPT_MS;
+  const pollMs = deps.timing?.pollIntervalMs ?? RECEIPT_POLL_INTERVAL_MS;
+  const feeCache = createFeeCache();
+  const heads = createHeadWatcher((chainId) => clientFor(chainId));
+  // Tail of the queue per exclusive() key; entries are removed when their queue drains.
+  const exclusiveTails = new Map<string, Promise<unknown>>();
+
+  const clientFor = (chainId: number): PublicClient => {
+    const client = deps.clients.get(chainId);
+    if (!client) throw new UnknownChainError(`no RPC client for chain ${chainId}`, { details: { chainId } });
+    return client;
+  };
+
+  async function journaled(req: { intentId?: string; purpose: string; chainId: number; from?: Address }) {
+    const rows = req.intentId
+      ? await store.signedTransactions.listForIntent(req.intentId)
+      : await store.signedTransactions.listUnconfirmed({ chainId: req.chainId, fromAddress: req.from ?? '' });
+    return rows.filter((t) => t.purpose === req.purpose && t.chainId === req.chainId);
+  }
+
+  async function broadcast(client: PublicClient, tx: SignedTransaction): Promise<void> {
+    try {
+      await client.request({ method: 'eth_sendRawTransaction', params: [tx.raw as Hex] });
+    } catch (error) {
+      const mapped = mapChainError(error, { hash: tx.hash, nonce: tx.nonce });
+      // "already known" / "nonce too low": the wait below tells whether it was ours that got in.
+      if (!(mapped instanceof NonceAlreadyUsedError)) throw mapped;
+    }
+    await store.signedTransactions.markBroadcast({ hash: tx.hash });
+  }
+
+  async function signNew(req: SendRequest): Promise<SignedTransaction> {
+    const client = clientFor(req.chainId);
+    const from = req.account.address;
+    const ctx = { chainId: req.chainId, purpose: req.purpose, intentId: req.intentId, to: req.to };
+    // Simulation: eth_estimateGas executes the call; a revert surfaces as SimulationRevertedError.
+    // The three reads are independent: one round trip instead of three on every send.
+    const [estimate, fees, pendingNonce] = await Promise.all([
+      withChainErrors(
+        () => client.estimateGas({ account: from, to: req.to, data: req.data, value: req.value ?? 0n }),
+        ctx,
+      ),
+      withChainErrors(() => feeCache.get(req.chainId, () => feesFor(client)), ctx),
+      withChainErrors(() => client.getTransactionCount({ address: from, blockTag: 'pending' }), ctx),
+    ]);
+    const gas = (estimate * GAS_LIMIT_MARGIN_NUMERATOR) / GAS_LIMIT_MARGIN_DENOMINATOR;
+    return store.signedTransactions.allocateAndRecord({
+      chainId: req.chainId,
+      fromAddress: from,
+      purpose: req.purpose,
+      ...(req.intentId !== undefined && { intentId: req.intentId }),
+      nonceFloor: pendingNonce,
+      sign: async (nonce) => {
+        const raw = await req.account.signTransaction!({
+          type: 'eip1559',
+          chainId: req.chainId,
+          nonce,
+          to: req.to,
+          data: req.data,
+          value: req.value ?? 0n,
+          gas,
+          ...fees,
+        });
+        return { raw, hash: keccak256(raw) };
+      },
+    });
+  }
+
+  async function replace(account: LocalAccount, stored: SignedTransaction): Promise<SignedTransaction> {
+    const parsed = parseTransaction(stored.raw as Hex) as TransactionSerializable & {
+      maxFeePerGas: bigint;
+      maxPriorityFeePerGas: bigint;
+    };
+    const bump = (v: bigint) => (v * REPLACEMENT_FEE_NUMERATOR) / REPLACEMENT_FEE_DENOMINATOR + 1n;
+    const raw = await account.signTransaction!({
+      ...parsed,
+      type: 'eip1559',
+      maxFeePerGas: bump(parsed.maxFeePerGas),
+      maxPriorityFeePerGas: bump(parsed.maxPriorityFeePerGas),
+    } as TransactionSerializable);
+    log.warn('replacing a stuck transaction at the same nonce', {
+      chainId: stored.chainId,
+      nonce: stored.nonce,
+      replaces: stored.hash,
+    });
+    return store.signedTransactions.record({
+      chainId: stored.chainId,
+      fromAddress: stored.fromAddress,
+      nonce: stored.nonce,
+      raw,
+      hash: keccak256(raw),
+      purpose: stored.purpose,
+      intentId: stored.intentId,
+    });
+  }
+
+  /** Waits until one of the candidates (same nonce) is mined and deep enough; replaces when stuck. */
+  async function waitForAny(req: SendRequest, candidates: SignedTransaction[]): Promise<SentTransaction> {
+    const client = clientFor(req.chainId);
+    const depth = BigInt(Math.max(1, deps.confirmations(req.chainId)));
+    const started = Date.now();
+    let lastBroadcast = Date.now();
+    let minedReported = false;
+    for (;;) {
+      // Taken before the receipt reads: a block mined after it wakes the wait below, none is missed.
+      const seenHead = heads.head(req.chainId);
+      for (const tx of candidates) {
+        const receipt = await withChainErrors(() =>
+          client.getTransactionReceipt({ hash: tx.hash as Hex }).catch((error: unknown) => {
+            if ((error as { name?: string }).name === 'TransactionReceiptNotFoundError') return undefined;
+            throw error;
+          }),
+        );
+        if (!receipt) continue;
+        if (!minedReported) {
+          minedReported = true;
+          await req.onStage?.('mined', tx.hash as Hex);
+        }
+        // A receipt is one confirmation; deeper ones need the head, read fresh (viem caches the block
+        // number for the client's polling interval, which would hold every send back that long).
+        if (depth > 1n) {
+          const head = await withChainErrors(() => client.getBlockNumber({ cacheTime: 0 }));
+          if (head - receipt.blockNumber + 1n < depth) break;
+        }
+        await store.signedTransactions.markMined({
+          hash: tx.hash,
+          status: receipt.status === 'success' ? 'mined' : 'failed',
+        });
+        crashPoint(`${req.purpose}:mined`);
+        for (const other of candidates) {
+          if (other.hash !== tx.hash) await store.signedTransactions.markReplaced(other.hash);
+        }
+        const block = await withChainErrors(() => client.getBlock({ blockNumber: receipt.blockNumber }));
+        return { hash: tx.hash as Hex, receipt, minedAt: new Date(Number(block.timestamp) * 1000) };
+      }
+      if (!minedReported) await checkNonceNotTaken(client, candidates);
+      if (Date.now() - started > waitPerAttemptMs) {
+        throw new TransactionPendingError(`transaction ${candidates.at(-1)?.hash} is not final yet`, {
+          details: {
+            chainId: req.chainId,
+            nonce: candidates[0]?.nonce,
+            hashes: candidates.map((c) => c.hash),
+          },
+        });
+      }
+      const latest = candidates.at(-1)!;
+      if (!minedReported && Date.now() - (latest.broadcastAt?.getTime() ?? lastBroadcast) > stuckAfterMs) {
+        if (candidates.length <= MAX_REPLACEMENTS) {
+          const replacement = await replace(req.account, latest);
+          candidates.push(replacement);
+          await broadcast(client, replacement);
+          candidates[candidates.length - 1] = { ...replacement, broadcastAt: new Date() };
+          lastBroadcast = Date.now();
+          continue;
+        }
+      }
+      if (!minedReported && Date.now() - lastBroadcast > REBROADCAST_EVERY_MS) {
+        await broadcast(client, latest);
+        lastBroadcast = Date.now();
+      }
+      await heads.waitPast(req.chainId, seenHead, pollMs);
+    }
+  }
+
+  /**
+   * The chain's confirmed nonce passed ours while none of our candidates has a receipt: another transaction
+   * took the nonce (the key was used elsewhere). Ours can never mine; mark them replaced so the next attempt
+   * signs afresh with a new nonce.
+   */
+  async function checkNonceNotTaken(client: PublicClient, candidates: SignedTransaction[]): Promise<void> {
+    const first = candidates[0]!;
+    const confirmedNonce = await withChainErrors(() =>
+      client.getTransactionCount({ address: first.fromAddress as Address, blockTag: 'latest' }),
+    );
+    if (confirmedNonce <= first.nonce) return;
+    // Giving ours up when it did mine makes the step sign afresh and fail against a done execution, so:
+    // only "not found" counts as absent (a failed read throws and the step retries), and the absence must
+    // last NONCE_TAKEN_GRACE_MS (a node under load served the new nonce before the receipt that used it).
+    const anyMined = async () => {
+      for (const tx of candidates) {
+        const receipt = await withChainErrors(() =>
+          client.getTransactionReceipt({ hash: tx.hash as Hex }).catch((error: unknown) => {
+            if ((error as { name?: string }).name === 'TransactionReceiptNotFoundError') return undefined;
+            throw error;
+          }),
+        );
+        if (receipt) return true;
+      }
+      return false;
+    };
+    if (await anyMined()) return; // mined after all: the caller's next poll picks it up
+    await new Promise((resolve) => setTimeout(resolve, NONCE_TAKEN_GRACE_MS));
+    if (await anyMined()) return;
+    for (const tx of candidates) await store.signedTransactions.markReplaced(tx.hash);
+    throw new NonceAlreadyUsedError(`nonce ${first.nonce} was taken by another transaction`, {
+      details: { chainId: first.chainId, from: first.fromAddress, nonce: first.nonce },
+    });
+  }
+
+  /** Marks whichever row at this nonce has a receipt as mined (the others replaced); false if none. */
+  async function reconcileMined(tx: SignedTransaction, pending: SignedTransaction[]): Promise<boolean> {
+    const client = clientFor(tx.chainId);
+    const sameNonce = pending.filter(
+      (p) => p.chainId === tx.chainId && p.fromAddress === tx.fromAddress && p.nonce === tx.nonce,
+    );
+    for (const candidate of sameNonce) {
+      const receipt = await client
+        .getTransactionReceipt({ hash: candidate.hash as Hex })
+        .catch(() => undefined);
+      if (!receipt) continue;
+      await store.signedTransactions.markMined({
+        hash: candidate.hash,
+        status: receipt.status === 'success' ? 'mined' : 'failed',
+      });
+      for (const other of sameNonce) {
+        if (other.hash !== candidate.hash) await store.signedTransactions.markReplaced(other.hash);
+      }
+      return true;
+    }
+    return false;
+  }
+
+  return {
+    async sendOnce(req) {
+      const existing = await journaled({ ...req, from: req.account.address });
+      const done = existing.find((t) => t.status === 'mined' || t.status === 'failed');
+      if (done) return waitForAny(req, [done]);
+      let candidates = existing.filter((t) => t.status === 'signed' || t.status === 'broadcast');
+      const client = clientFor(req.chainId);
+      if (candidates.length === 0) {
+        const signed = await signNew(req);
+        await req.onStage?.('signed', signed.hash as Hex);
+        crashPoint(`${req.purpose}:signed`);
+        candidates = [signed];
+      }
+      // Resumed or new: (re-)broadcast the newest as stored; never re-signed with another nonce.
+      const latest = candidates.at(-1)!;
+      await broadcast(client, latest);
+      await req.onStage?.('broadcast', latest.hash as Hex);
+      crashPoint(`${req.purpose}:broadcast`);
+      return waitForAny(req, candidates);
+    },
+
+    journaled: (req) => journaled(req),
+
+    exclusive(key, job) {
+      const previous = exclusiveTails.get(key) ?? Promise.resolve();
+      const run = previous.then(job, job);
+      const tail = run.catch(() => undefined);
+      exclusiveTails.set(key, tail);
+      void tail.then(() => {
+        if (exclusiveTails.get(key) === tail) exclusiveTails.delete(key);
+      });
+      return run;
+    },
+
+    async rebroadcastUnconfirmed() {
+      const pending = await store.signedTransactions.listUnconfirmed();
+      const newest = new Map<string, SignedTransaction>();
+      for (const tx of pending) newest.set(`${tx.chainId}:${tx.fromAddress}:${tx.nonce}`, tx);
+      for (const tx of newest.values()) {
+        try {
+          // Mined while the process was down, by a transaction no step will wait on again (a step that
+          // finds its effect on-chain, e.g. an allowance already set, skips the sender): record it here,
+          // or the row would stay "unconfirmed" and be re-broadcast at every start.
+          if (await reconcileMined(tx, pending)) continue;
+          await broadcast(clientFor(tx.chainId), tx);
+        } catch (error) {
+          log.warn('re-broadcast failed; the owning step will retry', { hash: tx.hash, error });
+        }
+      }
+      return newest.size;
+    },
+  };
+}
+
+async function feesFor(
+  client: PublicClient,
+): Promise<{ maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }> {
+  const [block, tip] = await Promise.all([
+    client.getBlock({ blockTag: 'latest' }),
+    client.request({ method: 'eth_maxPriorityFeePerGas' }).then(BigInt),
+  ]);
+  const baseFee = block.baseFeePerGas ?? (await client.getGasPrice());
+  return { maxFeePerGas: baseFee * BASE_FEE_HEADROOM + tip, maxPriorityFeePerGas: tip };
+}

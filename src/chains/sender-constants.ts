@@ -1,0 +1,36 @@
+/** Tuning numbers of the transaction sender, each with its unit and the reason for its value. */
+
+/** Gas limit = estimate × 5/4: state can move between estimate and inclusion (balances, storage slots warmed). */
+export const GAS_LIMIT_MARGIN_NUMERATOR = 5n;
+export const GAS_LIMIT_MARGIN_DENOMINATOR = 4n;
+/** maxFeePerGas = 2 × base fee + tip: survives six consecutive full blocks (+12.5 % each) before it is outbid. */
+export const BASE_FEE_HEADROOM = 2n;
+/** A replacement at the same nonce scales both fee caps by 5/4; nodes demand at least +10 % (geth) to accept it. */
+export const REPLACEMENT_FEE_NUMERATOR = 5n;
+export const REPLACEMENT_FEE_DENOMINATOR = 4n;
+/** At most this many replacements per transaction: fees then are ~3× the original, enough for any spike we accept. */
+export const MAX_REPLACEMENTS = 5;
+/** A broadcast transaction not mined after this long (ms) is replaced with higher fees: ~10 blocks on a 12 s chain. */
+export const STUCK_AFTER_MS = 120_000;
+/** Re-send the stored raw transaction this often (ms) while waiting: nodes drop transactions from their pools. */
+export const REBROADCAST_EVERY_MS = 30_000;
+/** Poll for receipts this often (ms): devnet blocks arrive in milliseconds, mainnet ones in seconds. */
+export const RECEIPT_POLL_INTERVAL_MS = 100;
+/** One attempt waits at most this long (ms) for a receipt and its depth; then the step retries and resumes the wait. */
+export const WAIT_PER_ATTEMPT_MS = 60_000;
+/**
+ * Fee caps read for one send are reused this long (ms) on the same chain: the base fee moves at most
+ * +12.5 % a block and BASE_FEE_HEADROOM covers six full blocks, more than fit in a second even at 250 ms blocks.
+ */
+export const FEE_CACHE_MS = 1_000;
+/**
+ * Head poll (ms) of a chain while sends wait on it (one eth_blockNumber per chain, shared): a new block is
+ * noticed within this, then each waiting send reads its receipt once. 50 ms is 5 % of a 1 s block.
+ */
+export const HEAD_POLL_MS = 50;
+/**
+ * Our nonce is used but our transaction has no receipt: look again after this long (ms) before concluding
+ * another transaction took the nonce. Seen on anvil under load (receipt served after the new nonce); a
+ * wrong conclusion re-signs an execution that already happened, so a short pause is cheap insurance.
+ */
+export const NONCE_TAKEN_GRACE_MS = 2_000;

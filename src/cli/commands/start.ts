@@ -1,0 +1,73 @@
+/**
+ * `switchyard start` (what `npm start` runs): the devnet, then the API and the execution engine on the
+ * embedded default (SQLite in the data dir, or PostgreSQL when DATABASE_URL is set), operated by the
+ * devnet's accounts. Prints the chains, the API URL and an access key, which it also writes into
+ * devnet.json.
+ */
+import { DEFAULT_HOST, DEFAULT_PORT } from '../../api/resolve-config.ts';
+import { devnetOperator } from '../../app/devnet-operator.ts';
+import { ensureProjectKey } from '../../app/ensure-project-key.ts';
+import { startSwitchyard } from '../../app/start-switchyard.ts';
+import { parseDevnetArgs } from '../../devnet/cli-options.ts';
+import { formatDevnetSummary } from '../../devnet/format-summary.ts';
+import { startDevnet } from '../../devnet/start-devnet.ts';
+import { listenForStopSignals, waitForStop } from '../../devnet/wait-for-stop.ts';
+import { ConfigError } from '../../internal/errors.ts';
+import { createLogger } from '../../internal/logger.ts';
+import { createShutdown } from '../../internal/shutdown.ts';
+
+/** The project that owns the devnet's access key. */
+const DEVNET_PROJECT = 'devnet';
+
+export async function run(argv: string[]): Promise<number> {
+  const parsed = parseDevnetArgs('start', argv, process.env);
+  if ('help' in parsed) {
+    process.stdout.write(parsed.help);
+    return 0;
+  }
+  const host = process.env.HOST ?? DEFAULT_HOST;
+  const port = parsePort(process.env.PORT);
+  const log = createLogger();
+  const shutdown = createShutdown((name, error) => log.error('shutdown step failed', { name, error }));
+  const signals = listenForStopSignals();
+  try {
+    const devnet = await startDevnet({
+      ...parsed.options,
+      apiUrl: `http://${host}:${port}`,
+      log: log.child({ component: 'devnet' }),
+    });
+    shutdown.add('devnet', () => devnet.stop());
+    const app = await startSwitchyard({
+      config: {
+        host,
+        port,
+        dataDir: parsed.options.dataDir,
+        ...(process.env.DATABASE_URL ? { databaseUrl: process.env.DATABASE_URL } : {}),
+        role: 'all',
+        chains: devnet.chainConfigs,
+      },
+      operator: devnetOperator(devnet.devnet),
+      log,
+      shutdown,
+    });
+    const accessKey = await ensureProjectKey(app.store, DEVNET_PROJECT, devnet.devnet.accessKey);
+    await devnet.setAccessKey(accessKey, app.url);
+    process.stdout.write(formatDevnetSummary(devnet));
+    process.stdout.write(
+      `\nAPI:          ${app.url}   (POST /rpc/Trails/<Method> or /rpc/Service/<Method>)\n`,
+    );
+    process.stdout.write(`access key:   ${accessKey}   (header X-Access-Key; also in devnet.json)\n`);
+    return await waitForStop(shutdown, signals, devnet.chainExited, log);
+  } finally {
+    signals.dispose();
+  }
+}
+
+function parsePort(value: string | undefined): number {
+  if (value === undefined || value === '') return DEFAULT_PORT;
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) {
+    throw new ConfigError(`PORT must be an integer from 0 to 65535, got '${value}'`);
+  }
+  return port;
+}

@@ -1,0 +1,38 @@
+/** The few functions the devnet calls, as typed human-readable ABIs. */
+import { parseAbi } from 'viem';
+
+export const mintableTokenAbi = parseAbi(['function mint(address to, uint256 amount)']);
+
+export const weth9Abi = parseAbi(['function deposit() payable', 'function withdraw(uint256 wad)']);
+
+export const uniswapV2FactoryAbi = parseAbi([
+  'function getPair(address tokenA, address tokenB) view returns (address pair)',
+  'function allPairsLength() view returns (uint256)',
+]);
+
+export const uniswapV2PairAbi = parseAbi([
+  'function getReserves() view returns (uint112 reserve0, uint112 reserve1, uint32 blockTimestampLast)',
+  'function token0() view returns (address)',
+]);
+
+export const uniswapV2RouterAbi = parseAbi([
+  'function factory() view returns (address)',
+  'function WETH() view returns (address)',
+  'function addLiquidity(address tokenA, address tokenB, uint256 amountADesired, uint256 amountBDesired, uint256 amountAMin, uint256 amountBMin, address to, uint256 deadline) returns (uint256 amountA, uint256 amountB, uint256 liquidity)',
+  'function addLiquidityETH(address token, uint256 amountTokenDesired, uint256 amountTokenMin, uint256 amountETHMin, address to, uint256 deadline) payable returns (uint256 amountToken, uint256 amountETH, uint256 liquidity)',
+  'function getAmountsOut(uint256 amountIn, address[] path) view returns (uint256[] amounts)',
+  'function swapExactTokensForTokens(uint256 amountIn, uint256 amountOutMin, address[] path, address to, uint256 deadline) returns (uint256[] amounts)',
+]);
+
+export const erc4626Abi = parseAbi([
+  'function asset() view returns (address)',
+  'function deposit(uint256 assets, address receiver) returns (uint256 shares)',
+  'function totalAssets() view returns (uint256)',
+  'function convertToAssets(uint256 shares) view returns (uint256)',
+]);
+
+export const accruingVaultAbi = parseAbi([
+  'function fundYield(uint256 amount)',
+  'function yieldPerSecond() view returns (uint256)',
+  'function undistributedYield() view returns (uint256)',
+]);

@@ -1,0 +1,107 @@
+/**
+ * The fixed facts of the local devnet: which chains, which ports, which roles, how much of what.
+ * Everything here is public test material; nothing in this file may ever hold a production secret.
+ */
+import { parseEther, parseUnits } from 'viem';
+
+export interface DevnetChainSpec {
+  chainId: number;
+  name: string;
+  /** ERC-4626 vaults (AccruingVault: yield accrues on-chain) deployed on this chain. */
+  vaults: readonly DevnetVaultSpec[];
+}
+
+/** Chain ids in a range no public network uses (checked against chainlist), so wallets never confuse them. */
+export const DEVNET_CHAINS: readonly DevnetChainSpec[] = [
+  { chainId: 7_770_001, name: 'Switchyard Alpha', vaults: [{ asset: 'USDC', apyBps: 500 }] },
+  { chainId: 7_770_002, name: 'Switchyard Beta', vaults: [{ asset: 'DAI', apyBps: 400 }] },
+  {
+    chainId: 7_770_003,
+    name: 'Switchyard Gamma',
+    vaults: [
+      { asset: 'USDC', apyBps: 800 },
+      { asset: 'DAI', apyBps: 300 },
+    ],
+  },
+];
+
+/** Chain i listens on basePort + i; 18545 keeps clear of the 8545 that other local nodes default to. */
+export const DEFAULT_BASE_PORT = 18_545;
+export const DEVNET_HOST = '127.0.0.1';
+export const DEFAULT_API_URL = 'http://127.0.0.1:8787';
+export const DEFAULT_DATA_DIR = './.switchyard';
+export const DEVNET_FILE_NAME = 'devnet.json';
+export const CHAINS_DIR_NAME = 'chains';
+
+/** anvil also writes its state every 5 s, so a hard kill (SIGKILL, power loss) loses at most 5 s of activity. */
+export const STATE_INTERVAL_SECONDS = 5;
+/** DESIGN §4: grace after the fill deadline before a refund is allowed; 10 minutes. */
+export const SETTLEMENT_GRACE_SECONDS = 600n;
+/** Automine includes a transaction in the block it arrives in; one block is final enough on a devnet. */
+export const DEVNET_CONFIRMATIONS = 1;
+/** Receipts arrive within milliseconds under automine; viem's default 4 s polling would dominate start-up. */
+export const RECEIPT_POLLING_INTERVAL_MS = 50;
+
+/** anvil's default mnemonic: its first ten accounts are public test keys, funded with 10,000 ETH each. */
+export const ANVIL_MNEMONIC = 'test test test test test test test test test test test junk';
+
+/** Which of anvil's default accounts plays which role (index in the default mnemonic). */
+export const ROLE_ACCOUNT_INDEX = {
+  deployer: 0,
+  relayer: 1,
+  solver: 2,
+  attester: 3,
+  feeCollector: 4,
+  user: 5,
+} as const;
+export type DevnetRole = keyof typeof ROLE_ACCOUNT_INDEX;
+
+export type DevnetVaultAsset = 'USDC' | 'DAI';
+
+export interface DevnetVaultSpec {
+  asset: DevnetVaultAsset;
+  /** Yield on the seed deposit, in basis points per year; sets the vault's `yieldPerSecond`. */
+  apyBps: number;
+}
+
+export const SECONDS_PER_YEAR = 31_536_000n;
+export const BPS = 10_000n;
+
+export interface DevnetTokenInfo {
+  symbol: string;
+  name: string;
+  decimals: number;
+}
+
+/** Token metadata as the server presents it; ETH is the native currency (zero address). */
+export const DEVNET_TOKEN_INFO: Record<string, DevnetTokenInfo> = {
+  ETH: { symbol: 'ETH', name: 'Ether', decimals: 18 },
+  WETH: { symbol: 'WETH', name: 'Wrapped Ether', decimals: 18 },
+  USDC: { symbol: 'USDC', name: 'USD Coin (devnet)', decimals: 6 },
+  DAI: { symbol: 'DAI', name: 'Dai Stablecoin (devnet)', decimals: 18 },
+};
+
+export const usdc = (whole: string) => parseUnits(whole, 6);
+export const dai = (whole: string) => parseUnits(whole, 18);
+
+/** Pool depths: deep enough that demo-sized swaps (thousands of dollars) move the price by basis points. */
+export const POOL_SEED = {
+  /** Stable/stable at 1:1. */
+  usdcDai: { usdc: usdc('10000000'), dai: dai('10000000') },
+  /** 3,000,000 USDC against 1,000 WETH: 3,000 USDC per ETH, a realistic price. */
+  usdcWeth: { usdc: usdc('3000000'), eth: parseEther('1000') },
+} as const;
+
+/** What each role holds on every chain once the devnet is set up (ETH is set, tokens are minted). */
+export const FUNDING = {
+  relayerEth: parseEther('1000'),
+  attesterEth: parseEther('100'),
+  feeCollectorEth: parseEther('10'),
+  solver: { eth: parseEther('1000'), weth: parseEther('500'), usdc: usdc('1000000'), dai: dai('1000000') },
+  user: { eth: parseEther('100'), usdc: usdc('10000'), dai: dai('10000') },
+  /** The deployer seeds every vault with a first deposit so share prices are meaningful from block one. */
+  vaultSeed: { USDC: usdc('100000'), DAI: dai('100000') } as Record<DevnetVaultAsset, bigint>,
+} as const;
+
+/** Router deadlines during setup: far enough ahead that a slow machine never trips them. */
+export const SETUP_DEADLINE_SECONDS = 3600n;

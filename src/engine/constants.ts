@@ -1,0 +1,27 @@
+/** Tuning numbers of the engine, each with its unit and the reason for its value. */
+
+/**
+ * How long a leased step stays with its worker without a heartbeat (ms): a killed worker's steps are taken
+ * over after at most this long. Short because a live worker renews it (STEP_LEASE_RENEW_MS) while it runs.
+ */
+export const STEP_LEASE_MS = 10_000;
+/** A running worker extends the leases of its steps in flight this often (ms): four renewals per lease. */
+export const STEP_LEASE_RENEW_MS = 2_500;
+/** Steps leased per round: several intents progress at once without one slow chain blocking the rest. */
+export const STEP_BATCH_SIZE = 16;
+/** Idle poll of the journal (ms) when nothing woke the runner; enqueues in this process wake it at once. */
+export const STEP_POLL_INTERVAL_MS = 250;
+/** First retry delay (ms) after a retryable error; doubles per attempt. */
+export const RETRY_BASE_DELAY_MS = 500;
+/** Retry delays stop growing here (ms): a chain that comes back is noticed within 5 minutes. */
+export const RETRY_MAX_DELAY_MS = 300_000;
+/** A deposit not (yet) enough, or not yet deep enough, is looked at again after this long (ms). */
+export const DEPOSIT_RECHECK_MS = 1_000;
+/** The watcher looks for deposits to COMMITTED intents (sent without ExecuteIntent) this often (ms). */
+export const DEPOSIT_SCAN_INTERVAL_MS = 2_000;
+/** Committed intents checked per watcher round: bounds the RPC reads of one round. */
+export const DEPOSIT_SCAN_BATCH = 200;
+/** How far back (blocks) logs are searched for a deposit transfer or an event: about 3 hours of 1 s blocks. */
+export const LOG_LOOKBACK_BLOCKS = 10_000n;
+/** Steps whose last error is longer get it cut (characters): keeps the journal row readable. */
+export const MAX_ERROR_LENGTH = 1_000;

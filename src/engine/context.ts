@@ -1,0 +1,81 @@
+/** What every step gets: the store, one chain's config and client by id, the keys, the sender. */
+import type { LocalAccount, PublicClient } from 'viem';
+import type { TransactionSender } from '../chains/create-transaction-sender.ts';
+import { UnknownChainError } from '../chains/errors.ts';
+import type { ExecutionPlan } from '../intents/plan/types.ts';
+import type { ChainConfig } from '../internal/config-types.ts';
+import type { Logger } from '../internal/logger.ts';
+import type { IntentRecord, Store } from '../store/types.ts';
+import type { Attester } from './attester.ts';
+
+export interface EngineKeys {
+  /** Executes origin and destination intents, submits settlements. */
+  relayer: LocalAccount;
+  /** Fills orders from its own inventory on the destination chain. */
+  solver: LocalAccount;
+  /** Signs fill attestations; never the relayer key. */
+  attester: LocalAccount;
+}
+
+export interface EngineChain {
+  config: ChainConfig;
+  client: PublicClient;
+}
+
+export interface EngineContext {
+  store: Store;
+  log: Logger;
+  keys: EngineKeys;
+  sender: TransactionSender;
+  attester: Attester;
+  chain(chainId: number | bigint): EngineChain;
+  /** Enqueues a step and wakes the runner. */
+  enqueue(intentId: string, step: string): Promise<void>;
+  /** Refund timing (src/engine/refunds/constants.ts defaults; tests shorten them). */
+  refundTiming?: Partial<RefundTiming>;
+}
+
+export interface RefundTiming {
+  /** Longest wait (ms) before a refund step re-reads a chain clock it is waiting on. */
+  recheckMaxMs: number;
+  /** How often (ms) an intent address is re-read for late deposits during the watch window. */
+  lateDepositRecheckMs: number;
+}
+
+/** A step's input: the intent row and its decoded plan. */
+export interface StepInput {
+  intent: IntentRecord;
+  plan: ExecutionPlan;
+}
+
+export type StepResult =
+  /** Finished: enqueue these steps next. */
+  | { kind: 'done'; next: string[] }
+  /** Nothing to do yet (deposit not there, not deep enough): look again later. Not an error. */
+  | { kind: 'wait'; afterMs: number; reason: string };
+
+export interface StepDefinition {
+  name: string;
+  run(ctx: EngineContext, input: StepInput): Promise<StepResult>;
+  /** Records a non-retryable failure on the receipt (row FAILED with the reason, terminal status if any). */
+  giveUp(ctx: EngineContext, input: StepInput, reason: string): Promise<void>;
+  /** Runs even once the intent is terminal (settlement, refunds, late deposits); other steps are skipped. */
+  runsAfterTerminal?: boolean;
+}
+
+export function chainLookup(
+  chains: readonly ChainConfig[],
+  clients: ReadonlyMap<number, PublicClient>,
+): (chainId: number | bigint) => EngineChain {
+  return (chainId) => {
+    const id = Number(chainId);
+    const config = chains.find((c) => c.chainId === id);
+    const client = clients.get(id);
+    if (!config || !client) {
+      throw new UnknownChainError(`chain ${id} is not configured for the engine`, {
+        details: { chainId: id },
+      });
+    }
+    return { config, client };
+  };
+}

@@ -1,0 +1,135 @@
+/**
+ * The execution engine: a durable state machine over the intent_steps journal.
+ *
+ *   deposit → origin → (same chain: done) | fill → destination
+ *                                                 ↘ settle (operator work, after the fill)
+ *
+ * The relayer, solver and attester are separate keys and components. See docs/engine.md.
+ */
+import { randomUUID } from 'node:crypto';
+import type { PublicClient } from 'viem';
+import { createTransactionSender, type TransactionSenderDeps } from '../chains/create-transaction-sender.ts';
+import { crashPoint } from '../chains/debug-crash-point.ts';
+import type { ChainConfig } from '../internal/config-types.ts';
+import type { Logger } from '../internal/logger.ts';
+import type { Store } from '../store/types.ts';
+import { createAttester } from './attester.ts';
+import { chainLookup, type EngineContext, type EngineKeys, type RefundTiming } from './context.ts';
+import { createDepositWatcher } from './deposit-watcher.ts';
+import { IntentNotFoundError } from './errors.ts';
+import { type DepositIntentEntry, recordGaslessRequest, toDepositIntentEntry } from './gasless/index.ts';
+import { writeRow } from './receipts.ts';
+import { createStepRunner } from './step-runner.ts';
+import type { IntentEngine } from './types.ts';
+
+export interface IntentEngineOptions {
+  /** Names this process's leases; default a random id. */
+  workerId?: string;
+  stepPollIntervalMs?: number;
+  stepBatchSize?: number;
+  stepLeaseMs?: number;
+  depositScanIntervalMs?: number;
+  /** Sender timing overrides (tests). */
+  senderTiming?: TransactionSenderDeps['timing'];
+  /** Refund timing overrides (tests: warped chain clocks are noticed at once). */
+  refundTiming?: Partial<RefundTiming>;
+}
+
+export interface IntentEngineDeps {
+  store: Store;
+  chains: readonly ChainConfig[];
+  clients: ReadonlyMap<number, PublicClient>;
+  keys: EngineKeys;
+  log: Logger;
+  options?: IntentEngineOptions;
+}
+
+const TERMINAL = new Set(['SUCCEEDED', 'FAILED', 'REFUNDED', 'ABORTED', 'INVALID']);
+
+export function createIntentEngine(deps: IntentEngineDeps): IntentEngine {
+  const { store, keys } = deps;
+  const options = deps.options ?? {};
+  const log = deps.log.child({ component: 'engine' });
+  const chain = chainLookup(deps.chains, deps.clients);
+  if (keys.attester.address === keys.relayer.address) {
+    log.warn('the attester key equals the relayer key; DESIGN §4 wants them separate');
+  }
+  const sender = createTransactionSender({
+    store,
+    clients: deps.clients,
+    confirmations: (chainId) => chain(chainId).config.confirmations,
+    log: log.child({ component: 'sender' }),
+    ...(options.senderTiming && { timing: options.senderTiming }),
+  });
+  let runnerKick = () => {};
+  const ctx: EngineContext = {
+    store,
+    log,
+    keys,
+    sender,
+    attester: createAttester({ account: keys.attester }),
+    chain,
+    ...(options.refundTiming && { refundTiming: options.refundTiming }),
+    async enqueue(intentId, step) {
+      await store.steps.enqueue({ intentId, step });
+      runnerKick();
+    },
+  };
+  const runner = createStepRunner(ctx, {
+    workerId: options.workerId ?? `engine-${randomUUID()}`,
+    ...(options.stepPollIntervalMs !== undefined && { pollIntervalMs: options.stepPollIntervalMs }),
+    ...(options.stepBatchSize !== undefined && { batchSize: options.stepBatchSize }),
+    ...(options.stepLeaseMs !== undefined && { leaseMs: options.stepLeaseMs }),
+  });
+  runnerKick = runner.kick;
+
+  async function startExecution(
+    intentId: string,
+    depositTransactionHash?: `0x${string}`,
+    gasless?: DepositIntentEntry,
+  ): Promise<void> {
+    const intent = await store.intents.getForEngine(intentId);
+    if (!intent) throw new IntentNotFoundError(`intent ${intentId} not found`, { details: { intentId } });
+    if (TERMINAL.has(intent.status)) return;
+    await store.intents.updateStatus({
+      intentId,
+      to: 'EXECUTING',
+      ...(depositTransactionHash && { depositTransactionHash }),
+    });
+    if (gasless) await recordGaslessRequest(store, intent, gasless);
+    if (depositTransactionHash) {
+      await writeRow(store, intentId, 'deposit', {
+        chainId: intent.originChainId,
+        status: 'PENDING',
+        txnHash: depositTransactionHash,
+      });
+    }
+    await ctx.enqueue(intentId, 'deposit');
+    // Returns the deposit after the origin deadline if the origin never runs, and late deposits (refunds/).
+    await ctx.enqueue(intentId, 'origin-refund');
+    crashPoint('execute:accepted');
+  }
+
+  const watcher = createDepositWatcher(ctx, {
+    ...(options.depositScanIntervalMs !== undefined && { intervalMs: options.depositScanIntervalMs }),
+    startExecution: (intentId) => startExecution(intentId),
+  });
+
+  return {
+    async requestExecution({ intentId, depositTransactionHash, depositSignature }) {
+      // A gasless deposit (verified by ExecuteIntent) is pulled inside the origin execution: src/engine/gasless.
+      const gasless = depositSignature ? toDepositIntentEntry(depositSignature) : undefined;
+      await startExecution(intentId, depositTransactionHash, gasless);
+    },
+    async start() {
+      const resent = await sender.rebroadcastUnconfirmed();
+      if (resent > 0) log.info('re-broadcast stored unconfirmed transactions', { count: resent });
+      runner.start();
+      watcher.start();
+    },
+    async stop() {
+      await watcher.stop();
+      await runner.stop();
+    },
+  };
+}

@@ -1,0 +1,96 @@
+/**
+ * Picks up deposits that arrive without ExecuteIntent: every DEPOSIT_SCAN_INTERVAL_MS it looks at
+ * COMMITTED intents whose origin address holds at least the committed deposit, moves them to EXECUTING and
+ * journals their `deposit` step (which counts the deposit only at the chain's confirmation depth).
+ */
+import { balanceAt, chainNow } from './chain-reads.ts';
+import { DEPOSIT_SCAN_BATCH, DEPOSIT_SCAN_INTERVAL_MS } from './constants.ts';
+import type { EngineContext } from './context.ts';
+import { loadPlan } from './load-plan.ts';
+import { LATE_DEPOSIT_WATCH_SECONDS } from './refunds/constants.ts';
+import { heldBalances } from './refunds/held-balances.ts';
+
+export interface DepositWatcher {
+  start(): void;
+  stop(): Promise<void>;
+  /** One scan (exposed for tests and for start-up). Returns how many intents it moved to EXECUTING. */
+  scan(): Promise<number>;
+}
+
+export function createDepositWatcher(
+  ctx: EngineContext,
+  options: { intervalMs?: number; startExecution: (intentId: string) => Promise<void> },
+): DepositWatcher {
+  const intervalMs = options.intervalMs ?? DEPOSIT_SCAN_INTERVAL_MS;
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<unknown> = Promise.resolve();
+  let stopped = true;
+
+  async function scan(): Promise<number> {
+    const committed = await ctx.store.intents.listByStatus(['COMMITTED'], DEPOSIT_SCAN_BATCH);
+    let moved = 0;
+    const clocks = new Map<bigint, Promise<bigint>>();
+    for (const intent of committed) {
+      try {
+        if (!intent.planJson) continue;
+        const plan = loadPlan(intent);
+        const o = plan.origin.intent;
+        const { client } = ctx.chain(o.chainId);
+        const balance = await balanceAt(client, o.depositToken, plan.origin.address);
+        if (balance < o.depositAmount) {
+          await refundIfExpired(o.chainId, o.deadline, intent.intentId, plan);
+          continue;
+        }
+        ctx.log.info('deposit seen without ExecuteIntent', { intentId: intent.intentId, balance });
+        await options.startExecution(intent.intentId);
+        moved++;
+      } catch (error) {
+        ctx.log.warn('deposit check failed; next round retries', { intentId: intent.intentId, error });
+      }
+    }
+    return moved;
+
+    /**
+     * Past its deadline a committed intent can no longer run: anything its address holds (an underpaid or
+     * wrong-token deposit) goes back through the origin-refund step, for LATE_DEPOSIT_WATCH_SECONDS.
+     */
+    async function refundIfExpired(
+      chainId: bigint,
+      deadline: bigint,
+      intentId: string,
+      plan: ReturnType<typeof loadPlan>,
+    ): Promise<void> {
+      const chain = ctx.chain(chainId);
+      if (!clocks.has(chainId)) clocks.set(chainId, chainNow(chain.client)); // one clock read per chain a round
+      const now = await clocks.get(chainId)!;
+      if (now < deadline || now >= deadline + LATE_DEPOSIT_WATCH_SECONDS) return;
+      const held = await heldBalances(chain, plan.origin.address, plan.origin.intent.depositToken);
+      if (held.length === 0) return;
+      ctx.log.info('expired committed intent holds funds: refunding', { intentId });
+      await ctx.enqueue(intentId, 'origin-refund');
+    }
+  }
+
+  function schedule(): void {
+    if (stopped) return;
+    timer = setTimeout(() => {
+      running = scan()
+        .catch((error: unknown) => ctx.log.warn('deposit scan failed', { error }))
+        .finally(schedule);
+    }, intervalMs);
+  }
+
+  return {
+    scan,
+    start() {
+      if (!stopped) return;
+      stopped = false;
+      schedule();
+    },
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await running;
+    },
+  };
+}

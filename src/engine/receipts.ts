@@ -1,0 +1,57 @@
+/**
+ * Receipt rows (intent_transactions) as the engine moves them: UNKNOWN → PENDING → RELAYING → RELAYED →
+ * MINING → SUCCEEDED | FAILED. Every write goes through the store, which wakes WaitIntentReceipt waiters.
+ */
+import type { Hex } from 'viem';
+import type { SendStage } from '../chains/create-transaction-sender.ts';
+import type { Store, TransactionKind, TransactionStatus, TransactionUpsert } from '../store/types.ts';
+
+/** Receipt order of transaction statuses: a row never moves back (a resumed step re-reports stages). */
+const ORDER: TransactionStatus[] = [
+  'UNKNOWN',
+  'PENDING',
+  'RELAYING',
+  'RELAYED',
+  'MINING',
+  'SUCCEEDED',
+  'FAILED',
+];
+
+const STAGE_STATUS: Record<SendStage, TransactionStatus> = {
+  signed: 'RELAYING',
+  broadcast: 'RELAYED',
+  mined: 'MINING',
+};
+
+export interface RowWrite extends Omit<TransactionUpsert, 'intentId' | 'kind' | 'status'> {
+  status: TransactionStatus;
+}
+
+/** Upserts the row unless it is already at or past `status` (terminal rows are final). */
+export async function writeRow(
+  store: Store,
+  intentId: string,
+  kind: TransactionKind,
+  write: RowWrite,
+): Promise<void> {
+  const rows = await store.transactions.list(intentId);
+  const current = rows.find((r) => r.kind === kind);
+  if (current && isFinal(current.status)) return;
+  if (current && ORDER.indexOf(current.status) > ORDER.indexOf(write.status)) return;
+  await store.transactions.upsert({ intentId, kind, ...write });
+}
+
+function isFinal(status: TransactionStatus): boolean {
+  return status === 'SUCCEEDED' || status === 'FAILED';
+}
+
+/** A sender stage callback that walks the row through RELAYING → RELAYED → MINING with the real hash. */
+export function rowStages(
+  store: Store,
+  intentId: string,
+  kind: TransactionKind,
+  base: Omit<RowWrite, 'status' | 'txnHash'>,
+): (stage: SendStage, hash: Hex) => Promise<void> {
+  return (stage, hash) =>
+    writeRow(store, intentId, kind, { ...base, status: STAGE_STATUS[stage], txnHash: hash });
+}

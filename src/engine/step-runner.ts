@@ -1,0 +1,179 @@
+/**
+ * Leases due steps from the journal (intent_steps) and runs them, up to STEP_BATCH_SIZE at once. Queue
+ * semantics live in the store (leases, SKIP LOCKED on Postgres); this loop only decides what a step's
+ * outcome means: done (enqueue the next steps), wait (look again later), a retryable error (backoff), or
+ * a final failure (the step records it on the receipt).
+ */
+import { isRetryable } from '../chains/is-retryable.ts';
+import { mapChainError } from '../chains/map-chain-error.ts';
+import { isTerminal } from '../store/statuses.ts';
+import type { IntentStep } from '../store/types.ts';
+import {
+  MAX_ERROR_LENGTH,
+  RETRY_BASE_DELAY_MS,
+  RETRY_MAX_DELAY_MS,
+  STEP_BATCH_SIZE,
+  STEP_LEASE_MS,
+  STEP_LEASE_RENEW_MS,
+  STEP_POLL_INTERVAL_MS,
+} from './constants.ts';
+import type { EngineContext, StepInput } from './context.ts';
+import { IntentNotFoundError } from './errors.ts';
+import { loadPlan } from './load-plan.ts';
+import { STEPS } from './steps/index.ts';
+
+export interface StepRunner {
+  start(): void;
+  /** Wakes the loop now (a step was enqueued in this process). */
+  kick(): void;
+  /** Stops leasing and waits for the steps in flight. */
+  stop(): Promise<void>;
+}
+
+export interface StepRunnerOptions {
+  workerId: string;
+  pollIntervalMs?: number;
+  batchSize?: number;
+  leaseMs?: number;
+}
+
+/** Exponential backoff from the attempts on the row, capped. */
+export function retryDelayMs(attempts: number): number {
+  return Math.min(RETRY_BASE_DELAY_MS * 2 ** Math.max(0, attempts - 1), RETRY_MAX_DELAY_MS);
+}
+
+export function createStepRunner(ctx: EngineContext, options: StepRunnerOptions): StepRunner {
+  const pollMs = options.pollIntervalMs ?? STEP_POLL_INTERVAL_MS;
+  const batch = options.batchSize ?? STEP_BATCH_SIZE;
+  const leaseMs = options.leaseMs ?? STEP_LEASE_MS;
+  const renewMs = Math.min(STEP_LEASE_RENEW_MS, Math.floor(leaseMs / 4));
+  const owner = options.workerId;
+  const inFlight = new Set<Promise<void>>();
+  // Ids of the steps this worker is running: their leases are renewed until they finish (heartbeat).
+  const runningIds = new Set<number>();
+  let stopping = false;
+  let loop: Promise<void> | undefined;
+  let wake: (() => void) | undefined;
+  // A kick that arrives while the loop is busy must not be lost: the next nap then returns at once.
+  let kicked = false;
+
+  const nap = () =>
+    new Promise<void>((resolve) => {
+      if (kicked) {
+        kicked = false;
+        resolve();
+        return;
+      }
+      const timer = setTimeout(done, pollMs);
+      function done() {
+        clearTimeout(timer);
+        wake = undefined;
+        kicked = false;
+        resolve();
+      }
+      wake = done;
+    });
+
+  async function run(step: IntentStep): Promise<void> {
+    const log = ctx.log.child({ intentId: step.intentId, step: step.step, attempt: step.attempts });
+    let input: StepInput | undefined;
+    try {
+      const definition = STEPS.get(step.step);
+      if (!definition) throw new IntentNotFoundError(`unknown step '${step.step}'`);
+      const intent = await ctx.store.intents.getForEngine(step.intentId);
+      if (!intent) throw new IntentNotFoundError(`intent ${step.intentId} not found`);
+      if (isTerminal(intent.status) && !definition.runsAfterTerminal) {
+        // An aborted or refunded intent: nothing more to send for it (refund and settle steps still run).
+        await ctx.store.steps.complete({ id: step.id, owner });
+        log.info('step skipped: the intent is terminal', { status: intent.status });
+        return;
+      }
+      input = { intent, plan: loadPlan(intent) };
+      const result = await definition.run(ctx, input);
+      if (result.kind === 'wait') {
+        await ctx.store.steps.fail({
+          id: step.id,
+          owner,
+          error: `waiting: ${result.reason}`,
+          retryAt: new Date(Date.now() + result.afterMs),
+        });
+        return;
+      }
+      for (const next of result.next) await ctx.store.steps.enqueue({ intentId: step.intentId, step: next });
+      await ctx.store.steps.complete({ id: step.id, owner });
+      log.info('step done', { next: result.next });
+      if (result.next.length > 0) kick();
+    } catch (error) {
+      const mapped = mapChainError(error);
+      const reason = `${mapped.name}: ${mapped.message}`.slice(0, MAX_ERROR_LENGTH);
+      if (isRetryable(mapped)) {
+        const delay = retryDelayMs(step.attempts);
+        log.warn('step failed, will retry', { reason, delayMs: delay });
+        await ctx.store.steps.fail({
+          id: step.id,
+          owner,
+          error: reason,
+          retryAt: new Date(Date.now() + delay),
+        });
+        return;
+      }
+      log.error('step failed for good', { reason });
+      await ctx.store.steps.fail({ id: step.id, owner, error: reason });
+      const definition = STEPS.get(step.step);
+      if (definition && input) await definition.giveUp(ctx, input, mapped.message);
+    }
+  }
+
+  async function tick(): Promise<void> {
+    const free = batch - inFlight.size;
+    if (free <= 0) return;
+    const steps = await ctx.store.steps.leaseDue({ owner, limit: free, leaseMs });
+    for (const step of steps) {
+      runningIds.add(step.id);
+      const job = run(step)
+        .catch((error: unknown) => ctx.log.error('step bookkeeping failed', { stepId: step.id, error }))
+        .finally(() => {
+          runningIds.delete(step.id);
+          inFlight.delete(job);
+          kick();
+        });
+      inFlight.add(job);
+    }
+  }
+
+  function kick(): void {
+    if (wake) wake();
+    else kicked = true;
+  }
+
+  return {
+    start() {
+      if (loop) return;
+      stopping = false;
+      const heartbeat = setInterval(() => {
+        ctx.store.steps
+          .renew({ ids: [...runningIds], owner, leaseMs })
+          .catch((error: unknown) => ctx.log.warn('renewing step leases failed', { error }));
+      }, renewMs);
+      loop = (async () => {
+        while (!stopping) {
+          try {
+            await tick();
+          } catch (error) {
+            ctx.log.warn('leasing steps failed; retrying', { error });
+          }
+          if (!stopping) await nap();
+        }
+        await Promise.allSettled([...inFlight]);
+        clearInterval(heartbeat);
+      })();
+    },
+    kick,
+    async stop() {
+      stopping = true;
+      kick();
+      await loop;
+      loop = undefined;
+    },
+  };
+}

@@ -1,0 +1,96 @@
+/**
+ * Step `deposit`: the origin account holds at least the committed deposit at the chain's confirmation
+ * depth. Idempotent: it only reads the chain and writes the deposit row.
+ *
+ * An underpaid or missing deposit waits (rechecked every DEPOSIT_RECHECK_MS) until the origin deadline;
+ * the refund after the deadline belongs to the refund path (docs/engine.md).
+ */
+import { type Hex, zeroAddress } from 'viem';
+import { withChainErrors } from '../../chains/map-chain-error.ts';
+import { balanceAt, chainNow, findTransferTo, readAccountState } from '../chain-reads.ts';
+import { DEPOSIT_RECHECK_MS } from '../constants.ts';
+import type { StepDefinition } from '../context.ts';
+import { DeadlinePassedError } from '../errors.ts';
+import { gaslessDepositStep } from '../gasless/index.ts';
+import { writeRow } from '../receipts.ts';
+
+export const depositStep: StepDefinition = {
+  name: 'deposit',
+  async run(ctx, { intent, plan }) {
+    const o = plan.origin.intent;
+    const { client, config } = ctx.chain(o.chainId);
+    const row = {
+      chainId: Number(o.chainId),
+      toAddress: plan.origin.address,
+      tokenAddress: o.depositToken,
+      tokenAmount: o.depositAmount,
+    };
+    // Already executed (a re-run after the origin step): the deposit was counted then.
+    if ((await readAccountState(client, plan.origin.address)) === 'executed')
+      return { kind: 'done', next: ['origin'] };
+
+    // Fresh head: viem caches the block number for the polling interval, which would make a deposit mined
+    // just now look absent and cost a DEPOSIT_RECHECK_MS wait.
+    const head = await withChainErrors(() => client.getBlockNumber({ cacheTime: 0 }));
+    const depth = BigInt(Math.max(1, config.confirmations));
+    const confirmedBlock = head - depth + 1n >= 0n ? head - depth + 1n : 0n;
+    const confirmed = await balanceAt(client, o.depositToken, plan.origin.address, confirmedBlock);
+    if (confirmed >= o.depositAmount) {
+      const found = await depositTransaction(intent.depositTransactionHash as Hex | null);
+      await writeRow(ctx.store, intent.intentId, 'deposit', {
+        ...row,
+        status: 'SUCCEEDED',
+        ...(found && { txnHash: found.hash, minedAt: found.minedAt, fromAddress: found.from }),
+      });
+      return { kind: 'done', next: ['origin'] };
+    }
+
+    const gasless = await gaslessDepositStep(ctx, { intent, plan });
+    if (gasless) return gasless;
+    if ((await chainNow(client)) >= o.deadline) {
+      throw new DeadlinePassedError('no full deposit arrived before the origin deadline', {
+        details: { required: o.depositAmount, confirmed, deadline: o.deadline },
+      });
+    }
+    const latest = await balanceAt(client, o.depositToken, plan.origin.address);
+    const seen = latest >= o.depositAmount;
+    await writeRow(ctx.store, intent.intentId, 'deposit', {
+      ...row,
+      status: seen ? 'MINING' : 'PENDING',
+      ...(intent.depositTransactionHash && { txnHash: intent.depositTransactionHash }),
+    });
+    const reason = seen
+      ? `deposit seen, waiting for ${config.confirmations} confirmation(s)`
+      : `deposit ${latest} of ${o.depositAmount} required`;
+    return { kind: 'wait', afterMs: DEPOSIT_RECHECK_MS, reason };
+
+    /** The deposit transaction: the hash given to ExecuteIntent if it paid the account, else the last Transfer. */
+    async function depositTransaction(given: Hex | null) {
+      if (given) {
+        const receipt = await withChainErrors(() => client.getTransactionReceipt({ hash: given })).catch(
+          () => undefined,
+        );
+        if (receipt?.status === 'success' && receipt.blockNumber <= confirmedBlock) {
+          return { hash: given, from: receipt.from, minedAt: await blockTime(receipt.blockNumber) };
+        }
+      }
+      // Native deposits leave no log before the account exists: the hash stays empty (docs/engine.md).
+      if (o.depositToken === zeroAddress) return undefined;
+      const transfer = await findTransferTo(client, o.depositToken, plan.origin.address, confirmedBlock);
+      if (!transfer) return undefined;
+      return { hash: transfer.hash, from: transfer.from, minedAt: await blockTime(transfer.blockNumber) };
+    }
+
+    async function blockTime(blockNumber: bigint): Promise<Date> {
+      const block = await withChainErrors(() => client.getBlock({ blockNumber }));
+      return new Date(Number(block.timestamp) * 1000);
+    }
+  },
+  async giveUp(ctx, { intent, plan }, reason) {
+    await writeRow(ctx.store, intent.intentId, 'deposit', {
+      chainId: Number(plan.origin.intent.chainId),
+      status: 'FAILED',
+      statusReason: reason,
+    });
+  },
+};

@@ -1,0 +1,113 @@
+/**
+ * Step `origin`: the relayer runs `deployIfNeededAndExecute(O)` (swap, fee, lock). Idempotent: an account
+ * already executed is not sent to again (its transaction is taken from the journal or from its Executed
+ * log), and a journaled transaction is resumed rather than signed again.
+ */
+import type { Hex } from 'viem';
+import { TransactionRevertedError } from '../../chains/errors.ts';
+import { encodeDeployIfNeededAndExecute } from '../../contracts/calldata.ts';
+import { chainNow, findExecutedTransaction, readAccountState, receiptOf } from '../chain-reads.ts';
+import type { EngineContext, StepDefinition, StepInput } from '../context.ts';
+import { AccountCancelledError, DeadlinePassedError, UnexpectedOutcomeError } from '../errors.ts';
+import {
+  checkGaslessSendable,
+  depositAuthData,
+  recordGaslessDeposit,
+  recordGaslessNotRelayed,
+} from '../gasless/index.ts';
+import { rowStages, writeRow } from '../receipts.ts';
+
+export const ORIGIN_PURPOSE = 'origin-execute';
+
+export const originStep: StepDefinition = {
+  name: 'origin',
+  async run(ctx, input) {
+    const { intent, plan } = input;
+    const o = plan.origin.intent;
+    const { config } = ctx.chain(o.chainId);
+    const base = {
+      chainId: Number(o.chainId),
+      fromAddress: ctx.keys.relayer.address,
+      toAddress: config.contracts.intentFactory,
+    };
+    await writeRow(ctx.store, intent.intentId, 'origin', { ...base, status: 'PENDING' });
+
+    const sent = await executeOnce(ctx, input, base);
+    if (sent.receipt.status !== 'success') {
+      throw new TransactionRevertedError('the origin execution reverted on-chain', {
+        details: { hash: sent.hash },
+      });
+    }
+    await recordGaslessDeposit(ctx, input, sent);
+    await writeRow(ctx.store, intent.intentId, 'origin', {
+      ...base,
+      status: 'SUCCEEDED',
+      txnHash: sent.hash,
+      minedAt: sent.minedAt,
+    });
+    if (plan.kind === 'same-chain' || !plan.destination) {
+      // Same chain: the origin calls delivered; the destination entry is this same transaction.
+      const rows = await ctx.store.transactions.list(intent.intentId);
+      if (rows.some((r) => r.kind === 'destination')) {
+        await writeRow(ctx.store, intent.intentId, 'destination', {
+          chainId: Number(o.chainId),
+          status: 'SUCCEEDED',
+          txnHash: sent.hash,
+          minedAt: sent.minedAt,
+        });
+      }
+      await ctx.store.intents.updateStatus({ intentId: intent.intentId, to: 'SUCCEEDED' });
+      return { kind: 'done', next: [] };
+    }
+    // order-refund waits for fillDeadline + grace and returns the locked amount if no fill ever lands.
+    return { kind: 'done', next: ['fill', 'order-refund'] };
+  },
+  async giveUp(ctx, { intent, plan }, reason) {
+    await recordGaslessNotRelayed(ctx, { intent, plan }, reason);
+    // The deposit stays in the origin account, refundable to the owner (refund path, docs/engine.md).
+    await writeRow(ctx.store, intent.intentId, 'origin', {
+      chainId: Number(plan.origin.intent.chainId),
+      status: 'FAILED',
+      statusReason: reason,
+    });
+  },
+};
+
+async function executeOnce(
+  ctx: EngineContext,
+  { intent, plan }: StepInput,
+  base: { chainId: number; fromAddress: string; toAddress: string },
+): Promise<{ hash: Hex; receipt: Awaited<ReturnType<typeof receiptOf>>; minedAt: Date }> {
+  const o = plan.origin.intent;
+  const { client, config } = ctx.chain(o.chainId);
+  const request = {
+    chainId: Number(o.chainId),
+    account: ctx.keys.relayer,
+    to: config.contracts.intentFactory,
+    data: encodeDeployIfNeededAndExecute(o, await depositAuthData(ctx, { intent, plan })),
+    purpose: ORIGIN_PURPOSE,
+    intentId: intent.intentId,
+    onStage: rowStages(ctx.store, intent.intentId, 'origin', base),
+  };
+  const journaled = await ctx.sender.journaled({ ...request });
+  const state = await readAccountState(client, plan.origin.address);
+  if (journaled.length > 0) return ctx.sender.sendOnce(request);
+  if (state === 'cancelled') throw new AccountCancelledError('the owner cancelled the origin account');
+  if (state === 'executed') {
+    // Executed, but not by a transaction in our journal (a lost database): find it on-chain.
+    const hash = await findExecutedTransaction(client, plan.origin.address);
+    if (!hash)
+      throw new UnexpectedOutcomeError('the origin account is executed but its transaction is not found');
+    const receipt = await receiptOf(client, hash);
+    const block = await client.getBlock({ blockNumber: receipt.blockNumber });
+    return { hash, receipt, minedAt: new Date(Number(block.timestamp) * 1000) };
+  }
+  const now = await chainNow(client);
+  if (now >= o.deadline) {
+    throw new DeadlinePassedError('the origin deadline passed before execution', {
+      details: { deadline: o.deadline, now },
+    });
+  }
+  await checkGaslessSendable(ctx, { intent, plan }, now);
+  return ctx.sender.sendOnce(request);
+}

@@ -1,0 +1,89 @@
+/**
+ * Step `settle` (operator work; the user's status does not depend on it): the attester signs the fill it
+ * read from the destination chain, and the relayer submits `OriginSettler.settle`, repaying the solver.
+ * Idempotent: an order already Settled (or Refunded) is left alone; a journaled settle is resumed. The
+ * signed settle transaction, attestation included, is stored before it is broadcast.
+ */
+import type { Hex } from 'viem';
+import { withChainErrors } from '../../chains/map-chain-error.ts';
+import { originSettlerAbi } from '../../contracts/abis.generated.ts';
+import { encodeFillProof, encodeSettle } from '../../contracts/calldata.ts';
+import { OrderStatus } from '../../contracts/types.ts';
+import type { StepDefinition } from '../context.ts';
+import { UnexpectedOutcomeError } from '../errors.ts';
+import { FILL_PURPOSE } from './fill.ts';
+import { loadOrder } from './load-order.ts';
+
+export const SETTLE_PURPOSE = 'settle';
+
+export const settleStep: StepDefinition = {
+  name: 'settle',
+  runsAfterTerminal: true,
+  async run(ctx, input) {
+    const { intent } = input;
+    const { order, orderId, originChainId } = await loadOrder(ctx, input);
+    const origin = ctx.chain(originChainId);
+    const dest = ctx.chain(order.destChainId);
+    const settler = origin.config.contracts.originSettler;
+    const journaled = await ctx.sender.journaled({
+      intentId: intent.intentId,
+      purpose: SETTLE_PURPOSE,
+      chainId: origin.config.chainId,
+    });
+    if (journaled.length === 0) {
+      const status = await withChainErrors(() =>
+        origin.client.readContract({
+          address: settler,
+          abi: originSettlerAbi,
+          functionName: 'orderStatus',
+          args: [orderId],
+        }),
+      );
+      if (status === OrderStatus.Settled) return { kind: 'done', next: [] };
+      if (status === OrderStatus.Refunded) {
+        ctx.log.warn('order was refunded before it was settled: the solver is not repaid', { orderId });
+        return { kind: 'done', next: [] };
+      }
+    }
+    const fills = await ctx.sender.journaled({
+      intentId: intent.intentId,
+      purpose: FILL_PURPOSE,
+      chainId: dest.config.chainId,
+    });
+    const fillHash = fills.find((f) => f.status === 'mined')?.hash as Hex | undefined;
+    const attestation = await ctx.attester.attest({
+      order,
+      orderId,
+      originChainId,
+      verifier: origin.config.contracts.fillVerifier,
+      destClient: dest.client,
+      destConfirmations: dest.config.confirmations,
+      ...(fillHash && { fillTransactionHash: fillHash }),
+    });
+    const sent = await ctx.sender.sendOnce({
+      chainId: origin.config.chainId,
+      account: ctx.keys.relayer,
+      to: settler,
+      data: encodeSettle(
+        order,
+        attestation.repaymentAddr,
+        encodeFillProof(attestation.filler, attestation.signature),
+      ),
+      purpose: SETTLE_PURPOSE,
+      intentId: intent.intentId,
+    });
+    if (sent.receipt.status !== 'success') {
+      throw new UnexpectedOutcomeError('the settle transaction reverted on-chain', {
+        details: { hash: sent.hash },
+      });
+    }
+    ctx.log.info('order settled', { intentId: intent.intentId, orderId, hash: sent.hash });
+    return { kind: 'done', next: [] };
+  },
+  async giveUp(ctx, { intent }, reason) {
+    ctx.log.error('settlement gave up: the solver is not repaid for this fill', {
+      intentId: intent.intentId,
+      reason,
+    });
+  },
+};

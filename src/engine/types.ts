@@ -1,0 +1,17 @@
+/**
+ * The execution engine's public surface (fixed interface shared with the intent services).
+ * The intent services call `requestExecution` after ExecuteIntent validation; the engine owns
+ * every status change from EXECUTING onwards and every receipt-row update.
+ */
+export interface IntentEngine {
+  /** ExecuteIntent calls this after validation; idempotent (a repeat is harmless). depositTransactionHash may be unmined. */
+  requestExecution(input: {
+    intentId: string;
+    depositTransactionHash?: `0x${string}`;
+    depositSignature?: unknown;
+  }): Promise<void>;
+  /** Starts the workers (step runner, deposit watcher for COMMITTED intents, rebroadcaster). */
+  start(): Promise<void>;
+  /** Stops taking new work and waits for in-flight steps. */
+  stop(): Promise<void>;
+}

@@ -1,0 +1,359 @@
+/**
+ * buildExecutionPlan: from a normalised quote request to everything QuoteIntent needs — the origin and
+ * destination intents and their addresses, the settlement order, every amount, fees that add up, the
+ * five-part price impact, gas fee options, providers per leg, deadlines and an estimated duration.
+ * docs/routing.md describes the rules.
+ */
+
+import { randomBytes } from 'node:crypto';
+import { type Address, bytesToHex, isAddressEqual, zeroAddress } from 'viem';
+import type { TokenConfig } from '../../internal/config-types.ts';
+import { UnsupportedRouteError } from '../../providers/errors.ts';
+import { createSwitchyardBridgeProvider } from '../../providers/switchyard-bridge.ts';
+import { ProviderId, type TradeType } from '../../providers/types.ts';
+import { createUniswapV2Provider } from '../../providers/uniswap-v2.ts';
+import { createWethProvider } from '../../providers/weth.ts';
+import { buildDestinationIntent, buildOriginIntent, type IntentContext } from './build-intents.ts';
+import {
+  BPS,
+  CROSS_CHAIN_DURATION_SECONDS,
+  DEFAULT_SETTLEMENT_GRACE_SECONDS,
+  DEFAULT_SLIPPAGE_TOLERANCE,
+  DESTINATION_MIN_GAS_MARGIN,
+  DESTINATION_WINDOW_SECONDS,
+  EXECUTE_WINDOW_SECONDS,
+  FILL_WINDOW_SECONDS,
+  QUOTE_TTL_SECONDS,
+  SAME_CHAIN_DURATION_SECONDS,
+} from './constants.ts';
+import { ExceedsMaximumError, InvalidAmountError, MissingPriceError } from './errors.ts';
+import { chainGas, destinationCallsGas, gasUnits } from './fees.ts';
+import { ceilDiv, convert, type Priced, slippageParts, usdValue } from './money.ts';
+import { priceImpact } from './price-impact.ts';
+import { type LegAmounts, quoteExactInput, quoteExactOutput } from './quote-amounts.ts';
+import { type RouteShape, resolveRoute } from './resolve-route.ts';
+import type { ExecutionPlan, FeeOption, PlanDeps, PlanFees, PlanRequest } from './types.ts';
+
+type PricedToken = Priced & { address: Address; symbol: string };
+
+export function inferTradeType(request: PlanRequest): TradeType {
+  if (request.tradeType) return request.tradeType;
+  return (request.destinationTokenAmount ?? 0n) > 0n ? 'EXACT_OUTPUT' : 'EXACT_INPUT';
+}
+
+export async function buildExecutionPlan(request: PlanRequest, deps: PlanDeps): Promise<ExecutionPlan> {
+  const tradeType = inferTradeType(request);
+  const slippageTolerance = request.slippageTolerance ?? DEFAULT_SLIPPAGE_TOLERANCE;
+  checkProviders(request);
+  const swap = createUniswapV2Provider({ getClient: deps.getClient });
+  const bridge = createSwitchyardBridgeProvider({
+    getClient: deps.getClient,
+    solver: deps.operator.solver,
+    spreadBps: deps.solverSpreadBps,
+  });
+  const weth = createWethProvider();
+  const shape = await resolveRoute(request, { chains: deps.chains, swap, bridge });
+  const price = pricer(deps);
+  const feeToken = await price(shape.origin.chainId, shape.originToken);
+  const gas = await gasFor(shape, deps, price, feeToken);
+  const gasFee = gas.origin.feeAmount + (gas.destination?.feeAmount ?? 0n);
+  const slippage = slippageParts(slippageTolerance);
+  const bps = request.serviceFeeBps ?? 0n;
+
+  let legs: LegAmounts;
+  let serviceFee: bigint;
+  let depositAmount: bigint;
+  if (tradeType === 'EXACT_INPUT') {
+    depositAmount = requirePositive(request.originTokenAmount, 'originTokenAmount', tradeType);
+    serviceFee = (depositAmount * bps) / BPS;
+    const net = depositAmount - serviceFee - gasFee;
+    if (net <= 0n) {
+      throw new InvalidAmountError(
+        `originTokenAmount ${depositAmount} does not cover the fees (${serviceFee + gasFee} base units)`,
+        { details: { expected: (serviceFee + gasFee + 1n).toString(), actual: depositAmount.toString() } },
+      );
+    }
+    legs = await quoteExactInput({ swap, bridge }, shape, net, slippage);
+  } else {
+    const wanted = requirePositive(request.destinationTokenAmount, 'destinationTokenAmount', tradeType);
+    legs = await quoteExactOutput({ swap, bridge }, shape, wanted, slippage);
+    serviceFee = ceilDiv(legs.routeInput * bps, BPS);
+    depositAmount = legs.routeInput + serviceFee + gasFee;
+    const cap = request.originTokenAmount ?? 0n;
+    if (cap > 0n && depositAmount > cap) {
+      throw new ExceedsMaximumError(
+        `the route needs a deposit of ${depositAmount} base units of ${shape.originToken.symbol}, which exceeds user-specified maximum ${cap}`,
+        { details: { expected: depositAmount.toString(), actual: cap.toString() } },
+      );
+    }
+  }
+  const collectorFee = serviceFee + gasFee;
+
+  const now = deps.nowSeconds?.() ?? BigInt(Math.floor(Date.now() / 1000));
+  const quoteExpiresAt = now + QUOTE_TTL_SECONDS;
+  const originDeadline = quoteExpiresAt + EXECUTE_WINDOW_SECONDS;
+  const fillDeadline = originDeadline + FILL_WINDOW_SECONDS;
+  const destinationDeadline = fillDeadline + DESTINATION_WINDOW_SECONDS;
+  const ctx: IntentContext = {
+    shape,
+    legs,
+    swap,
+    weth,
+    owner: request.ownerAddress,
+    relayer: deps.operator.relayer,
+    feeCollector: deps.operator.feeCollector,
+    depositAmount,
+    collectorFee,
+    salt: deps.randomSalt?.() ?? bytesToHex(randomBytes(32)),
+    originDeadline,
+    fillDeadline,
+    destinationDeadline,
+    destinationMinGas: destinationCallsGas(shape) + DESTINATION_MIN_GAS_MARGIN,
+    quotedDestinationAmount: request.destinationTokenAmount || legs.toAmount,
+  };
+  const destination = shape.crossChain ? buildDestinationIntent(ctx) : undefined;
+  const { origin, order } = buildOriginIntent(ctx, destination);
+
+  const destinationToken = await price(shape.destination.chainId, shape.destinationToken);
+  const fees = await feesFor({ shape, legs, gas, gasFee, serviceFee, feeToken, price });
+  const fromAmount = depositAmount;
+  const fromAmountMin = tradeType === 'EXACT_INPUT' ? depositAmount : legs.expectedRouteInput + collectorFee;
+  const spent = tradeType === 'EXACT_INPUT' ? depositAmount : fromAmountMin;
+  const amounts = {
+    depositAmount,
+    fromAmount,
+    fromAmountMin,
+    toAmount: legs.toAmount,
+    toAmountMin: legs.toAmountMin,
+    fromAmountUsd: usdValue(fromAmount, feeToken),
+    fromAmountMinUsd: usdValue(fromAmountMin, feeToken),
+    toAmountUsd: usdValue(legs.toAmount, destinationToken),
+    toAmountMinUsd: usdValue(legs.toAmountMin, destinationToken),
+  };
+  const executionLossUsd = await executionLoss(legs, shape, price);
+  const settlementGrace = deps.settlementGraceSeconds ?? DEFAULT_SETTLEMENT_GRACE_SECONDS;
+  return {
+    tradeType,
+    kind: shape.crossChain ? 'cross-chain' : 'same-chain',
+    slippageTolerance,
+    origin,
+    destination,
+    order,
+    amounts,
+    fees,
+    priceImpact: priceImpact({
+      fromUsd: usdValue(spent, feeToken),
+      toUsd: amounts.toAmountUsd,
+      executionLossUsd,
+      providerFeesUsd: fees.providerFeeUsd,
+      serviceFeesUsd: fees.collectorFeeUsd,
+    }),
+    routeProviders: providersOf(shape),
+    gasFeeOptions: gasFeeOptionsFor({
+      request,
+      fees,
+      feeToken,
+      quoteExpiresAt,
+      collector: deps.operator.feeCollector,
+    }),
+    deadlines: {
+      quoteExpiresAt,
+      originDeadline,
+      ...(shape.crossChain
+        ? { fillDeadline, destinationDeadline, settlementRefundAt: fillDeadline + settlementGrace }
+        : {}),
+    },
+    estimatedDuration: shape.crossChain ? CROSS_CHAIN_DURATION_SECONDS : SAME_CHAIN_DURATION_SECONDS,
+  };
+}
+
+function requirePositive(amount: bigint | undefined, field: string, tradeType: TradeType): bigint {
+  if (amount === undefined || amount <= 0n) {
+    throw new InvalidAmountError(`${field} must be a positive amount for ${tradeType}`, {
+      details: { field },
+    });
+  }
+  return amount;
+}
+
+/** Only built-in providers may be asked for; AUTO (or nothing) lets the builder pick. */
+function checkProviders(request: PlanRequest): void {
+  const allowed = {
+    swapProvider: ['AUTO', ProviderId.UniswapV2],
+    bridgeProvider: ['AUTO', ProviderId.Switchyard],
+  } as const;
+  for (const field of ['swapProvider', 'bridgeProvider'] as const) {
+    const asked = request[field];
+    if (asked !== undefined && !(allowed[field] as readonly string[]).includes(asked)) {
+      throw new UnsupportedRouteError(
+        `${field} ${asked} is not available on this server; use ${allowed[field].join(' or ')}`,
+        { details: { field, actual: asked } },
+      );
+    }
+  }
+}
+
+type Price = (
+  chainId: number,
+  token: Pick<TokenConfig, 'address' | 'decimals' | 'symbol'>,
+) => Promise<PricedToken>;
+
+function pricer(deps: PlanDeps): Price {
+  return async (chainId, token) => {
+    const priceUsd = await deps.getPriceUsd(chainId, token.address);
+    if (priceUsd === undefined || !(priceUsd > 0)) {
+      throw new MissingPriceError(`no USD price for ${token.symbol} (${token.address}) on chain ${chainId}`, {
+        details: { chainId, token: token.address },
+      });
+    }
+    return { address: token.address, symbol: token.symbol, decimals: token.decimals, priceUsd };
+  };
+}
+
+async function gasFor(shape: RouteShape, deps: PlanDeps, price: Price, feeToken: PricedToken) {
+  const units = gasUnits(shape);
+  const nativeOf = (chain: RouteShape['origin']) =>
+    price(chain.chainId, { ...chain.nativeCurrency, address: zeroAddress });
+  const originNative = isAddressEqual(feeToken.address, zeroAddress);
+  // The two chains' gas prices are independent reads: fetched side by side (bench/quote.ts).
+  const [origin, destination] = await Promise.all([
+    chainGas({
+      client: deps.getClient(shape.origin.chainId),
+      chainId: shape.origin.chainId,
+      gasLimit: units.origin,
+      native: await nativeOf(shape.origin),
+      feeToken,
+      feeTokenIsThisNative: originNative,
+    }),
+    shape.crossChain
+      ? nativeOf(shape.destination).then((native) =>
+          chainGas({
+            client: deps.getClient(shape.destination.chainId),
+            chainId: shape.destination.chainId,
+            gasLimit: units.destination,
+            native,
+            feeToken,
+            feeTokenIsThisNative: false,
+          }),
+        )
+      : undefined,
+  ]);
+  return { origin, destination };
+}
+
+async function feesFor(p: {
+  shape: RouteShape;
+  legs: LegAmounts;
+  gas: Awaited<ReturnType<typeof gasFor>>;
+  gasFee: bigint;
+  serviceFee: bigint;
+  feeToken: PricedToken;
+  price: Price;
+}): Promise<PlanFees> {
+  const { shape, legs, feeToken, price } = p;
+  // Each provider leg's fee, in the fee token; WETH legs cost nothing.
+  const legFees: bigint[] = [];
+  const tokenOn = (chain: RouteShape['origin'], address: Address) =>
+    chain.tokens.find((t) => isAddressEqual(t.address, address))!;
+  if (shape.wrapOnOrigin) legFees.push(0n);
+  if (legs.originSwap) {
+    const tokenIn = await price(shape.origin.chainId, tokenOn(shape.origin, legs.originSwap.tokenIn));
+    legFees.push(convert(legs.originSwap.feeAmount, tokenIn, feeToken));
+  }
+  if (legs.bridge) {
+    const bridged = await price(shape.origin.chainId, shape.bridge!.inputToken);
+    legFees.push(convert(legs.bridge.feeAmount, bridged, feeToken));
+  }
+  if (legs.destinationSwap) {
+    const tokenIn = await price(
+      shape.destination.chainId,
+      tokenOn(shape.destination, legs.destinationSwap.tokenIn),
+    );
+    legFees.push(convert(legs.destinationSwap.feeAmount, tokenIn, feeToken));
+  }
+  if (shape.unwrapAtEnd) legFees.push(0n);
+  const providerFee = legFees.reduce((a, b) => a + b, 0n);
+  const usd = (amount: bigint) => usdValue(amount, feeToken);
+  const collectorFee = p.gasFee + p.serviceFee;
+  const totalFeeAmount = collectorFee + providerFee;
+  return {
+    feeToken: feeToken.address,
+    originGas: p.gas.origin,
+    destinationGas: p.gas.destination,
+    gasFee: p.gasFee,
+    gasFeeUsd: usd(p.gasFee),
+    providerFee,
+    providerFeeUsd: usd(providerFee),
+    providerFeesUsd: legFees.map(usd),
+    serviceFee: p.serviceFee,
+    serviceFeeUsd: usd(p.serviceFee),
+    collectorFee,
+    collectorFeeUsd: usd(collectorFee),
+    totalFeeAmount,
+    totalFeeUsd: usd(totalFeeAmount),
+  };
+}
+
+/** Value lost to pool depth (beyond the LP fee) in each swap, in USD at the output token's price. */
+async function executionLoss(legs: LegAmounts, shape: RouteShape, price: Price): Promise<number> {
+  let loss = 0;
+  for (const [quote, chain] of [
+    [legs.originSwap, shape.origin],
+    [legs.destinationSwap, shape.destination],
+  ] as const) {
+    if (!quote) continue;
+    const out = chain.tokens.find((t) => isAddressEqual(t.address, quote.tokenOut))!;
+    const priced = await price(chain.chainId, out);
+    loss += usdValue(
+      quote.spotAmountOut > quote.amountOut ? quote.spotAmountOut - quote.amountOut : 0n,
+      priced,
+    );
+  }
+  return loss;
+}
+
+function providersOf(shape: RouteShape): ProviderId[] {
+  const out: ProviderId[] = [];
+  if (shape.wrapOnOrigin) out.push(ProviderId.Weth);
+  if (shape.originSwap) out.push(ProviderId.UniswapV2);
+  if (shape.bridge) out.push(ProviderId.Switchyard);
+  if (shape.destinationSwap) out.push(ProviderId.UniswapV2);
+  if (shape.unwrapAtEnd) out.push(ProviderId.Weth);
+  return out;
+}
+
+function gasFeeOptionsFor(p: {
+  request: PlanRequest;
+  fees: PlanFees;
+  feeToken: PricedToken;
+  quoteExpiresAt: bigint;
+  collector: Address;
+}): ExecutionPlan['gasFeeOptions'] {
+  const { fees, feeToken } = p;
+  const nativeCost = fees.originGas.feeNative + (fees.destinationGas?.feeNative ?? 0n);
+  const options: FeeOption[] = [];
+  const option = (tokenAddress: Address, symbol: string, decimals: number, amount: bigint): FeeOption => ({
+    tokenAddress,
+    tokenSymbol: symbol,
+    tokenDecimals: decimals,
+    amount,
+    amountUsd: fees.gasFeeUsd,
+    feeCollectorAddress: p.collector,
+  });
+  const originIsNative = isAddressEqual(feeToken.address, zeroAddress);
+  if (!p.request.onlyNativeGasFee && !originIsNative) {
+    options.push(option(feeToken.address, feeToken.symbol, feeToken.decimals, fees.gasFee));
+  }
+  options.push(option(zeroAddress, 'ETH', 18, originIsNative ? fees.gasFee : nativeCost));
+  return {
+    gasEstimate: {
+      totalGas: fees.originGas.gasLimit + (fees.destinationGas?.gasLimit ?? 0n),
+      gasPrice: fees.originGas.gasPrice,
+      nativeCost,
+      nativeCostUsd: fees.gasFeeUsd,
+    },
+    feeOptions: options,
+    feeCollectorAddress: p.collector,
+    expiresAt: p.quoteExpiresAt,
+  };
+}

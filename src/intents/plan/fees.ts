@@ -1,0 +1,64 @@
+/**
+ * Gas and fees (DESIGN §6). Gas is estimated from measured per-call constants (no eth_estimateGas: the
+ * account does not exist at quote time), priced at the chain's gas price × GAS_PRICE_SAFETY, and converted to
+ * the fee token (the origin token) through USD prices.
+ */
+import type { Address, PublicClient } from 'viem';
+import { APPROVE_GAS, FILL_GAS, LOCK_GAS, SETTLE_GAS, UNWRAP_GAS, WRAP_GAS } from '../../providers/gas.ts';
+import {
+  DESTINATION_CALL_GAS,
+  EXECUTE_BASE_GAS,
+  GAS_PRICE_SAFETY_DENOMINATOR,
+  GAS_PRICE_SAFETY_NUMERATOR,
+  TRANSFER_GAS,
+} from './constants.ts';
+import { convert, type Priced, usdValue } from './money.ts';
+import type { RouteShape } from './resolve-route.ts';
+import type { ChainGas } from './types.ts';
+
+/** Gas of the final stage's delivery: a contract call (with its approve) or a transfer / native send. */
+function deliveryGas(shape: RouteShape): bigint {
+  const unwrap = shape.unwrapAtEnd ? UNWRAP_GAS : 0n;
+  return unwrap + (shape.call ? APPROVE_GAS + DESTINATION_CALL_GAS : TRANSFER_GAS);
+}
+
+/** Gas units of the destination account's calls (also the base of its minGas). */
+export function destinationCallsGas(shape: RouteShape): bigint {
+  return (shape.destinationSwap?.gas ?? 0n) + deliveryGas(shape);
+}
+
+/** Gas units the operator spends per chain: origin execute (+ settle), destination fill + execute. */
+export function gasUnits(shape: RouteShape): { origin: bigint; destination: bigint } {
+  const originCalls = TRANSFER_GAS + (shape.wrapOnOrigin ? WRAP_GAS : 0n) + (shape.originSwap?.gas ?? 0n);
+  if (!shape.crossChain) {
+    return { origin: EXECUTE_BASE_GAS + originCalls + deliveryGas(shape), destination: 0n };
+  }
+  return {
+    origin: EXECUTE_BASE_GAS + originCalls + LOCK_GAS + SETTLE_GAS,
+    destination: FILL_GAS + EXECUTE_BASE_GAS + destinationCallsGas(shape),
+  };
+}
+
+export async function chainGas(params: {
+  client: PublicClient;
+  chainId: number;
+  gasLimit: bigint;
+  native: Priced;
+  feeToken: Priced & { address: Address };
+  feeTokenIsThisNative: boolean;
+}): Promise<ChainGas> {
+  const gasPrice = await params.client.getGasPrice();
+  const feeNative = (params.gasLimit * gasPrice * GAS_PRICE_SAFETY_NUMERATOR) / GAS_PRICE_SAFETY_DENOMINATOR;
+  const feeAmount = params.feeTokenIsThisNative
+    ? feeNative
+    : convert(feeNative, params.native, params.feeToken);
+  return {
+    chainId: params.chainId,
+    gasLimit: params.gasLimit,
+    gasPrice,
+    feeNative,
+    feeAmount,
+    feeUsd: usdValue(feeAmount, params.feeToken),
+    nativePriceUsd: params.native.priceUsd,
+  };
+}

@@ -1,0 +1,169 @@
+/** The normalised quote request the plan builder takes, its dependencies, and the plan it produces. */
+import type { Address, Hex, PublicClient } from 'viem';
+import type { Intent, OrderData } from '../../contracts/types.ts';
+import type { ChainConfig } from '../../internal/config-types.ts';
+import type { ProviderChoice, ProviderId, TradeType } from '../../providers/types.ts';
+
+export interface PlanRequest {
+  ownerAddress: Address;
+  originChainId: number;
+  originTokenAddress: Address;
+  destinationChainId: number;
+  destinationTokenAddress: Address;
+  /** EXACT_INPUT: the amount spent; EXACT_OUTPUT: the most the caller will deposit (optional cap). */
+  originTokenAmount?: bigint | undefined;
+  /** EXACT_OUTPUT: the amount that must arrive. */
+  destinationTokenAmount?: bigint | undefined;
+  /** Inferred when absent: a non-zero destinationTokenAmount means EXACT_OUTPUT. */
+  tradeType?: TradeType | undefined;
+  /** The recipient, or the call target when destinationCallData is given. Default: the owner. */
+  destinationToAddress?: Address | undefined;
+  destinationCallData?: Hex | undefined;
+  destinationCallValue?: bigint | undefined;
+  /** Approved for the delivered amount before the destination call. */
+  destinationApproveAddress?: Address | undefined;
+  onlyNativeGasFee?: boolean | undefined;
+  /** Fraction (0.005 = 0.5 %); default DEFAULT_SLIPPAGE_TOLERANCE. */
+  slippageTolerance?: number | undefined;
+  swapProvider?: ProviderChoice | string | undefined;
+  bridgeProvider?: ProviderChoice | string | undefined;
+  /** The project's service fee in basis points (0 when absent). */
+  serviceFeeBps?: bigint | undefined;
+}
+
+export type GetPriceUsd = (
+  chainId: number,
+  token: Address,
+) => number | undefined | Promise<number | undefined>;
+
+export interface PlanDeps {
+  chains: readonly ChainConfig[];
+  getClient(chainId: number): PublicClient;
+  /** USD price of a token (zero address = native); undefined when the source has none. */
+  getPriceUsd: GetPriceUsd;
+  operator: {
+    /** Pinned as the origin executor. */
+    relayer: Address;
+    /** Fills orders from its inventory on the destination chain. */
+    solver: Address;
+    /** Receives the gas and service fees. */
+    feeCollector: Address;
+  };
+  /** The OriginSettler's grace after the fill deadline; default DEFAULT_SETTLEMENT_GRACE_SECONDS. */
+  settlementGraceSeconds?: bigint;
+  /** Unix seconds "now" (the origin chain's clock in tests); default: the wall clock. */
+  nowSeconds?: () => bigint;
+  /** Random 32 bytes per quote; injectable for tests. */
+  randomSalt?: () => Hex;
+  /** Solver spread in bps; default SOLVER_SPREAD_BPS. */
+  solverSpreadBps?: bigint;
+}
+
+export interface ChainGas {
+  chainId: number;
+  /** Gas units of every operator transaction on this chain for the route. */
+  gasLimit: bigint;
+  /** Current gas price (wei). */
+  gasPrice: bigint;
+  /** gasLimit × gasPrice × safety factor (wei). */
+  feeNative: bigint;
+  /** The same, in the fee token's base units. */
+  feeAmount: bigint;
+  feeUsd: number;
+  nativePriceUsd: number;
+}
+
+export interface PlanFees {
+  /** The origin token: every fee is expressed in it. */
+  feeToken: Address;
+  originGas: ChainGas;
+  destinationGas?: ChainGas | undefined;
+  gasFee: bigint;
+  gasFeeUsd: number;
+  /** Swap LP fees plus the solver spread, converted to the fee token (not paid to the collector). */
+  providerFee: bigint;
+  providerFeeUsd: number;
+  /** Per provider leg, in the order of routeProviders. */
+  providerFeesUsd: number[];
+  serviceFee: bigint;
+  serviceFeeUsd: number;
+  /** gasFee + serviceFee: the committed transfer to the fee collector. */
+  collectorFee: bigint;
+  collectorFeeUsd: number;
+  /** gasFee + providerFee + serviceFee. */
+  totalFeeAmount: bigint;
+  totalFeeUsd: number;
+}
+
+export interface PriceImpactPart {
+  /** Percentage of fromAmountUsd; negative = the user loses value. */
+  priceImpact: number;
+  priceImpactUsd: number;
+}
+
+export interface PriceImpactBreakdown {
+  execution: PriceImpactPart;
+  market: PriceImpactPart;
+  providerFees: PriceImpactPart;
+  serviceFees: PriceImpactPart;
+  /** execution + market + providerFees + serviceFees. */
+  net: PriceImpactPart;
+}
+
+export interface FeeOption {
+  tokenAddress: Address;
+  tokenSymbol: string;
+  tokenDecimals: number;
+  amount: bigint;
+  amountUsd: number;
+  feeCollectorAddress: Address;
+}
+
+export interface GasFeeOptions {
+  gasEstimate: { totalGas: bigint; gasPrice: bigint; nativeCost: bigint; nativeCostUsd: number };
+  feeOptions: FeeOption[];
+  feeCollectorAddress: Address;
+  expiresAt: bigint;
+}
+
+export interface PlannedIntent {
+  intent: Intent;
+  hash: Hex;
+  address: Address;
+}
+
+export interface ExecutionPlan {
+  tradeType: TradeType;
+  kind: 'same-chain' | 'cross-chain';
+  slippageTolerance: number;
+  origin: PlannedIntent;
+  destination?: PlannedIntent | undefined;
+  /** The order as committed in `open`; depositor (the origin account) and inputAmount as they will be. */
+  order?: OrderData | undefined;
+  amounts: {
+    /** The committed deposit (strict: the origin needs at least this; surplus returns at once). */
+    depositAmount: bigint;
+    fromAmount: bigint;
+    fromAmountMin: bigint;
+    toAmount: bigint;
+    toAmountMin: bigint;
+    fromAmountUsd: number;
+    fromAmountMinUsd: number;
+    toAmountUsd: number;
+    toAmountMinUsd: number;
+  };
+  fees: PlanFees;
+  priceImpact: PriceImpactBreakdown;
+  routeProviders: ProviderId[];
+  gasFeeOptions: GasFeeOptions;
+  /** Unix seconds. */
+  deadlines: {
+    quoteExpiresAt: bigint;
+    originDeadline: bigint;
+    fillDeadline?: bigint | undefined;
+    destinationDeadline?: bigint | undefined;
+    /** Refunds of an unsettled order open after this. */
+    settlementRefundAt?: bigint | undefined;
+  };
+  estimatedDuration: number;
+}

@@ -1,0 +1,118 @@
+/**
+ * AbortIntent: the owner reports that they cancelled the intent on-chain (IntentAccount.refund before the
+ * deadline, which only the owner may do and which emits `Cancelled(intentHash)`). The transaction is checked
+ * on the named chain: mined, successful, and carrying `Cancelled` from this intent's account with this
+ * intent's hash. Then the refund row is recorded and the intent becomes ABORTED. Repeats answer ABORTED.
+ */
+import { type Address, type Hex, isAddressEqual, parseEventLogs, type TransactionReceipt } from 'viem';
+import type { Handler } from '../../api/context.ts';
+import {
+  IntentStatusError,
+  InvalidArgumentError,
+  NotFoundError,
+  UnsupportedNetworkError,
+} from '../../api/errors/rpc-errors.ts';
+import { intentAccountAbi } from '../../contracts/abis.generated.ts';
+import type { IntentRecord } from '../../store/index.ts';
+import { decodePlan } from '../plan-codec.ts';
+import type { IntentServicesDeps } from './types.ts';
+
+interface Account {
+  address: Address;
+  hash: Hex;
+  depositToken: Address;
+}
+
+export function createAbortIntent(deps: IntentServicesDeps): Handler<'AbortIntent'> {
+  const { store } = deps;
+  return async ({ intentId: rawId, chainId, abortTransactionHash }, ctx) => {
+    const intentId = rawId.toLowerCase();
+    const record = await store.intents.get({ projectId: ctx.projectId!, intentId });
+    if (!record) throw new NotFoundError(`intent ${rawId} not found`);
+    if (record.status === 'ABORTED') return { intentId: record.intentId, status: 'ABORTED' };
+    if (record.status !== 'QUOTED' && record.status !== 'COMMITTED' && record.status !== 'EXECUTING') {
+      throw new IntentStatusError(
+        `intent ${record.intentId} cannot be aborted: it is ${record.status}`,
+        record.status,
+      );
+    }
+    const account = accountOn(record, chainId);
+    const client = deps.clients.get(chainId);
+    if (!client) throw new UnsupportedNetworkError('chainId', chainId);
+    const hash = abortTransactionHash as Hex;
+    const receipt = await client.getTransactionReceipt({ hash }).catch(() => undefined);
+    if (!receipt) {
+      throw new InvalidArgumentError(
+        'abortTransactionHash',
+        `transaction ${hash} is not mined on chain ${chainId} (yet); call AbortIntent again once it is`,
+      );
+    }
+    checkCancellation(receipt, account);
+    const block = await client.getBlock({ blockNumber: receipt.blockNumber });
+    await store.transactions.upsert({
+      intentId,
+      kind: 'refund',
+      chainId,
+      status: 'SUCCEEDED',
+      fromAddress: receipt.from,
+      toAddress: record.ownerAddress,
+      tokenAddress: account.depositToken,
+      tokenAmount: refundedAmount(receipt, account),
+      txnHash: hash,
+      minedAt: new Date(Number(block.timestamp) * 1000),
+    });
+    const moved = await store.intents.updateStatus({ intentId, to: 'ABORTED' });
+    return { intentId: record.intentId, status: moved.status ?? 'ABORTED' };
+  };
+}
+
+/** The intent account on this chain: the origin's, or the destination's for a cross-chain intent. */
+function accountOn(record: IntentRecord, chainId: number): Account {
+  if (!record.planJson) {
+    throw new IntentStatusError(
+      `intent ${record.intentId} has no stored plan to check a cancellation against`,
+      record.status,
+    );
+  }
+  const plan = decodePlan(record.planJson);
+  for (const planned of [plan.origin, plan.destination]) {
+    if (planned && Number(planned.intent.chainId) === chainId) {
+      return { address: planned.address, hash: planned.hash, depositToken: planned.intent.depositToken };
+    }
+  }
+  throw new InvalidArgumentError(
+    'chainId',
+    `intent ${record.intentId} has no intent account on chain ${chainId}`,
+  );
+}
+
+function checkCancellation(receipt: TransactionReceipt, account: Account): void {
+  if (receipt.status !== 'success') {
+    throw new InvalidArgumentError('abortTransactionHash', `transaction ${receipt.transactionHash} reverted`);
+  }
+  const cancelled = parseEventLogs({
+    abi: intentAccountAbi,
+    eventName: 'Cancelled',
+    logs: receipt.logs,
+  }).some(
+    (log) =>
+      isAddressEqual(log.address, account.address) &&
+      log.args.intentHash.toLowerCase() === account.hash.toLowerCase(),
+  );
+  if (!cancelled) {
+    throw new InvalidArgumentError(
+      'abortTransactionHash',
+      `transaction ${receipt.transactionHash} does not cancel intent account ${account.address} (no Cancelled event for this intent)`,
+    );
+  }
+}
+
+/** What the cancellation returned of the deposit token (Refunded events of the account). */
+function refundedAmount(receipt: TransactionReceipt, account: Account): bigint {
+  return parseEventLogs({ abi: intentAccountAbi, eventName: 'Refunded', logs: receipt.logs })
+    .filter(
+      (log) =>
+        isAddressEqual(log.address, account.address) && isAddressEqual(log.args.token, account.depositToken),
+    )
+    .reduce((sum, log) => sum + log.args.amount, 0n);
+}

@@ -1,0 +1,148 @@
+/**
+ * QuoteIntent: normalise the request, build the execution plan, turn it into the wire Intent, and store the
+ * intent as QUOTED with its encoded plan and the three UNKNOWN receipt rows (deposit, origin, destination).
+ */
+import type { Address } from 'viem';
+import type { CallContext, Handler } from '../../api/context.ts';
+import type { MethodRequest } from '../../api/schemas/methods.ts';
+import type { ChainConfig } from '../../internal/config-types.ts';
+import type { Store } from '../../store/index.ts';
+import { buildExecutionPlan } from '../plan/build-execution-plan.ts';
+import type { ExecutionPlan, PlanDeps, PlanRequest } from '../plan/types.ts';
+import { encodePlan } from '../plan-codec.ts';
+import { buildGasFeeOptions, buildWireIntent, type WireIntent } from './build-wire-intent.ts';
+import { planErrorToRpc } from './plan-error-to-rpc.ts';
+import { createPermitProbe } from './token-info.ts';
+import type { IntentServicesDeps } from './types.ts';
+
+/** Bigints as decimal strings: what the store keeps and what the wire carries. */
+export function toStoredJson<T>(value: T): unknown {
+  return JSON.parse(JSON.stringify(value, (_k, v) => (typeof v === 'bigint' ? v.toString() : v)));
+}
+
+export function toPlanRequest(input: MethodRequest<'QuoteIntent'>, serviceFeeBps: bigint): PlanRequest {
+  const hex = (value: string | undefined) => value as `0x${string}` | undefined;
+  return {
+    ownerAddress: input.ownerAddress as Address,
+    originChainId: input.originChainId,
+    originTokenAddress: input.originTokenAddress as Address,
+    destinationChainId: input.destinationChainId,
+    destinationTokenAddress: input.destinationTokenAddress as Address,
+    originTokenAmount: input.originTokenAmount,
+    destinationTokenAmount: input.destinationTokenAmount,
+    tradeType: input.tradeType,
+    destinationToAddress: hex(input.destinationToAddress),
+    // The client sends "0x" when there is no call.
+    destinationCallData:
+      input.destinationCallData && input.destinationCallData !== '0x'
+        ? hex(input.destinationCallData)
+        : undefined,
+    destinationCallValue: input.destinationCallValue,
+    destinationApproveAddress: hex(input.destinationApproveAddress),
+    onlyNativeGasFee: input.onlyNativeGasFee,
+    slippageTolerance: input.options?.slippageTolerance,
+    swapProvider: input.options?.swapProvider,
+    bridgeProvider: input.options?.bridgeProvider,
+    serviceFeeBps,
+  };
+}
+
+export function createQuoteIntent(deps: IntentServicesDeps, now: () => Date): Handler<'QuoteIntent'> {
+  const chainById = new Map(deps.chains.map((c) => [c.chainId, c]));
+  const getClient = (chainId: number) => {
+    const client = deps.clients.get(chainId);
+    if (!client) throw new Error(`no RPC client for configured chain ${chainId}`);
+    return client;
+  };
+  const supportsPermit = createPermitProbe(getClient);
+  const planDeps: PlanDeps = {
+    chains: deps.chains,
+    getClient,
+    getPriceUsd: (chainId, token) => deps.prices.getPriceUsd(chainId, token),
+    operator: deps.operator,
+    ...(deps.config?.settlementGraceSeconds !== undefined && {
+      settlementGraceSeconds: deps.config.settlementGraceSeconds,
+    }),
+    nowSeconds: () => BigInt(Math.floor(now().getTime() / 1000)),
+  };
+  const version = deps.config?.version ?? '0.1.0';
+
+  return async (input, ctx) => {
+    let plan: ExecutionPlan;
+    try {
+      plan = await buildExecutionPlan(toPlanRequest(input, deps.config?.serviceFeeBps ?? 0n), planDeps);
+    } catch (error) {
+      throw planErrorToRpc(error);
+    }
+    const origin = chainById.get(input.originChainId) as ChainConfig;
+    const destination = chainById.get(input.destinationChainId) as ChainConfig;
+    const intent = buildWireIntent({ request: input, plan, origin, destination, version, now: now() });
+    const is2612 = await Promise.all(
+      plan.gasFeeOptions.feeOptions.map((o) => supportsPermit(origin.chainId, o.tokenAddress)),
+    );
+    await storeQuote(deps.store, ctx, intent, plan, now());
+    return { intent, gasFeeOptions: buildGasFeeOptions(plan, is2612) };
+  };
+}
+
+async function storeQuote(
+  store: Store,
+  ctx: CallContext,
+  intent: WireIntent,
+  plan: ExecutionPlan,
+  createdAt: Date,
+): Promise<void> {
+  const request = intent.quoteRequest;
+  await store.intents.insert({
+    intentId: intent.intentId,
+    projectId: ctx.projectId!,
+    ownerAddress: intent.ownerAddress,
+    originChainId: intent.originChainId,
+    destinationChainId: intent.destinationChainId,
+    originIntentAddress: intent.originIntentAddress,
+    destinationIntentAddress: intent.destinationIntentAddress ?? intent.originIntentAddress,
+    originTokenAddress: request.originTokenAddress,
+    originTokenAmount: plan.amounts.depositAmount,
+    destinationTokenAddress: request.destinationTokenAddress,
+    destinationTokenAmount: plan.amounts.toAmount,
+    intent: toStoredJson(intent),
+    planJson: encodePlan(plan),
+    quoteExpiresAt: new Date(Number(plan.deadlines.quoteExpiresAt) * 1000),
+    createdAt,
+  });
+  for (const row of receiptRows(intent, plan)) await store.transactions.upsert(row);
+}
+
+/** The three receipt rows a fresh quote already has: what each transaction will move, status UNKNOWN. */
+function receiptRows(intent: WireIntent, plan: ExecutionPlan) {
+  const base = { intentId: intent.intentId, status: 'UNKNOWN' as const };
+  const deposit = {
+    ...base,
+    kind: 'deposit' as const,
+    chainId: intent.originChainId,
+    fromAddress: intent.ownerAddress,
+    toAddress: intent.originIntentAddress,
+    tokenAddress: intent.depositTransaction.tokenAddress,
+    tokenAmount: plan.amounts.depositAmount,
+  };
+  const origin = {
+    ...base,
+    kind: 'origin' as const,
+    chainId: intent.originChainId,
+    fromAddress: plan.origin.intent.executor,
+    toAddress: intent.originIntentAddress,
+    tokenAddress: intent.depositTransaction.tokenAddress,
+    tokenAmount: plan.amounts.depositAmount,
+  };
+  const final = plan.destination ?? plan.origin;
+  const destination = {
+    ...base,
+    kind: 'destination' as const,
+    chainId: intent.destinationChainId,
+    fromAddress: final.address,
+    toAddress: intent.quoteRequest.destinationToAddress ?? intent.ownerAddress,
+    tokenAddress: intent.quoteRequest.destinationTokenAddress,
+    tokenAmount: plan.amounts.toAmount,
+  };
+  return [deposit, origin, destination];
+}

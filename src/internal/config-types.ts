@@ -1,0 +1,77 @@
+/**
+ * The shape of Switchyard's resolved configuration: one typed object, built once at start-up
+ * (defaults ← environment ← config file ← CLI flags) and passed to every factory.
+ */
+import type { Address } from 'viem';
+
+export interface TokenConfig {
+  symbol: string;
+  name: string;
+  /** Zero address for the chain's native currency. */
+  address: Address;
+  decimals: number;
+  logoUri?: string;
+  featured?: boolean;
+  supportsBridging?: boolean;
+  /** Set for the token that prices are quoted against on this chain (the devnet's USD stable). */
+  isUsdReference?: boolean;
+}
+
+/** Addresses of Switchyard's own contracts; identical on every chain (CREATE2). */
+export interface SwitchyardContracts {
+  intentFactory: Address;
+  intentAccountImplementation: Address;
+  originSettler: Address;
+  destinationSettler: Address;
+  fillVerifier: Address;
+}
+
+/** Third-party contracts a chain offers (DEX routers, WETH). */
+export interface ExternalContracts {
+  weth?: Address;
+  uniswapV2Factory?: Address;
+  uniswapV2Router?: Address;
+  [name: string]: Address | undefined;
+}
+
+/** An ERC-4626 vault listed by YieldGetMarkets (src/yield). */
+export interface YieldMarketConfig {
+  vault: Address;
+  /** Protocol identifier shown as `providerId` and used by the `provider` filter; default `erc4626`. */
+  providerId?: string;
+  /** Market category; default `vault`. */
+  type?: 'vault' | 'lending';
+  /** Display name; default the vault share token's own `name()`. */
+  name?: string;
+}
+
+export interface ChainConfig {
+  chainId: number;
+  name: string;
+  rpcUrls: string[];
+  explorerUrl?: string;
+  nativeCurrency: { name: string; symbol: string; decimals: number };
+  isTestnet: boolean;
+  logoUri?: string;
+  /** Blocks a deposit must be buried under before it counts. */
+  confirmations: number;
+  tokens: TokenConfig[];
+  contracts: SwitchyardContracts & ExternalContracts;
+  /**
+   * Yield markets on this chain. Contracts whose name ends in `Vault` (the devnet's `usdcVault`, `daiVault`)
+   * are listed too, with the defaults; an entry here for the same vault overrides them.
+   */
+  yieldMarkets?: YieldMarketConfig[];
+}
+
+export interface SwitchyardConfig {
+  host: string;
+  port: number;
+  dataDir: string;
+  /** postgres://… for PostgreSQL; absent means SQLite in `dataDir`. */
+  databaseUrl?: string;
+  role: 'api' | 'worker' | 'all';
+  chains: ChainConfig[];
+  /** Static USD prices `{ "<chainId>:<address>": usd }` for chains not priced from pools (src/pricing). */
+  prices?: Record<string, number>;
+}

@@ -1,0 +1,22 @@
+/**
+ * Gas of the calls providers add to an intent account: arithmetic from constants, not eth_estimateGas (at
+ * quote time the account does not exist and the deposit is not there, so a simulation would revert).
+ * Measured on the devnet with `PLAN_GAS_REPORT=1 npx vitest run test/intents/plan/routes.test.ts`, which also
+ * asserts for every route kind that the estimate covers the gas really used; estimates run 1.25–1.6× the
+ * measured figures so that a cold storage slot or a longer path does not leave a quote short.
+ */
+
+/** ERC-20 `approve` from the account, including the account's allowance reset afterwards. */
+export const APPROVE_GAS = 40_000n;
+/** One Uniswap V2 swap hop (router overhead, pair `swap`, token transfers). */
+export const SWAP_HOP_GAS = 110_000n;
+/** WETH9 `deposit()`. */
+export const WRAP_GAS = 35_000n;
+/** WETH9 `withdraw()` plus the native send that follows. */
+export const UNWRAP_GAS = 45_000n;
+/** `approve` + `OriginSettler.open` (stores the order, pulls the tokens). */
+export const LOCK_GAS = 130_000n;
+/** `OriginSettler.settle`: attestation check, status write, payout. */
+export const SETTLE_GAS = 110_000n;
+/** `DestinationSettler.fill`: order id, fill record, transfer from the solver. */
+export const FILL_GAS = 110_000n;

@@ -1,0 +1,17 @@
+/** What every repository of the store is built from. */
+import type { Kysely } from 'kysely';
+import type { Database } from './schema.ts';
+import type { IntentEvents, StoreCapabilities } from './types.ts';
+
+export interface StoreContext {
+  readonly db: Kysely<Database>;
+  readonly capabilities: StoreCapabilities;
+  readonly events: IntentEvents;
+  /** The clock; tests may pin it. */
+  readonly now: () => Date;
+  /**
+   * Tells waiters an intent changed, after the write committed. A failed notification is logged,
+   * not thrown: the write stands, and waiters also wake on their own time-out.
+   */
+  readonly notify: (intentId: string) => Promise<void>;
+}

@@ -1,0 +1,123 @@
+/**
+ * Opens the store: PostgreSQL when `databaseUrl` is a postgres:// URL, otherwise the embedded
+ * SQLite file at `sqlitePath`. Migrations run before the store is returned.
+ */
+import { type Kysely, sql } from 'kysely';
+import pg from 'pg';
+import { ConfigError } from '../internal/errors.ts';
+import type { Logger } from '../internal/logger.ts';
+import { createAccessKeysRepo } from './access-keys.ts';
+import { type DialectProfile, POSTGRES_PROFILE, SQLITE_PROFILE } from './capabilities.ts';
+import type { StoreContext } from './context.ts';
+import { createLocalIntentEvents } from './intent-events-local.ts';
+import { createPgIntentEvents } from './intent-events-postgres.ts';
+import { createIntentsRepo } from './intents.ts';
+import { migrateToLatest } from './migrate.ts';
+import { createNoncesRepo } from './nonces.ts';
+import { createPgPool, openPostgres } from './open-postgres.ts';
+import { openSqlite } from './open-sqlite.ts';
+import { createProjectsRepo } from './projects.ts';
+import type { Database } from './schema.ts';
+import { createSignedTransactionsRepo } from './signed-transactions.ts';
+import { createStepsRepo } from './steps.ts';
+import { createTransactionsRepo } from './transactions.ts';
+import type { IntentEvents, Store } from './types.ts';
+
+export interface CreateStoreOptions {
+  /** `postgres://…` or `postgresql://…` selects PostgreSQL. */
+  databaseUrl?: string;
+  /** The SQLite file (or `:memory:`) used when there is no Postgres URL. */
+  sqlitePath?: string;
+  log: Logger;
+  /** The clock used for timestamps; tests may pin it. */
+  now?: () => Date;
+}
+
+interface Opened {
+  db: Kysely<Database>;
+  profile: DialectProfile;
+  events: IntentEvents;
+  closeDriver: () => Promise<void>;
+}
+
+export function isPostgresUrl(url: string | undefined): boolean {
+  return url !== undefined && /^postgres(ql)?:\/\//i.test(url);
+}
+
+async function open(options: CreateStoreOptions): Promise<Opened> {
+  if (options.databaseUrl && isPostgresUrl(options.databaseUrl)) {
+    const url = options.databaseUrl;
+    const pool = createPgPool(url);
+    const db = openPostgres(pool);
+    const events = await createPgIntentEvents({
+      pool,
+      connect: async () => {
+        const client = new pg.Client({ connectionString: url });
+        await client.connect();
+        return client;
+      },
+      log: options.log.child({ component: 'intent-events' }),
+    });
+    // Kysely's destroy ends the pool.
+    return { db, profile: POSTGRES_PROFILE, events, closeDriver: () => db.destroy() };
+  }
+  if (options.databaseUrl) {
+    throw new ConfigError(
+      `DATABASE_URL must be a postgres:// URL (got '${options.databaseUrl.split(':')[0]}:…'); unset it to use SQLite`,
+    );
+  }
+  if (!options.sqlitePath)
+    throw new ConfigError('createStore needs databaseUrl (Postgres) or sqlitePath (SQLite)');
+  const db = openSqlite(options.sqlitePath);
+  return { db, profile: SQLITE_PROFILE, events: createLocalIntentEvents(), closeDriver: () => db.destroy() };
+}
+
+export async function createStore(options: CreateStoreOptions): Promise<Store> {
+  const opened = await open(options);
+  const { db, profile, events } = opened;
+  try {
+    await migrateToLatest(db as Kysely<unknown>, profile.columns, options.log.child({ component: 'store' }));
+  } catch (error) {
+    await events.close();
+    await opened.closeDriver();
+    throw error;
+  }
+  const log = options.log.child({ component: 'store' });
+  const ctx: StoreContext = {
+    db,
+    capabilities: profile.capabilities,
+    events,
+    now: options.now ?? (() => new Date()),
+    notify: async (intentId) => {
+      try {
+        await events.publish(intentId);
+      } catch (error) {
+        log.warn('intent change notification failed', { intentId, error });
+      }
+    },
+  };
+  let closing: Promise<void> | undefined;
+  return {
+    capabilities: profile.capabilities,
+    projects: createProjectsRepo(ctx),
+    accessKeys: createAccessKeysRepo(ctx),
+    intents: createIntentsRepo(ctx),
+    transactions: createTransactionsRepo(ctx),
+    steps: createStepsRepo(ctx),
+    nonces: createNoncesRepo(ctx),
+    signedTransactions: createSignedTransactionsRepo(ctx),
+    events,
+    async ping() {
+      const started = performance.now();
+      await sql`select 1`.execute(db);
+      return performance.now() - started;
+    },
+    close() {
+      closing ??= (async () => {
+        await events.close();
+        await opened.closeDriver();
+      })();
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,209 @@
+import pg from 'pg';
+import { beforeAll, expect, it } from 'vitest';
+import { describeEachDialect } from '../../test/harness/database.ts';
+import { newIntent, randomAddress, randomHash } from './testing.ts';
+import type { Project, Store } from './types.ts';
+
+describeEachDialect('engine journal', ({ openStore, database }) => {
+  let store: Store;
+  let project: Project;
+  const intentIds: string[] = [];
+  beforeAll(async () => {
+    store = await openStore();
+    project = await store.projects.create('engine');
+    for (let i = 0; i < 4; i++) intentIds.push((await store.intents.insert(newIntent(project.id))).intentId);
+  });
+
+  it('journals a step once and leases only due work, counting attempts and honouring leases', async () => {
+    const t0 = new Date('2030-01-01T00:00:00Z');
+    const at = (s: number) => new Date(t0.getTime() + s * 1000);
+    const intentId = intentIds[0]!;
+    const first = await store.steps.enqueue({ intentId, step: 'deposit', runAt: t0 });
+    const again = await store.steps.enqueue({ intentId, step: 'deposit', runAt: at(100) });
+    expect(again).toEqual(first);
+    await store.steps.enqueue({ intentId, step: 'origin', runAt: at(60) });
+
+    const leased = await store.steps.leaseDue({ owner: 'w1', limit: 10, leaseMs: 30_000, now: at(1) });
+    expect(leased.map((s) => [s.step, s.attempts, s.leaseOwner])).toEqual([['deposit', 1, 'w1']]);
+    // Still leased to w1: nobody else gets it.
+    expect(await store.steps.leaseDue({ owner: 'w2', limit: 10, leaseMs: 30_000, now: at(10) })).toEqual([]);
+    // w1 died: the lease runs out and w2 takes over; the step is now on its second attempt.
+    const retaken = await store.steps.leaseDue({ owner: 'w2', limit: 10, leaseMs: 30_000, now: at(40) });
+    expect(retaken.map((s) => [s.step, s.attempts, s.leaseOwner])).toEqual([['deposit', 2, 'w2']]);
+    expect(await store.steps.complete({ id: first.id, owner: 'w1' })).toBe(false);
+    expect(await store.steps.fail({ id: first.id, owner: 'w2', error: 'rpc timeout', retryAt: at(45) })).toBe(
+      true,
+    );
+
+    const due = await store.steps.leaseDue({ owner: 'w3', limit: 10, leaseMs: 30_000, now: at(61) });
+    expect(due.map((s) => [s.step, s.attempts])).toEqual([
+      ['deposit', 3],
+      ['origin', 1],
+    ]);
+    expect(await store.steps.complete({ id: due[0]!.id, owner: 'w3' })).toBe(true);
+    expect(await store.steps.fail({ id: due[1]!.id, owner: 'w3', error: 'reverted: bad call' })).toBe(true);
+    expect(await store.steps.leaseDue({ owner: 'w4', limit: 10, leaseMs: 30_000, now: at(10_000) })).toEqual(
+      [],
+    );
+    const journal = await store.steps.list(intentId);
+    expect(journal.map((s) => [s.step, s.state, s.lastError])).toEqual([
+      ['deposit', 'done', 'rpc timeout'],
+      ['origin', 'failed', 'reverted: bad call'],
+    ]);
+  });
+
+  it('gives two concurrent workers on separate connections disjoint work', async () => {
+    const other = await openStore();
+    const runAt = new Date('2031-01-01T00:00:00Z');
+    for (const intentId of intentIds.slice(1)) {
+      for (let n = 0; n < 10; n++) await store.steps.enqueue({ intentId, step: `step-${n}`, runAt });
+    }
+    const now = new Date(runAt.getTime() + 1);
+    for (let round = 0; round < 3; round++) {
+      const owners = [`a${round}`, `b${round}`];
+      const [a, b] = await Promise.all([
+        store.steps.leaseDue({ owner: owners[0]!, limit: 20, leaseMs: 60_000, now }),
+        other.steps.leaseDue({ owner: owners[1]!, limit: 20, leaseMs: 60_000, now }),
+      ]);
+      const ids = [...a!, ...b!].map((s) => s.id);
+      expect(new Set(ids).size).toBe(ids.length);
+      if (round === 0) expect(ids).toHaveLength(30);
+      // Hand everything back for the next round.
+      await Promise.all(
+        [...a!, ...b!].map((s) =>
+          store.steps.fail({ id: s.id, owner: s.leaseOwner!, error: 'again', retryAt: runAt }),
+        ),
+      );
+    }
+  });
+
+  it('skips rows another transaction holds locked instead of waiting or taking them (Postgres)', async () => {
+    if (!store.capabilities.supportsSkipLocked) return; // SQLite has a single writer: nothing to skip.
+    const runAt = new Date('2032-01-01T00:00:00Z');
+    const now = new Date(runAt.getTime() + 1);
+    const intentId = intentIds[0]!;
+    const steps = [];
+    for (let n = 0; n < 6; n++)
+      steps.push(await store.steps.enqueue({ intentId, step: `locked-${n}`, runAt }));
+    const locker = new pg.Client({ connectionString: database().options.databaseUrl });
+    await locker.connect();
+    try {
+      await locker.query('BEGIN');
+      const lockedIds = steps.slice(0, 3).map((s) => s.id);
+      await locker.query('SELECT id FROM intent_steps WHERE id = ANY($1) FOR UPDATE', [lockedIds]);
+      const leased = await store.steps.leaseDue({ owner: 'skipper', limit: 100, leaseMs: 60_000, now });
+      const leasedIds = leased.map((s) => s.id);
+      expect(leasedIds.filter((id) => lockedIds.includes(id))).toEqual([]);
+      expect(leasedIds).toEqual(expect.arrayContaining(steps.slice(3).map((s) => s.id)));
+    } finally {
+      await locker.query('ROLLBACK');
+      await locker.end();
+    }
+  });
+
+  it('allocates distinct consecutive nonces under concurrency, never below the chain’s floor', async () => {
+    const other = await openStore();
+    const address = randomAddress();
+    expect(await store.nonces.peek({ chainId: 1, address })).toBeUndefined();
+    expect(await store.nonces.allocate({ chainId: 1, address, floor: 5 })).toBe(5);
+    expect(
+      await store.nonces.allocate({ chainId: 1, address: address.toUpperCase().replace('0X', '0x') }),
+    ).toBe(6);
+    const concurrent = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => (i % 2 ? store : other).nonces.allocate({ chainId: 1, address })),
+    );
+    expect([...concurrent].sort((a, b) => a - b)).toEqual(Array.from({ length: 40 }, (_, i) => 7 + i));
+    // The chain moved on without us (another wallet used the key): the floor wins.
+    expect(await store.nonces.allocate({ chainId: 1, address, floor: 100 })).toBe(100);
+    expect(await store.nonces.allocate({ chainId: 1, address, floor: 3 })).toBe(101);
+    // Other chains and senders have their own sequences.
+    expect(await store.nonces.allocate({ chainId: 2, address })).toBe(0);
+    expect(await store.nonces.peek({ chainId: 1, address })).toBe(102);
+  });
+
+  it('stores each signed transaction with its nonce atomically, and a failed signing gives the nonce back', async () => {
+    const from = randomAddress();
+    const intentId = intentIds[1]!;
+    const sign = async (nonce: number) => ({
+      raw: `0xf8${nonce.toString(16).padStart(4, '0')}`,
+      hash: randomHash(),
+    });
+    const t0 = await store.signedTransactions.allocateAndRecord({
+      chainId: 7,
+      fromAddress: from,
+      purpose: 'origin',
+      intentId,
+      sign,
+    });
+    expect(t0).toMatchObject({ nonce: 0, status: 'signed', raw: '0xf80000', purpose: 'origin', intentId });
+
+    await expect(
+      store.signedTransactions.allocateAndRecord({
+        chainId: 7,
+        fromAddress: from,
+        purpose: 'fill',
+        sign: async () => {
+          throw new Error('signer unavailable');
+        },
+      }),
+    ).rejects.toThrow('signer unavailable');
+    const t1 = await store.signedTransactions.allocateAndRecord({
+      chainId: 7,
+      fromAddress: from,
+      purpose: 'fill',
+      sign,
+    });
+    expect(t1.nonce).toBe(1);
+
+    await store.signedTransactions.markBroadcast({ hash: t0.hash, at: new Date('2030-01-01T00:00:00Z') });
+    await store.signedTransactions.markBroadcast({ hash: t0.hash, at: new Date('2030-01-01T00:05:00Z') });
+    expect((await store.signedTransactions.findByHash(t0.hash))?.broadcastAt).toEqual(
+      new Date('2030-01-01T00:00:00Z'),
+    );
+    expect(
+      (await store.signedTransactions.listUnconfirmed({ chainId: 7, fromAddress: from })).map((t) => t.nonce),
+    ).toEqual([0, 1]);
+    await store.signedTransactions.markMined({ hash: t0.hash, status: 'mined' });
+    expect((await store.signedTransactions.listUnconfirmed({ chainId: 7 })).map((t) => t.hash)).toEqual([
+      t1.hash,
+    ]);
+
+    // A replacement (same nonce, re-signed with more gas) is journaled beside the original.
+    const bump = await store.signedTransactions.record({
+      chainId: 7,
+      fromAddress: from,
+      nonce: 1,
+      raw: '0xf8bump',
+      hash: randomHash(),
+      purpose: 'fill',
+      intentId: null,
+    });
+    await store.signedTransactions.markReplaced(t1.hash);
+    expect((await store.signedTransactions.listUnconfirmed({ chainId: 7 })).map((t) => t.hash)).toEqual([
+      bump.hash,
+    ]);
+    expect((await store.signedTransactions.listForIntent(intentId)).map((t) => t.nonce)).toEqual([0]);
+  });
+
+  it('keeps nonces consecutive when signing and recording race', async () => {
+    // SQLite serves one process: a second connection in the same process would block the event
+    // loop on the first one's write lock, so the race there is between callers of one store.
+    const other = store.capabilities.supportsConcurrentWriters ? await openStore() : store;
+    const from = randomAddress();
+    const sign = async (nonce: number) => ({ raw: `0x${nonce}`, hash: randomHash() });
+    const results = await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        (i % 2 ? store : other).signedTransactions.allocateAndRecord({
+          chainId: 9,
+          fromAddress: from,
+          purpose: 'p',
+          sign,
+        }),
+      ),
+    );
+    expect(results.map((r) => r.nonce).sort((a, b) => a - b)).toEqual(
+      Array.from({ length: 12 }, (_, i) => i),
+    );
+    expect(results.every((r) => r.raw === `0x${r.nonce}`)).toBe(true);
+  });
+});

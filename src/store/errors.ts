@@ -1,0 +1,44 @@
+/** Storage conditions a caller can act on. Driver errors pass through unchanged. */
+import { SwitchyardError } from '../internal/errors.ts';
+
+export class ProjectNotFoundError extends SwitchyardError {
+  override readonly name = 'ProjectNotFoundError';
+  constructor(project: string | number) {
+    super(`project '${project}' does not exist`, { details: { project } });
+  }
+}
+
+export class ProjectExistsError extends SwitchyardError {
+  override readonly name = 'ProjectExistsError';
+  constructor(name: string) {
+    super(`a project named '${name}' already exists`, { details: { name } });
+  }
+}
+
+export class AccessKeyNotFoundError extends SwitchyardError {
+  override readonly name = 'AccessKeyNotFoundError';
+  constructor(projectId: number, idOrPrefix: string) {
+    super(`no access key '${idOrPrefix}' in project ${projectId}`, { details: { projectId, idOrPrefix } });
+  }
+}
+
+/** A page request the store cannot serve (unknown column, page size out of range, bad cursor). */
+export class InvalidPageError extends SwitchyardError {
+  override readonly name = 'InvalidPageError';
+  constructor(field: string, expected: string, actual: unknown) {
+    super(`invalid page.${field}: expected ${expected}, got ${JSON.stringify(actual)}`, {
+      details: { field, expected, actual },
+    });
+  }
+}
+
+/** The database could not be migrated at start-up. */
+export class MigrationError extends SwitchyardError {
+  override readonly name = 'MigrationError';
+  constructor(migration: string | undefined, cause: unknown) {
+    super(`database migration ${migration ?? '(unknown)'} failed: ${(cause as Error)?.message ?? cause}`, {
+      details: { migration },
+      cause,
+    });
+  }
+}

@@ -1,0 +1,169 @@
+import { beforeAll, expect, it } from 'vitest';
+import { describeEachDialect } from '../../test/harness/database.ts';
+import { newIntent, randomAddress, randomHash } from './testing.ts';
+import type { IntentStatus, Project, Store } from './types.ts';
+
+const MAX_UINT256 = 2n ** 256n - 1n;
+
+describeEachDialect('intents', ({ openStore }) => {
+  let store: Store;
+  let alpha: Project;
+  let beta: Project;
+  beforeAll(async () => {
+    store = await openStore();
+    alpha = await store.projects.create('alpha');
+    beta = await store.projects.create('beta');
+  });
+
+  it('stores an intent as QUOTED and reads it back exactly, amounts as bigint up to 2^256−1', async () => {
+    const input = newIntent(alpha.id, {
+      ownerAddress: '0xAbCdEf0000000000000000000000000000000001',
+      originTokenAmount: MAX_UINT256,
+      destinationTokenAmount: 1n,
+      intent: { nested: { amount: MAX_UINT256.toString() }, list: [1, 'two'] },
+    });
+    const stored = await store.intents.insert(input);
+    expect(stored.status).toBe('QUOTED');
+    expect(stored.id).toBeGreaterThan(0);
+    expect(stored.originTokenAmount).toBe(MAX_UINT256);
+    expect(stored.ownerAddress).toBe('0xabcdef0000000000000000000000000000000001');
+
+    const read = await store.intents.get({
+      projectId: alpha.id,
+      intentId: input.intentId.toUpperCase().replace('0X', '0x'),
+    });
+    expect(read).toEqual(stored);
+    expect(read?.intent).toEqual({ nested: { amount: MAX_UINT256.toString() }, list: [1, 'two'] });
+    expect(read?.quoteExpiresAt.getTime()).toBe(input.quoteExpiresAt.getTime());
+  });
+
+  it('scopes reads to the project: project B cannot read project A’s intent or receipt', async () => {
+    const input = newIntent(alpha.id);
+    await store.intents.insert(input);
+    expect(await store.intents.get({ projectId: beta.id, intentId: input.intentId })).toBeUndefined();
+    expect(await store.intents.getReceipt({ projectId: beta.id, intentId: input.intentId })).toBeUndefined();
+    expect(await store.intents.search({ projectId: beta.id, byIntentId: input.intentId })).toEqual([]);
+    expect((await store.intents.get({ projectId: alpha.id, intentId: input.intentId }))?.intentId).toBe(
+      input.intentId,
+    );
+  });
+
+  it('moves status forward only and never overwrites a terminal status', async () => {
+    const { intentId } = await store.intents.insert(newIntent(alpha.id));
+    const move = (to: IntentStatus) => store.intents.updateStatus({ intentId, to });
+
+    const committedAt = new Date('2030-01-01T00:00:00Z');
+    const deadline = new Date('2030-01-01T00:10:00Z');
+    expect(
+      await store.intents.updateStatus({ intentId, to: 'COMMITTED', committedAt, executeDeadline: deadline }),
+    ).toEqual({
+      updated: true,
+      status: 'COMMITTED',
+    });
+    expect(await move('QUOTED')).toEqual({ updated: false, status: 'COMMITTED' });
+    expect(await move('COMMITTED')).toEqual({ updated: false, status: 'COMMITTED' });
+    const depositHash = randomHash();
+    expect(
+      await store.intents.updateStatus({ intentId, to: 'EXECUTING', depositTransactionHash: depositHash }),
+    ).toEqual({
+      updated: true,
+      status: 'EXECUTING',
+    });
+    expect(await move('COMMITTED')).toEqual({ updated: false, status: 'EXECUTING' });
+    expect(await move('SUCCEEDED')).toEqual({ updated: true, status: 'SUCCEEDED' });
+    for (const later of ['FAILED', 'REFUNDED', 'ABORTED', 'INVALID', 'EXECUTING', 'QUOTED'] as const) {
+      expect(await move(later)).toEqual({ updated: false, status: 'SUCCEEDED' });
+    }
+    const final = await store.intents.get({ projectId: alpha.id, intentId });
+    expect(final).toMatchObject({
+      status: 'SUCCEEDED',
+      committedAt,
+      executeDeadline: deadline,
+      depositTransactionHash: depositHash,
+    });
+    expect(final?.startedAt).toBeInstanceOf(Date);
+    expect(final?.finishedAt).toBeInstanceOf(Date);
+    expect(await store.intents.updateStatus({ intentId: randomHash(), to: 'COMMITTED' })).toEqual({
+      updated: false,
+      status: undefined,
+    });
+  });
+
+  it('lets a committed intent skip straight to a terminal status, and only one racer wins', async () => {
+    const { intentId } = await store.intents.insert(newIntent(alpha.id));
+    await store.intents.updateStatus({ intentId, to: 'COMMITTED' });
+    const results = await Promise.all(
+      (['REFUNDED', 'FAILED', 'ABORTED', 'SUCCEEDED'] as const).map((to) =>
+        store.intents.updateStatus({ intentId, to }),
+      ),
+    );
+    expect(results.filter((r) => r.updated)).toHaveLength(1);
+    const winner = results.find((r) => r.updated)!.status;
+    expect(results.every((r) => r.status === winner)).toBe(true);
+    expect((await store.intents.get({ projectId: alpha.id, intentId }))?.status).toBe(winner);
+  });
+
+  it('upserts one transaction row per kind, keeping fields not given, and returns the receipt', async () => {
+    const { intentId } = await store.intents.insert(newIntent(alpha.id));
+    const from = randomAddress();
+    const token = randomAddress();
+    await store.transactions.upsert({
+      intentId,
+      kind: 'deposit',
+      chainId: 31_337,
+      status: 'PENDING',
+      fromAddress: from,
+      tokenAddress: token,
+      tokenAmount: MAX_UINT256,
+      meta: { depositIntentEntry: { feeAmount: '10' } },
+    });
+    const hash = randomHash();
+    const minedAt = new Date('2030-02-02T02:02:02.123Z');
+    const updated = await store.transactions.upsert({
+      intentId,
+      kind: 'deposit',
+      chainId: 31_337,
+      status: 'SUCCEEDED',
+      txnHash: hash.toUpperCase().replace('0X', '0x'),
+      minedAt,
+    });
+    expect(updated).toMatchObject({
+      kind: 'deposit',
+      status: 'SUCCEEDED',
+      fromAddress: from,
+      tokenAddress: token,
+      tokenAmount: MAX_UINT256,
+      txnHash: hash,
+      minedAt,
+      meta: { depositIntentEntry: { feeAmount: '10' } },
+    });
+    await store.transactions.upsert({ intentId, kind: 'origin', chainId: 31_337, status: 'MINING' });
+    await store.transactions.upsert({
+      intentId,
+      kind: 'destination',
+      chainId: 31_338,
+      status: 'FAILED',
+      statusReason: 'execution reverted',
+    });
+
+    const receipt = await store.intents.getReceipt({ projectId: alpha.id, intentId });
+    expect(receipt?.intent.intentId).toBe(intentId);
+    expect(Object.keys(receipt!.transactions).sort()).toEqual(['deposit', 'destination', 'origin']);
+    expect(receipt!.transactions.deposit?.id).toBe(updated.id);
+    expect(receipt!.transactions.destination).toMatchObject({
+      status: 'FAILED',
+      statusReason: 'execution reverted',
+    });
+    expect(receipt!.transactions.refund).toBeUndefined();
+    expect(await store.transactions.list(intentId)).toHaveLength(3);
+  });
+
+  it('lists intents in given statuses for engine recovery', async () => {
+    const { intentId } = await store.intents.insert(newIntent(beta.id));
+    await store.intents.updateStatus({ intentId, to: 'EXECUTING' });
+    const executing = await store.intents.listByStatus(['EXECUTING'], 1000);
+    expect(executing.map((i) => i.intentId)).toContain(intentId);
+    expect(executing.every((i) => i.status === 'EXECUTING')).toBe(true);
+    expect(await store.intents.getForEngine(intentId)).toMatchObject({ intentId, projectId: beta.id });
+  });
+});

@@ -1,0 +1,21 @@
+/**
+ * The ordered list of migrations. Append a new numbered file and one line here; never edit or
+ * reorder a shipped one (databases in the field have already run it).
+ */
+import type { Migration, MigrationProvider } from 'kysely';
+import type { ColumnTypes } from '../capabilities.ts';
+import { migration0001 } from './0001_initial.ts';
+import { migration0002 } from './0002_execution_plan.ts';
+import { migration0003 } from './0003_history_owner_indexes.ts';
+
+export function migrationProvider(columns: ColumnTypes): MigrationProvider {
+  return {
+    async getMigrations(): Promise<Record<string, Migration>> {
+      return {
+        '0001_initial': migration0001(columns),
+        '0002_execution_plan': migration0002(),
+        '0003_history_owner_indexes': migration0003(),
+      };
+    },
+  };
+}

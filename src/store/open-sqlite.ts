@@ -1,0 +1,96 @@
+/**
+ * Opens the embedded SQLite database (better-sqlite3) for Kysely, with a prepared-statement cache.
+ */
+import Database from 'better-sqlite3';
+import {
+  CompiledQuery,
+  type DatabaseConnection,
+  type Driver,
+  Kysely,
+  type SqliteDatabase,
+  SqliteDialect,
+  type SqliteDialectConfig,
+  SqliteDriver,
+  type SqliteStatement,
+} from 'kysely';
+import type { Database as Schema } from './schema.ts';
+
+/** Wait this long for another process's write lock (the CLI beside a running server) before failing. */
+const BUSY_TIMEOUT_MS = 5_000;
+/** Distinct SQL texts whose prepared statements are kept; the store issues a few dozen shapes. */
+const STATEMENT_CACHE_SIZE = 500;
+
+export function openSqlite(path: string): Kysely<Schema> {
+  const db = new Database(path);
+  // WAL: readers never block the writer. synchronous=NORMAL is durable across a process crash
+  // (SIGKILL) in WAL mode; only a power loss can drop the last commits.
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.pragma('foreign_keys = ON');
+  db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+  return new Kysely<Schema>({ dialect: new FifoSqliteDialect({ database: withStatementCache(db) }) });
+}
+
+/**
+ * Kysely's SQLite driver guards its single connection with a mutex whose waiters all wake on every
+ * release (quadratic under many concurrent requests). This one queues waiters first-in first-out,
+ * so each release wakes exactly one; and it opens transactions with BEGIN IMMEDIATE, taking the
+ * write lock up front, so a transaction never fails half-way on a lock held by another process.
+ */
+class FifoSqliteDialect extends SqliteDialect {
+  readonly #config: SqliteDialectConfig;
+  constructor(config: SqliteDialectConfig) {
+    super(config);
+    this.#config = config;
+  }
+  override createDriver(): Driver {
+    return new FifoSqliteDriver(this.#config);
+  }
+}
+
+class FifoSqliteDriver extends SqliteDriver {
+  readonly #waiters: (() => void)[] = [];
+  #held = false;
+
+  override async acquireConnection(): Promise<DatabaseConnection> {
+    if (this.#held) await new Promise<void>((resolve) => this.#waiters.push(resolve));
+    this.#held = true;
+    // Uncontended now: the base class's own mutex never has a waiter.
+    return super.acquireConnection();
+  }
+
+  override async releaseConnection(): Promise<void> {
+    await super.releaseConnection();
+    const next = this.#waiters.shift();
+    // Hand the connection straight to the next waiter (it stays held), or mark it free.
+    if (next) next();
+    else this.#held = false;
+  }
+
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+}
+
+/**
+ * Kysely prepares every query afresh; better-sqlite3 statements are reusable, so keep them by SQL
+ * text. Safe because the store never streams (a statement is never busy when reused).
+ */
+function withStatementCache(db: Database.Database): SqliteDatabase {
+  const cache = new Map<string, SqliteStatement>();
+  return {
+    prepare(sqlText: string): SqliteStatement {
+      let statement = cache.get(sqlText);
+      if (!statement) {
+        statement = db.prepare(sqlText) as unknown as SqliteStatement;
+        if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value as string);
+        cache.set(sqlText, statement);
+      }
+      return statement;
+    },
+    close() {
+      cache.clear();
+      db.close();
+    },
+  };
+}

@@ -1,0 +1,147 @@
+/** Row ↔ record mapping: millis ↔ Date, amount text ↔ bigint, JSON text ↔ values. */
+import type {
+  AccessKeyRow,
+  IntentRow,
+  IntentStepRow,
+  IntentTransactionRow,
+  ProjectRow,
+  SignedTransactionRow,
+} from './schema.ts';
+import type {
+  AccessKey,
+  IntentReceiptRecord,
+  IntentRecord,
+  IntentStatus,
+  IntentStep,
+  IntentTransactionRecord,
+  Project,
+  SignedTransaction,
+  SignedTransactionStatus,
+  StepState,
+  TransactionKind,
+  TransactionStatus,
+} from './types.ts';
+
+export function toDate(ms: number): Date;
+export function toDate(ms: number | null): Date | null;
+export function toDate(ms: number | null): Date | null {
+  return ms === null ? null : new Date(Number(ms));
+}
+
+export function toMillis(date: Date): number;
+export function toMillis(date: Date | null | undefined): number | null | undefined;
+export function toMillis(date: Date | null | undefined): number | null | undefined {
+  return date == null ? date : date.getTime();
+}
+
+/** Addresses and hashes are compared lowercase. */
+export function lower(value: string): string;
+export function lower(value: string | null | undefined): string | null | undefined;
+export function lower(value: string | null | undefined): string | null | undefined {
+  return value == null ? value : value.toLowerCase();
+}
+
+export function projectFromRow(row: ProjectRow): Project {
+  return { id: row.id, name: row.name, createdAt: toDate(row.created_at) };
+}
+
+export function accessKeyFromRow(row: AccessKeyRow): AccessKey {
+  return {
+    id: row.id,
+    projectId: row.project_id,
+    prefix: row.prefix,
+    label: row.label,
+    rateLimitPerMinute: row.rate_limit_per_minute,
+    createdAt: toDate(row.created_at),
+    revokedAt: toDate(row.revoked_at),
+  };
+}
+
+export function intentFromRow(row: IntentRow): IntentRecord {
+  return {
+    id: row.id,
+    intentId: row.intent_id,
+    projectId: row.project_id,
+    status: row.status as IntentStatus,
+    ownerAddress: row.owner_address,
+    originChainId: row.origin_chain_id,
+    destinationChainId: row.destination_chain_id,
+    originIntentAddress: row.origin_intent_address,
+    destinationIntentAddress: row.destination_intent_address,
+    originTokenAddress: row.origin_token_address,
+    originTokenAmount: BigInt(row.origin_token_amount),
+    destinationTokenAddress: row.destination_token_address,
+    destinationTokenAmount: BigInt(row.destination_token_amount),
+    intent: JSON.parse(row.intent_json),
+    planJson: row.plan_json ?? null,
+    quoteExpiresAt: toDate(row.quote_expires_at),
+    committedAt: toDate(row.committed_at),
+    executeDeadline: toDate(row.execute_deadline),
+    depositTransactionHash: row.deposit_transaction_hash,
+    createdAt: toDate(row.created_at),
+    updatedAt: toDate(row.updated_at),
+    startedAt: toDate(row.started_at),
+    finishedAt: toDate(row.finished_at),
+  };
+}
+
+export function transactionFromRow(row: IntentTransactionRow): IntentTransactionRecord {
+  return {
+    id: row.id,
+    intentId: row.intent_id,
+    kind: row.kind as TransactionKind,
+    chainId: row.chain_id,
+    fromAddress: row.from_address,
+    toAddress: row.to_address,
+    tokenAddress: row.token_address,
+    tokenAmount: row.token_amount === null ? null : BigInt(row.token_amount),
+    status: row.status as TransactionStatus,
+    statusReason: row.status_reason,
+    txnHash: row.txn_hash,
+    calldata: row.calldata,
+    minedAt: toDate(row.mined_at),
+    meta: row.meta_json === null ? null : (JSON.parse(row.meta_json) as Record<string, unknown>),
+    createdAt: toDate(row.created_at),
+    updatedAt: toDate(row.updated_at),
+  };
+}
+
+export function stepFromRow(row: IntentStepRow): IntentStep {
+  return {
+    id: row.id,
+    intentId: row.intent_id,
+    step: row.step,
+    state: row.state as StepState,
+    attempts: row.attempts,
+    nextAttemptAt: toDate(row.next_attempt_at),
+    lastError: row.last_error,
+    leaseOwner: row.lease_owner,
+    leaseUntil: toDate(row.lease_until),
+    createdAt: toDate(row.created_at),
+    updatedAt: toDate(row.updated_at),
+  };
+}
+
+export function signedTransactionFromRow(row: SignedTransactionRow): SignedTransaction {
+  return {
+    id: row.id,
+    chainId: row.chain_id,
+    fromAddress: row.from_address,
+    nonce: Number(row.nonce),
+    raw: row.raw,
+    hash: row.hash,
+    purpose: row.purpose,
+    intentId: row.intent_id,
+    status: row.status as SignedTransactionStatus,
+    createdAt: toDate(row.created_at),
+    broadcastAt: toDate(row.broadcast_at),
+    minedAt: toDate(row.mined_at),
+  };
+}
+
+/** Groups an intent's transactions by kind (at most one per kind, by the table's unique key). */
+export function byKind(transactions: IntentTransactionRecord[]): IntentReceiptRecord['transactions'] {
+  const out: IntentReceiptRecord['transactions'] = {};
+  for (const t of transactions) out[t.kind] = t;
+  return out;
+}

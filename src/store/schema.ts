@@ -1,0 +1,136 @@
+/**
+ * The database as Kysely sees it: one interface per table, columns in snake_case exactly as created
+ * by the migrations. Nothing outside `src/store/` imports these; the rest of the service sees the
+ * camelCase records of `types.ts`.
+ *
+ * Column conventions (both dialects):
+ * - timestamps are integer milliseconds since the Unix epoch (BIGINT / INTEGER), so ordering and
+ *   keyset pagination compare exact integers on both databases;
+ * - token amounts are `numeric(78,0)` on Postgres and TEXT on SQLite; both arrive here as decimal
+ *   strings and become bigint in the row mappers;
+ * - addresses and hashes are stored lowercase, so lookups are plain equality on an index;
+ * - JSON documents (the quoted intent) are TEXT on both, kept byte for byte as written.
+ */
+import type { Generated, Insertable, Selectable } from 'kysely';
+
+/** Amount columns: `numeric(78,0)` (Postgres, read back as a string) or TEXT (SQLite). */
+export type AmountColumn = string;
+/** Milliseconds since the epoch. */
+export type MillisColumn = number;
+
+export interface ProjectsTable {
+  id: Generated<number>;
+  name: string;
+  created_at: MillisColumn;
+}
+
+export interface AccessKeysTable {
+  id: Generated<number>;
+  project_id: number;
+  key_hash: string;
+  prefix: string;
+  label: string | null;
+  rate_limit_per_minute: number;
+  created_at: MillisColumn;
+  revoked_at: MillisColumn | null;
+}
+
+export interface IntentsTable {
+  id: Generated<number>;
+  intent_id: string;
+  project_id: number;
+  status: string;
+  owner_address: string;
+  origin_chain_id: number;
+  destination_chain_id: number;
+  origin_intent_address: string;
+  destination_intent_address: string;
+  origin_token_address: string;
+  origin_token_amount: AmountColumn;
+  destination_token_address: string;
+  destination_token_amount: AmountColumn;
+  intent_json: string;
+  /** The execution plan (0002); null for intents stored before it. */
+  plan_json: string | null;
+  quote_expires_at: MillisColumn;
+  committed_at: MillisColumn | null;
+  execute_deadline: MillisColumn | null;
+  deposit_transaction_hash: string | null;
+  created_at: MillisColumn;
+  updated_at: MillisColumn;
+  started_at: MillisColumn | null;
+  finished_at: MillisColumn | null;
+}
+
+export interface IntentTransactionsTable {
+  id: Generated<number>;
+  intent_id: string;
+  kind: string;
+  chain_id: number;
+  from_address: string | null;
+  to_address: string | null;
+  token_address: string | null;
+  token_amount: AmountColumn | null;
+  status: string;
+  status_reason: string | null;
+  txn_hash: string | null;
+  calldata: string | null;
+  mined_at: MillisColumn | null;
+  meta_json: string | null;
+  created_at: MillisColumn;
+  updated_at: MillisColumn;
+}
+
+export interface IntentStepsTable {
+  id: Generated<number>;
+  intent_id: string;
+  step: string;
+  state: string;
+  attempts: number;
+  next_attempt_at: MillisColumn;
+  last_error: string | null;
+  lease_owner: string | null;
+  lease_until: MillisColumn | null;
+  created_at: MillisColumn;
+  updated_at: MillisColumn;
+}
+
+export interface NoncesTable {
+  chain_id: number;
+  address: string;
+  next_nonce: number;
+  updated_at: MillisColumn;
+}
+
+export interface SignedTransactionsTable {
+  id: Generated<number>;
+  chain_id: number;
+  from_address: string;
+  nonce: number;
+  raw: string;
+  hash: string;
+  purpose: string;
+  intent_id: string | null;
+  status: string;
+  created_at: MillisColumn;
+  broadcast_at: MillisColumn | null;
+  mined_at: MillisColumn | null;
+}
+
+export interface Database {
+  projects: ProjectsTable;
+  access_keys: AccessKeysTable;
+  intents: IntentsTable;
+  intent_transactions: IntentTransactionsTable;
+  intent_steps: IntentStepsTable;
+  nonces: NoncesTable;
+  signed_transactions: SignedTransactionsTable;
+}
+
+export type IntentRow = Selectable<IntentsTable>;
+export type IntentInsert = Insertable<IntentsTable>;
+export type IntentTransactionRow = Selectable<IntentTransactionsTable>;
+export type IntentStepRow = Selectable<IntentStepsTable>;
+export type SignedTransactionRow = Selectable<SignedTransactionsTable>;
+export type AccessKeyRow = Selectable<AccessKeysTable>;
+export type ProjectRow = Selectable<ProjectsTable>;

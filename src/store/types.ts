@@ -1,0 +1,418 @@
+/**
+ * The storage port: the only way the rest of Switchyard reads or writes the database. It is narrow
+ * on purpose (just what the API and the engine need) and grouped by concern. Two adapters implement
+ * it through Kysely: better-sqlite3 (embedded default) and PostgreSQL; their differences are the
+ * `capabilities` flags, never dialect checks at call sites.
+ *
+ * Conventions: amounts are bigint base units; times are `Date`; addresses and hashes are returned
+ * lowercase (callers checksum for display); every read of an intent is scoped to a project.
+ */
+
+export const INTENT_STATUSES = [
+  'QUOTED',
+  'COMMITTED',
+  'EXECUTING',
+  'SUCCEEDED',
+  'FAILED',
+  'REFUNDED',
+  'ABORTED',
+  'INVALID',
+] as const;
+export type IntentStatus = (typeof INTENT_STATUSES)[number];
+
+export const TRANSACTION_STATUSES = [
+  'UNKNOWN',
+  'PENDING',
+  'RELAYING',
+  'RELAYED',
+  'MINING',
+  'SUCCEEDED',
+  'FAILED',
+] as const;
+export type TransactionStatus = (typeof TRANSACTION_STATUSES)[number];
+
+/** The four transactions of a receipt, in receipt order. */
+export const TRANSACTION_KINDS = ['deposit', 'origin', 'destination', 'refund'] as const;
+export type TransactionKind = (typeof TRANSACTION_KINDS)[number];
+
+/** What differs between the two databases, decided once when the store is opened. */
+export interface StoreCapabilities {
+  readonly dialect: 'sqlite' | 'postgres';
+  /** Row locks with `FOR UPDATE SKIP LOCKED`, so several workers can lease work concurrently. */
+  readonly supportsSkipLocked: boolean;
+  /** `LISTEN/NOTIFY`, so waiters in other processes wake on a change. */
+  readonly supportsListenNotify: boolean;
+  /** Several processes may write at once (Postgres); SQLite has one writer at a time. */
+  readonly supportsConcurrentWriters: boolean;
+}
+
+// ---------------------------------------------------------------- projects and keys
+
+export interface Project {
+  id: number;
+  name: string;
+  createdAt: Date;
+}
+
+export interface AccessKey {
+  id: number;
+  projectId: number;
+  /** The first characters of the key, safe to show in listings and logs. */
+  prefix: string;
+  label: string | null;
+  rateLimitPerMinute: number;
+  createdAt: Date;
+  revokedAt: Date | null;
+}
+
+export interface CreatedAccessKey {
+  /** The plaintext key. It is returned here once and never stored. */
+  key: string;
+  accessKey: AccessKey;
+}
+
+export interface ProjectsRepo {
+  /** Creates a project; a taken name is ProjectExistsError. */
+  create(name: string): Promise<Project>;
+  findByName(name: string): Promise<Project | undefined>;
+  findById(id: number): Promise<Project | undefined>;
+  /** Returns the project with this name, creating it if missing (devnet start-up, CLI). */
+  ensure(name: string): Promise<Project>;
+}
+
+export interface AccessKeysRepo {
+  create(input: {
+    projectId: number;
+    label?: string;
+    rateLimitPerMinute?: number;
+  }): Promise<CreatedAccessKey>;
+  /** The live key for this plaintext (looked up by its SHA-256), or undefined when unknown or revoked. */
+  resolve(key: string): Promise<AccessKey | undefined>;
+  /** Every key of a project, revoked ones included, oldest first. */
+  list(projectId: number): Promise<AccessKey[]>;
+  /** Revokes a key of this project named by its id or its prefix; AccessKeyNotFoundError otherwise. */
+  revoke(input: { projectId: number; idOrPrefix: string }): Promise<AccessKey>;
+}
+
+// ---------------------------------------------------------------- intents
+
+export interface NewIntent {
+  intentId: string;
+  projectId: number;
+  ownerAddress: string;
+  originChainId: number;
+  destinationChainId: number;
+  originIntentAddress: string;
+  destinationIntentAddress: string;
+  originTokenAddress: string;
+  originTokenAmount: bigint;
+  destinationTokenAddress: string;
+  destinationTokenAmount: bigint;
+  /** The intent exactly as sent on the wire in the quote (bigints already as decimal strings). */
+  intent: unknown;
+  /** The execution plan as src/intents/plan-codec.ts encodes it (the engine decodes it). */
+  planJson?: string | null;
+  quoteExpiresAt: Date;
+  /** Defaults to now. */
+  createdAt?: Date;
+}
+
+export interface IntentRecord {
+  /** Serial number, used by keyset pagination. */
+  id: number;
+  intentId: string;
+  projectId: number;
+  status: IntentStatus;
+  ownerAddress: string;
+  originChainId: number;
+  destinationChainId: number;
+  originIntentAddress: string;
+  destinationIntentAddress: string;
+  originTokenAddress: string;
+  originTokenAmount: bigint;
+  destinationTokenAddress: string;
+  destinationTokenAmount: bigint;
+  intent: unknown;
+  /** The encoded execution plan; null when the intent was stored without one. */
+  planJson: string | null;
+  quoteExpiresAt: Date;
+  committedAt: Date | null;
+  executeDeadline: Date | null;
+  depositTransactionHash: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+  startedAt: Date | null;
+  finishedAt: Date | null;
+}
+
+export interface IntentTransactionRecord {
+  id: number;
+  intentId: string;
+  kind: TransactionKind;
+  chainId: number;
+  fromAddress: string | null;
+  toAddress: string | null;
+  tokenAddress: string | null;
+  tokenAmount: bigint | null;
+  status: TransactionStatus;
+  statusReason: string | null;
+  txnHash: string | null;
+  calldata: string | null;
+  minedAt: Date | null;
+  /** Free-form extras of the wire transaction (metaTxnId, precondition, depositIntentEntry…). */
+  meta: Record<string, unknown> | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** An intent with its transactions (at most one per kind), as GetIntentReceipt needs it. */
+export interface IntentReceiptRecord {
+  intent: IntentRecord;
+  transactions: Partial<Record<TransactionKind, IntentTransactionRecord>>;
+}
+
+export interface StatusUpdate {
+  intentId: string;
+  to: IntentStatus;
+  /** When the change happened; defaults to now. Sets startedAt (EXECUTING) and finishedAt (terminal). */
+  at?: Date;
+  committedAt?: Date;
+  executeDeadline?: Date;
+  depositTransactionHash?: string;
+}
+
+export interface StatusUpdateResult {
+  /** False when the move would go backwards (or stay put): nothing was written. */
+  updated: boolean;
+  /** The status now stored; undefined when the intent does not exist. */
+  status: IntentStatus | undefined;
+}
+
+export interface SearchIntentsFilter {
+  /** The caller's project: every search is scoped to it. */
+  projectId: number;
+  byIntentId?: string;
+  byTransactionHash?: string;
+  byDepositTransactionHash?: string;
+  byOwnerAddress?: string;
+  byOriginIntentAddress?: string;
+  byDestinationIntentAddress?: string;
+  /** An intent id, an address (owner or either intent address) or a transaction hash. */
+  byQueryString?: string;
+}
+
+export type PageColumn = 'id' | 'createdAt';
+export type SortOrder = 'ASC' | 'DESC';
+
+/** The wire Page: the API hands `nextPage` back to the client and receives it again verbatim. */
+export interface Page {
+  column?: string;
+  before?: number;
+  /** The `id` of the last intent of the previous page (for either column). */
+  after?: number;
+  sort?: { column: string; order: SortOrder | string }[];
+  pageSize?: number;
+  more?: boolean;
+}
+
+export interface IntentHistoryFilter {
+  projectId: number;
+  ownerAddress?: string;
+  /** Takes precedence over `status`. */
+  statuses?: IntentStatus[];
+  status?: IntentStatus;
+  originChainId?: number;
+  destinationChainId?: number;
+  /** Unix seconds, inclusive, on createdAt. */
+  fromTime?: number;
+  toTime?: number;
+  page?: Page;
+}
+
+export interface IntentHistoryPage {
+  intents: IntentReceiptRecord[];
+  nextPage: Required<Pick<Page, 'column' | 'sort' | 'pageSize' | 'more'>> & { after?: number };
+}
+
+/** A history page's intents without their receipts (GetIntentHistory with a receipt cache). */
+export interface IntentHistoryIndex {
+  intents: { id: number; intentId: string; status: IntentStatus }[];
+  nextPage: IntentHistoryPage['nextPage'];
+}
+
+export interface IntentsRepo {
+  /** Stores a new QUOTED intent. */
+  insert(input: NewIntent): Promise<IntentRecord>;
+  /** The intent of this project, or undefined (another project's intent is not found). */
+  get(input: { projectId: number; intentId: string }): Promise<IntentRecord | undefined>;
+  /** Unscoped read, for the engine only. */
+  getForEngine(intentId: string): Promise<IntentRecord | undefined>;
+  /** Moves the status forward only; enforced in the UPDATE's WHERE clause. */
+  updateStatus(update: StatusUpdate): Promise<StatusUpdateResult>;
+  /** Intent plus its transactions in two queries. */
+  getReceipt(input: { projectId: number; intentId: string }): Promise<IntentReceiptRecord | undefined>;
+  /** Filters AND-ed; [] when nothing matches. At most MAX_SEARCH_RESULTS, newest first. */
+  search(filter: SearchIntentsFilter): Promise<IntentRecord[]>;
+  /** Keyset pages over the project's intents with their receipts. */
+  history(filter: IntentHistoryFilter): Promise<IntentHistoryPage>;
+  /** The same page as `history` (same filter, same nextPage), with each intent's id and status only. */
+  historyIndex(filter: IntentHistoryFilter): Promise<IntentHistoryIndex>;
+  /**
+   * The receipts of several intents of a project, in the order asked (two queries); unknown intents
+   * and other projects' intents are left out.
+   */
+  getReceipts(input: { projectId: number; intentIds: string[] }): Promise<IntentReceiptRecord[]>;
+  /** Intents in these statuses (engine recovery after a restart), oldest first. */
+  listByStatus(statuses: IntentStatus[], limit: number): Promise<IntentRecord[]>;
+}
+
+export interface TransactionUpsert {
+  intentId: string;
+  kind: TransactionKind;
+  chainId: number;
+  status: TransactionStatus;
+  fromAddress?: string | null;
+  toAddress?: string | null;
+  tokenAddress?: string | null;
+  tokenAmount?: bigint | null;
+  statusReason?: string | null;
+  txnHash?: string | null;
+  calldata?: string | null;
+  minedAt?: Date | null;
+  meta?: Record<string, unknown> | null;
+}
+
+export interface TransactionsRepo {
+  /** Inserts or updates the (intent, kind) row; fields left undefined keep their stored value. */
+  upsert(input: TransactionUpsert): Promise<IntentTransactionRecord>;
+  list(intentId: string): Promise<IntentTransactionRecord[]>;
+}
+
+// ---------------------------------------------------------------- engine
+
+export type StepState = 'pending' | 'running' | 'done' | 'failed';
+
+export interface IntentStep {
+  id: number;
+  intentId: string;
+  step: string;
+  state: StepState;
+  attempts: number;
+  nextAttemptAt: Date;
+  lastError: string | null;
+  leaseOwner: string | null;
+  leaseUntil: Date | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface StepsRepo {
+  /** Adds a step to the journal; a step already journaled for this intent is left as it is. */
+  enqueue(input: { intentId: string; step: string; runAt?: Date }): Promise<IntentStep>;
+  /**
+   * Leases up to `limit` due steps (pending, or running with an expired lease) to `owner` until
+   * `now + leaseMs`, counting an attempt. Concurrent callers get disjoint steps (SKIP LOCKED on
+   * Postgres, the single writer on SQLite).
+   */
+  leaseDue(input: { owner: string; limit: number; leaseMs: number; now?: Date }): Promise<IntentStep[]>;
+  /**
+   * Extends the leases `owner` still holds on these running steps to `now + leaseMs` (the runner's
+   * heartbeat: a live worker keeps its steps, a killed one's expire after one short lease).
+   */
+  renew(input: { ids: number[]; owner: string; leaseMs: number; now?: Date }): Promise<number>;
+  /** Marks a leased step done; false when the lease was lost to another worker. */
+  complete(input: { id: number; owner: string }): Promise<boolean>;
+  /** Records a failure: retry at `retryAt`, or give up (`failed`) when it is absent. */
+  fail(input: { id: number; owner: string; error: string; retryAt?: Date }): Promise<boolean>;
+  list(intentId: string): Promise<IntentStep[]>;
+}
+
+export interface NoncesRepo {
+  /**
+   * The next nonce for (chain, address), consecutive across processes. `floor` is the chain's
+   * pending nonce: allocation never goes below it (first use, or an account used elsewhere).
+   */
+  allocate(input: { chainId: number; address: string; floor?: number }): Promise<number>;
+  /** The nonce the next allocation would return, without taking it. */
+  peek(input: { chainId: number; address: string }): Promise<number | undefined>;
+}
+
+export type SignedTransactionStatus = 'signed' | 'broadcast' | 'mined' | 'failed' | 'replaced';
+
+export interface SignedTransaction {
+  id: number;
+  chainId: number;
+  fromAddress: string;
+  nonce: number;
+  raw: string;
+  hash: string;
+  purpose: string;
+  intentId: string | null;
+  status: SignedTransactionStatus;
+  createdAt: Date;
+  broadcastAt: Date | null;
+  minedAt: Date | null;
+}
+
+export interface SignTransactionInput {
+  chainId: number;
+  fromAddress: string;
+  purpose: string;
+  intentId?: string;
+  /** The chain's pending nonce for the address, so allocation never falls behind it. */
+  nonceFloor?: number;
+  /** Signs with the allocated nonce. Local and quick: it runs inside the database transaction. */
+  sign(nonce: number): Promise<{ raw: string; hash: string }>;
+}
+
+export interface SignedTransactionsRepo {
+  /**
+   * Allocates a nonce, signs, and stores the signed transaction in one database transaction, so a
+   * crash either keeps both or neither: a nonce is never taken without its transaction on record.
+   */
+  allocateAndRecord(input: SignTransactionInput): Promise<SignedTransaction>;
+  /** Stores an already signed transaction (a re-signed replacement with the same nonce). */
+  record(
+    input: Omit<SignedTransaction, 'id' | 'createdAt' | 'broadcastAt' | 'minedAt' | 'status'>,
+  ): Promise<SignedTransaction>;
+  markBroadcast(input: { hash: string; at?: Date }): Promise<void>;
+  markMined(input: { hash: string; status: 'mined' | 'failed'; at?: Date }): Promise<void>;
+  markReplaced(hash: string): Promise<void>;
+  findByHash(hash: string): Promise<SignedTransaction | undefined>;
+  /** Signed or broadcast but not mined: what to re-broadcast after a restart, in nonce order. */
+  listUnconfirmed(input?: { chainId?: number; fromAddress?: string }): Promise<SignedTransaction[]>;
+  listForIntent(intentId: string): Promise<SignedTransaction[]>;
+}
+
+// ---------------------------------------------------------------- change notifications
+
+export type IntentListener = (intentId: string) => void;
+
+/**
+ * Wakes long-polling waiters when an intent's receipt may have changed. In-process on SQLite;
+ * Postgres LISTEN/NOTIFY (one listening connection per process) so waiters on any process wake.
+ * The store publishes after every status change and transaction upsert; on Postgres the publishing
+ * process's own subscribers hear at once, and again when the NOTIFY arrives.
+ */
+export interface IntentEvents {
+  subscribe(intentId: string, listener: IntentListener): () => void;
+  publish(intentId: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+// ---------------------------------------------------------------- the store
+
+export interface Store {
+  readonly capabilities: StoreCapabilities;
+  readonly projects: ProjectsRepo;
+  readonly accessKeys: AccessKeysRepo;
+  readonly intents: IntentsRepo;
+  readonly transactions: TransactionsRepo;
+  readonly steps: StepsRepo;
+  readonly nonces: NoncesRepo;
+  readonly signedTransactions: SignedTransactionsRepo;
+  readonly events: IntentEvents;
+  /** A trivial round trip, for RuntimeStatus; resolves to the latency in ms or throws. */
+  ping(): Promise<number>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,42 @@
+/**
+ * YieldCreateEnterAction's `args`: exactly one of `amount` (whole tokens, decimal string) or `amountRaw`
+ * (base units), and an optional `receiverAddress` for the shares (default: the depositing wallet).
+ */
+import { type Address, isAddress } from 'viem';
+import { InvalidArgumentError } from '../api/errors/rpc-errors.ts';
+import { parseHumanAmount, parseRawAmount } from './parse-token-amount.ts';
+
+export interface EnterArgs {
+  amount: bigint;
+  receiver: Address;
+}
+
+export function parseEnterArgs(args: unknown, wallet: Address, tokenDecimals: number): EnterArgs {
+  if (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args))) {
+    throw new InvalidArgumentError('args', 'must be an object');
+  }
+  const given = (args ?? {}) as Record<string, unknown>;
+  const hasAmount = given.amount !== undefined && given.amount !== null;
+  const hasRaw = given.amountRaw !== undefined && given.amountRaw !== null;
+  if (hasAmount && hasRaw) {
+    throw new InvalidArgumentError('args.amount', 'give either args.amount or args.amountRaw, not both');
+  }
+  if (!hasAmount && !hasRaw) {
+    throw new InvalidArgumentError('args.amount', 'is required (or args.amountRaw in base units)');
+  }
+  const amount = hasAmount
+    ? parseHumanAmount('args.amount', given.amount, tokenDecimals)
+    : parseRawAmount('args.amountRaw', given.amountRaw);
+  return { amount, receiver: parseReceiver(given.receiverAddress, wallet) };
+}
+
+function parseReceiver(value: unknown, wallet: Address): Address {
+  if (value === undefined || value === null || value === '') return wallet;
+  if (typeof value !== 'string' || !isAddress(value, { strict: true })) {
+    throw new InvalidArgumentError(
+      'args.receiverAddress',
+      'must be a 20-byte hex address (0x followed by 40 hex digits, valid EIP-55 checksum if mixed case)',
+    );
+  }
+  return value;
+}

@@ -1,0 +1,259 @@
+/**
+ * GetIntentReceipt and GetIntentHistory answered from the cache of serialised receipts: the bytes
+ * are exactly what the route's schema serialiser makes of the wire objects (fresh and cached, both
+ * dialects, a realistic mix of finished and running intents), a change to a cached intent shows on
+ * the next read (in this process at once; from another process once its notification arrives), and
+ * cached bytes never cross projects. SQLite and Postgres.
+ */
+import Fastify, { type FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { intentFixture, randomAddress } from '../../bench/fixtures/wire-intent.ts';
+import { TO_SERVICE } from '../../src/api/dialect.ts';
+import { historyEntryToWire, receiptToWire } from '../../src/api/methods/reads/to-wire.ts';
+import { deriveSchema, hasRenamedKey } from '../../src/api/schemas/derive.ts';
+import { METHODS } from '../../src/api/schemas/methods.ts';
+import { type ApiServer, createApiServer } from '../../src/api/server.ts';
+import { createSilentLogger } from '../../src/internal/logger.ts';
+import type { IntentStatus, Page, Store, TransactionUpsert } from '../../src/store/index.ts';
+import { describeEachDialect } from '../harness/database.ts';
+import { CHAINS, USDC_A, WETH_B } from './fixtures.ts';
+
+const DIALECTS = ['Trails', 'Service'] as const;
+type WireDialect = (typeof DIALECTS)[number];
+const chainById = new Map(CHAINS.map((c) => [c.chainId, c]));
+const [alpha, beta] = CHAINS as [(typeof CHAINS)[0], (typeof CHAINS)[0]];
+
+/** Finished intents (cacheable) interleaved with running and quoted ones (never cached). */
+const STATUS_MIX: IntentStatus[] = ['SUCCEEDED', 'EXECUTING', 'SUCCEEDED', 'FAILED', 'QUOTED', 'SUCCEEDED'];
+const PATH_TO: Record<string, IntentStatus[]> = {
+  QUOTED: [],
+  EXECUTING: ['COMMITTED', 'EXECUTING'],
+  SUCCEEDED: ['COMMITTED', 'EXECUTING', 'SUCCEEDED'],
+  FAILED: ['COMMITTED', 'EXECUTING', 'FAILED'],
+};
+const INTENT_COUNT = 14;
+const PAGE_SIZE = 5;
+
+/** A server with only a response schema per route, as the API declares it: the reference serialiser. */
+async function referenceServer(store: Store): Promise<FastifyInstance> {
+  const ref = Fastify({ logger: false });
+  for (const dialect of DIALECTS) {
+    const schemaOf = (method: 'GetIntentHistory' | 'GetIntentReceipt') => {
+      const response = METHODS[method].response;
+      const rename = dialect === 'Service' && hasRenamedKey(response, TO_SERVICE) ? TO_SERVICE : undefined;
+      return { response: { 200: deriveSchema(response, 'response', rename) } };
+    };
+    ref.post(`/${dialect}/GetIntentHistory`, { schema: schemaOf('GetIntentHistory') }, async (request) => {
+      const { projectId, ownerAddress, page } = request.body as {
+        projectId: number;
+        ownerAddress: string;
+        page?: Page;
+      };
+      const result = await store.intents.history({ projectId, ownerAddress, ...(page && { page }) });
+      return {
+        intents: result.intents.map((r) => historyEntryToWire({ chainById }, r, dialect)),
+        nextPage: result.nextPage,
+      };
+    });
+    ref.post(`/${dialect}/GetIntentReceipt`, { schema: schemaOf('GetIntentReceipt') }, async (request) => {
+      const { projectId, intentId } = request.body as { projectId: number; intentId: string };
+      const record = await store.intents.getReceipt({ projectId, intentId });
+      return { intentReceipt: receiptToWire({ chainById }, record!, dialect) };
+    });
+  }
+  await ref.ready();
+  return ref;
+}
+
+describeEachDialect('cached receipt reads', ({ openStore }) => {
+  const owner = randomAddress();
+  const intentIds: string[] = [];
+  let store: Store;
+  let api: ApiServer;
+  let url: string;
+  let ref: FastifyInstance;
+  let projectId: number;
+  let key: string;
+  let otherKey: string;
+  let receiptsRead: string[] = [];
+
+  const post = async (dialect: WireDialect, method: string, body: unknown, accessKey = key) => {
+    const response = await fetch(`${url}/rpc/${dialect}/${method}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-access-key': accessKey },
+      body: JSON.stringify(body),
+    });
+    return { status: response.status, text: await response.text() };
+  };
+  const reference = async (dialect: WireDialect, method: string, body: unknown) =>
+    (await ref.inject({ method: 'POST', url: `/${dialect}/${method}`, payload: body as object })).body;
+
+  beforeAll(async () => {
+    store = await openStore();
+    projectId = (await store.projects.create('cache')).id;
+    key = (await store.accessKeys.create({ projectId })).key;
+    const other = await store.projects.create('cache-other');
+    otherKey = (await store.accessKeys.create({ projectId: other.id })).key;
+    for (let i = 0; i < INTENT_COUNT; i++) {
+      const status = STATUS_MIX[i % STATUS_MIX.length]!;
+      const fixture = intentFixture({
+        projectId,
+        ownerAddress: owner,
+        originChainId: alpha.chainId,
+        destinationChainId: beta.chainId,
+        originTokenAddress: USDC_A.toLowerCase(),
+        destinationTokenAddress: WETH_B.toLowerCase(),
+        createdAt: new Date(Date.UTC(2025, 5, 1, 12, 0, i)),
+      });
+      const { intentId } = await store.intents.insert(fixture.intent);
+      intentIds.push(intentId);
+      for (const to of PATH_TO[status]!) await store.intents.updateStatus({ intentId, to });
+      if (status === 'QUOTED') continue;
+      const transactions: TransactionUpsert[] =
+        status === 'EXECUTING'
+          ? // A relayed origin (spelt SENT on /rpc/Trails) and no destination yet.
+            [fixture.transactions[0]!, { ...fixture.transactions[1]!, status: 'RELAYED', minedAt: null }]
+          : status === 'FAILED'
+            ? [
+                fixture.transactions[0]!,
+                { ...fixture.transactions[1]!, status: 'FAILED', statusReason: 'execution reverted' },
+                fixture.transactions[3]!,
+              ]
+            : fixture.transactions.slice(0, 3).map((t) => ({ ...t, meta: { metaTxnId: `meta-${i}` } }));
+      for (const t of transactions) await store.transactions.upsert(t);
+    }
+    // Counts the intents whose receipts the API had to read from the database.
+    const getReceipts = store.intents.getReceipts.bind(store.intents);
+    const getReceipt = store.intents.getReceipt.bind(store.intents);
+    store.intents.getReceipts = async (input) => {
+      receiptsRead.push(...input.intentIds);
+      return getReceipts(input);
+    };
+    store.intents.getReceipt = async (input) => {
+      receiptsRead.push(input.intentId);
+      return getReceipt(input);
+    };
+    api = await createApiServer({ chains: CHAINS, store, log: createSilentLogger(), rateLimit: false });
+    url = await api.listen(0, '127.0.0.1');
+    ref = await referenceServer(store);
+  });
+  afterAll(async () => {
+    await api?.close();
+    await ref?.close();
+  });
+
+  it("answers history pages with the schema serialiser's exact bytes, fresh and from the cache, on both dialects", async () => {
+    const finished = new Set(
+      intentIds.filter((_, i) => ['SUCCEEDED', 'FAILED'].includes(STATUS_MIX[i % 6]!)),
+    );
+    for (const dialect of DIALECTS) {
+      for (const pass of ['fresh', 'cached'] as const) {
+        receiptsRead = [];
+        let page: Page | undefined = { pageSize: PAGE_SIZE };
+        let pages = 0;
+        while (page) {
+          const body: { byOwnerAddress: string; page: Page } = { byOwnerAddress: owner, page };
+          const ours = await post(dialect, 'GetIntentHistory', body);
+          expect(ours.status).toBe(200);
+          expect(ours.text).toBe(
+            await reference(dialect, 'GetIntentHistory', { projectId, ownerAddress: owner, page }),
+          );
+          const next = (JSON.parse(ours.text) as { nextPage: Page }).nextPage;
+          page = next.more ? next : undefined;
+          pages++;
+        }
+        expect(pages).toBe(Math.ceil(INTENT_COUNT / PAGE_SIZE));
+        // The second walk reads only the unfinished intents again.
+        if (pass === 'cached') expect(receiptsRead.some((id) => finished.has(id))).toBe(false);
+        else expect(receiptsRead).toHaveLength(INTENT_COUNT);
+      }
+    }
+    expect((await post('Trails', 'GetIntentHistory', { byOwnerAddress: owner })).text).toContain('"SENT"');
+    expect((await post('Service', 'GetIntentHistory', { byOwnerAddress: owner })).text).toContain(
+      '"RELAYED"',
+    );
+  });
+
+  it("answers receipts with the schema serialiser's exact bytes, fresh and from the cache", async () => {
+    for (const dialect of DIALECTS) {
+      for (const intentId of intentIds) {
+        for (let pass = 0; pass < 2; pass++) {
+          const ours = await post(dialect, 'GetIntentReceipt', {
+            intentId: intentId.toUpperCase().replace('0X', '0x'),
+          });
+          expect(ours.status).toBe(200);
+          expect(ours.text).toBe(await reference(dialect, 'GetIntentReceipt', { projectId, intentId }));
+        }
+      }
+    }
+  });
+
+  it('shows a change to a finished, cached intent on the very next read', async () => {
+    const intentId = intentIds[0]!;
+    const before = await post('Trails', 'GetIntentReceipt', { intentId });
+    await post('Trails', 'GetIntentHistory', { byOwnerAddress: owner, page: { pageSize: INTENT_COUNT } });
+    expect(JSON.parse(before.text).intentReceipt.refundTransaction).toBeUndefined();
+
+    const refundHash = `0x${'ab'.repeat(32)}`;
+    await store.transactions.upsert({
+      intentId,
+      kind: 'refund',
+      chainId: alpha.chainId,
+      status: 'SUCCEEDED',
+      txnHash: refundHash,
+      tokenAmount: 5n,
+    });
+    const after = await post('Trails', 'GetIntentReceipt', { intentId });
+    expect(JSON.parse(after.text).intentReceipt.refundTransaction).toMatchObject({
+      txnHash: refundHash,
+      tokenAmount: '5',
+    });
+    expect(after.text).toBe(await reference('Trails', 'GetIntentReceipt', { projectId, intentId }));
+    const history = await post('Trails', 'GetIntentHistory', {
+      byOwnerAddress: owner,
+      page: { pageSize: INTENT_COUNT },
+    });
+    const entry = (
+      JSON.parse(history.text) as {
+        intents: { intentId: string; receipt: { refundTransaction?: unknown } }[];
+      }
+    ).intents.find((e) => e.intentId === intentId);
+    expect(entry?.receipt.refundTransaction).toMatchObject({ txnHash: refundHash });
+  });
+
+  it('shows a change written by another process once its notification arrives (Postgres)', async () => {
+    if (!store.capabilities.supportsListenNotify) return;
+    const intentId = intentIds[2]!;
+    await post('Trails', 'GetIntentReceipt', { intentId });
+    const writer = await openStore();
+    const heard = new Promise<void>((resolve) => {
+      const off = store.events.subscribe(intentId, () => {
+        off();
+        resolve();
+      });
+    });
+    const hash = `0x${'cd'.repeat(32)}`;
+    await writer.transactions.upsert({
+      intentId,
+      kind: 'refund',
+      chainId: alpha.chainId,
+      status: 'FAILED',
+      txnHash: hash,
+    });
+    await heard;
+    const after = await post('Trails', 'GetIntentReceipt', { intentId });
+    expect(JSON.parse(after.text).intentReceipt.refundTransaction).toMatchObject({
+      txnHash: hash,
+      status: 'FAILED',
+    });
+  });
+
+  it("never answers another project's key with cached bytes", async () => {
+    const intentId = intentIds[5]!;
+    expect((await post('Trails', 'GetIntentReceipt', { intentId })).status).toBe(200);
+    const other = await post('Trails', 'GetIntentReceipt', { intentId }, otherKey);
+    expect(JSON.parse(other.text)).toMatchObject({ error: 'NotFound' });
+    const history = await post('Trails', 'GetIntentHistory', { byOwnerAddress: owner }, otherKey);
+    expect(JSON.parse(history.text).intents).toEqual([]);
+  });
+});

@@ -1,0 +1,164 @@
+/**
+ * Shared pieces of the account and factory threat tests (t01–t12): snapshots between tests, simple intents,
+ * deposits, and reverts asserted both in a simulation (to decode the custom error) and in a mined
+ * transaction (so balance checks afterwards see a real on-chain revert).
+ */
+import {
+  type Abi,
+  type Address,
+  decodeErrorResult,
+  encodeFunctionData,
+  erc20Abi,
+  type Hex,
+  keccak256,
+  toHex,
+} from 'viem';
+import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts';
+import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
+import * as abis from '../../../../src/contracts/abis.generated.ts';
+import { type Intent, type IntentCall, IntentMode } from '../../../../src/contracts/types.ts';
+import {
+  expectRevert,
+  POLLING_INTERVAL_MS,
+  type Role,
+  startTestChain,
+  type TestChain,
+} from '../../../harness/chain.ts';
+import { buildRoute, type Route, transferCall } from '../../route.ts';
+
+export const ZERO: Address = '0x0000000000000000000000000000000000000000';
+/** Execute window of test intents: long enough that no test reaches it without warping. */
+export const WINDOW_SECONDS = 3_600n;
+/** Gas for transactions expected to revert: sent with a fixed limit so they are mined instead of estimated. */
+const REVERTING_TX_GAS = 3_000_000n;
+/** One USDC in base units (6 decimals). */
+export const USDC = 1_000_000n;
+
+/** Takes an `evm_snapshot` of every chain before each test and reverts to it after, so tests never see each other. */
+export function useSnapshots(chains: () => readonly TestChain[]): void {
+  let ids: Hex[] = [];
+  beforeEach(async () => {
+    ids = await Promise.all(chains().map((c) => c.testClient.snapshot()));
+  });
+  afterEach(async () => {
+    await Promise.all(chains().map((c, i) => c.testClient.revert({ id: ids[i]! })));
+  });
+}
+
+/**
+ * One anvil chain for a describe block: started before its tests, stopped after them, snapshotted around each
+ * test. `onStart` receives the chain so the block can keep it in its own variable.
+ */
+export function useThreatChain(chainId: number, onStart: (chain: TestChain) => void): void {
+  let chain: TestChain | undefined;
+  beforeAll(async () => {
+    chain = await startTestChain({ chainId });
+    onStart(chain);
+  });
+  afterAll(async () => {
+    await chain?.stop();
+  });
+  useSnapshots(() => (chain ? [chain] : []));
+}
+
+export const newAddress = (): Address => privateKeyToAddress(generatePrivateKey());
+export const randomSalt = (): Hex => keccak256(toHex(`threat-${generatePrivateKey()}`));
+
+export interface PaymentIntentParams {
+  /** Who is paid by the committed transfer. */
+  recipient: Address;
+  amount: bigint;
+  /** Defaults to the chain's DevUSDC; the zero address makes a native intent (a plain value transfer). */
+  token?: Address;
+  /** Defaults to the relayer (Switchyard pins the origin executor). */
+  executor?: Address;
+  deadline: bigint;
+  mode?: IntentMode;
+  calls?: IntentCall[];
+  sweepTokens?: Address[];
+  minGas?: bigint;
+}
+
+/** An intent owned by the `user` role that pays `amount` of one token to `recipient`. */
+export function paymentIntent(chain: TestChain, p: PaymentIntentParams): Intent {
+  const token = p.token ?? chain.tokens.usdc;
+  const pay: IntentCall =
+    token === ZERO
+      ? { target: p.recipient, value: p.amount, data: '0x', fills: [] }
+      : transferCall(token, p.recipient, p.amount);
+  const user = chain.accounts.user.address;
+  return {
+    mode: p.mode ?? IntentMode.Origin,
+    chainId: BigInt(chain.chainId),
+    owner: user,
+    refundRecipient: user,
+    executor: p.executor ?? chain.accounts.relayer.address,
+    deadline: p.deadline,
+    salt: randomSalt(),
+    depositToken: token,
+    depositAmount: p.amount,
+    minGas: p.minGas ?? 0n,
+    calls: p.calls ?? [pay],
+    sweepTokens: p.sweepTokens ?? [],
+  };
+}
+
+/** A same-chain route (origin and destination on `chain`) paying a fresh address `outputAmount` of DevUSDC. */
+export function sameChainRoute(
+  chain: TestChain,
+  amounts: { depositAmount: bigint; feeAmount: bigint; outputAmount: bigint },
+): Promise<Route> {
+  return buildRoute({ origin: chain, dest: chain, ...amounts, recipient: newAddress() });
+}
+
+/** Mints `amount` of a dev token to the user, who then transfers it to `to` (a plain deposit). */
+export async function deposit(chain: TestChain, token: Address, to: Address, amount: bigint): Promise<void> {
+  await chain.mint(token, chain.accounts.user.address, amount);
+  await chain.send('user', {
+    to: token,
+    data: encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [to, amount] }),
+  });
+}
+
+/** Every error of every Switchyard contract (with the OZ errors they inherit). */
+const ALL_ERRORS: Abi = Object.values(abis)
+  .flatMap((abi) => abi as Abi)
+  .filter((item) => item.type === 'error');
+
+/** Decodes revert data carried inside another error (e.g. `CallFailed(index, reason)`). */
+export function decodeReason(reason: Hex): { errorName: string; args: readonly unknown[] } {
+  const decoded = decodeErrorResult({ abi: ALL_ERRORS, data: reason });
+  return { errorName: decoded.errorName, args: decoded.args ?? [] };
+}
+
+/**
+ * Expects `from`'s transaction to revert with the custom error `errorName`: decodes it from a simulation, then
+ * mines the same transaction and checks its receipt says reverted. Returns the error's args.
+ */
+export async function expectRevertOnChain(
+  chain: TestChain,
+  from: Role,
+  tx: { to: Address; data: Hex; value?: bigint },
+  errorName: string,
+): Promise<readonly unknown[]> {
+  const args = await expectRevert(
+    chain.publicClient.call({ account: chain.accounts[from], ...tx }),
+    errorName,
+  );
+  const hash = await chain.wallets[from].sendTransaction({ ...tx, gas: REVERTING_TX_GAS });
+  const receipt = await chain.publicClient.waitForTransactionReceipt({
+    hash,
+    pollingInterval: POLLING_INTERVAL_MS,
+  });
+  expect(receipt.status).toBe('reverted');
+  return args;
+}
+
+/** Expects a simulated call to revert with no decodable custom error (e.g. an ABI-decoding failure). */
+export async function expectRawRevert(
+  chain: TestChain,
+  from: Role,
+  tx: { to: Address; data: Hex },
+): Promise<void> {
+  await expect(chain.publicClient.call({ account: chain.accounts[from], ...tx })).rejects.toThrow(/revert/i);
+}

@@ -1,0 +1,104 @@
+/**
+ * Threat 3 (contracts-brief §3): replay on another chain. The factory and implementation sit at the same
+ * addresses on every chain, so address(O) exists on chain B too. Funds sent there by mistake cannot be spent
+ * by executing O on B (its chain id is committed), and anyone can send them back to the owner on B.
+ */
+import { parseEventLogs } from 'viem';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { intentAccountAbi } from '../../../src/contracts/abis.generated.ts';
+import {
+  encodeDeployIfNeededAndExecute,
+  encodeDeployIfNeededAndRefund,
+  encodeExecute,
+} from '../../../src/contracts/calldata.ts';
+import { AccountState } from '../../../src/contracts/types.ts';
+import { startTestChain, type TestChain } from '../../harness/chain.ts';
+import { accountAddress, buildRoute } from '../route.ts';
+import { deposit, expectRevertOnChain, newAddress, USDC, useSnapshots, ZERO } from './support/fixture.ts';
+
+const DEPOSIT = 100n * USDC;
+const FEE = USDC / 2n;
+const OUTPUT = 99n * USDC;
+/** Native sent to the wrong-chain address alongside the tokens. */
+const NATIVE = 10n ** 17n;
+
+describe('threat 3: replay of an origin intent on another chain', () => {
+  let a: TestChain;
+  let b: TestChain;
+  beforeAll(async () => {
+    [a, b] = await Promise.all([
+      startTestChain({ chainId: 7_771_031 }),
+      startTestChain({ chainId: 7_771_032 }),
+    ]);
+  });
+  afterAll(async () => {
+    await Promise.all([a?.stop(), b?.stop()]);
+  });
+  useSnapshots(() => [a, b]);
+
+  it('test_execute_revertsWrongChain_onChainB_andAStrangersRefundPaysTheOwnerOnB', async () => {
+    expect(b.contracts.intentFactory).toBe(a.contracts.intentFactory);
+    expect(b.contracts.intentAccountImplementation).toBe(a.contracts.intentAccountImplementation);
+    const route = await buildRoute({
+      origin: a,
+      dest: b,
+      depositAmount: DEPOSIT,
+      feeAmount: FEE,
+      outputAmount: OUTPUT,
+      recipient: newAddress(),
+    });
+    // The same intent has the same address on B (the dev tokens also sit at the same addresses there).
+    expect(accountAddress(b, route.origin).address).toBe(route.originAccount);
+    expect(b.tokens.usdc).toBe(a.tokens.usdc);
+
+    const usdc = b.tokens.usdc;
+    const user = b.accounts.user.address;
+    await deposit(b, usdc, route.originAccount, DEPOSIT);
+    await b.send('user', { to: route.originAccount, value: NATIVE, data: '0x' });
+
+    const args = await expectRevertOnChain(
+      b,
+      'relayer',
+      { to: b.contracts.intentFactory, data: encodeDeployIfNeededAndExecute(route.origin) },
+      'WrongChain',
+    );
+    expect(args).toEqual([BigInt(a.chainId), BigInt(b.chainId)]);
+    expect(await b.balanceOf(usdc, route.originAccount)).toBe(DEPOSIT);
+
+    const userTokensBefore = await b.balanceOf(usdc, user);
+    const userNativeBefore = await b.balanceOf(ZERO, user);
+    const receipt = await b.send('stranger', {
+      to: b.contracts.intentFactory,
+      data: encodeDeployIfNeededAndRefund(route.origin, [usdc], true),
+    });
+    expect(await b.balanceOf(usdc, user)).toBe(userTokensBefore + DEPOSIT);
+    expect(await b.balanceOf(ZERO, user)).toBe(userNativeBefore + NATIVE);
+    expect(await b.balanceOf(usdc, route.originAccount)).toBe(0n);
+    expect(await b.balanceOf(usdc, b.accounts.stranger.address)).toBe(0n);
+    const refunded = parseEventLogs({ abi: intentAccountAbi, eventName: 'Refunded', logs: receipt.logs });
+    expect(refunded.map((e) => e.args.to)).toEqual([user, user]);
+
+    // Still unexecutable on B after the account exists there.
+    const again = await expectRevertOnChain(
+      b,
+      'relayer',
+      { to: route.originAccount, data: encodeExecute(route.origin) },
+      'WrongChain',
+    );
+    expect(again).toEqual([BigInt(a.chainId), BigInt(b.chainId)]);
+
+    // On its own chain A the intent is untouched and runs as quoted.
+    await deposit(a, a.tokens.usdc, route.originAccount, DEPOSIT);
+    await a.send('relayer', {
+      to: a.contracts.intentFactory,
+      data: encodeDeployIfNeededAndExecute(route.origin),
+    });
+    expect(await a.balanceOf(a.tokens.usdc, a.contracts.originSettler)).toBe(DEPOSIT - FEE);
+    const stateOnA = await a.publicClient.readContract({
+      address: route.originAccount,
+      abi: intentAccountAbi,
+      functionName: 'state',
+    });
+    expect(stateOnA).toBe(AccountState.Executed);
+  });
+});

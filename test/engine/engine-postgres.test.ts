@@ -1,0 +1,46 @@
+/** The engine on PostgreSQL (SKIP LOCKED leasing, nonces and signed transactions in Postgres): one cross-chain intent end to end. */
+import { type Address, erc20Abi, parseUnits } from 'viem';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { TestDevnetChain } from '../harness/devnet.ts';
+import { type EngineFixture, freshAddress, startEngineFixture } from './support/engine-fixture.ts';
+
+let f: EngineFixture;
+beforeAll(async () => {
+  f = await startEngineFixture('postgres');
+}, 180_000);
+afterAll(async () => {
+  await f?.stop();
+});
+
+it('moves USDC from beta to gamma on Postgres and settles', async () => {
+  const [, beta, gamma] = f.net.chains as [TestDevnetChain, TestDevnetChain, TestDevnetChain];
+  const recipient = freshAddress();
+  const { intentId, plan } = await f.commit({
+    ownerAddress: f.net.devnet.accounts.user.address,
+    originChainId: beta.entry.chainId,
+    originTokenAddress: beta.entry.tokens.USDC!,
+    destinationChainId: gamma.entry.chainId,
+    destinationTokenAddress: gamma.entry.tokens.USDC!,
+    destinationToAddress: recipient,
+    originTokenAmount: parseUnits('25', 6),
+  });
+  const engine = await f.startEngine();
+  await engine.requestExecution({ intentId, depositTransactionHash: await f.deposit(plan) });
+  expect((await f.waitForStatus(intentId, ['SUCCEEDED', 'FAILED', 'REFUNDED'])).status).toBe('SUCCEEDED');
+  const received = await gamma.publicClient.readContract({
+    address: gamma.entry.tokens.USDC! as Address,
+    abi: erc20Abi,
+    functionName: 'balanceOf',
+    args: [recipient],
+  });
+  expect(received).toBeGreaterThanOrEqual(plan.amounts.toAmountMin);
+  await f.waitForStep(intentId, 'settle');
+  const rows = await f.store.transactions.list(intentId);
+  expect(
+    rows
+      .filter((r) => r.status === 'SUCCEEDED')
+      .map((r) => r.kind)
+      .sort(),
+  ).toEqual(['deposit', 'destination', 'origin']);
+  await engine.stop();
+}, 60_000);

@@ -1,0 +1,188 @@
+/**
+ * Failures after the deposit that must return the money: the pool price moves after the quote (a large swap
+ * by another account) so a swap's committed minimum cannot be met, on the origin swap or on the destination
+ * swap, and a destination call that reverts. Balances are checked on both chains, with the receipt.
+ */
+import { type Address, encodeFunctionData, erc20Abi, maxUint256, parseUnits } from 'viem';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { accruingVaultAbi } from '../../../src/contracts/abis.generated.ts';
+import { mintableTokenAbi, uniswapV2RouterAbi } from '../../../src/devnet/abis.ts';
+import { AMOUNT_PLACEHOLDER } from '../../../src/intents/plan/constants.ts';
+import type { TestDevnetChain } from '../../harness/devnet.ts';
+import { freshAddress } from '../support/engine-fixture.ts';
+import { type RefundFixture, startRefundFixture } from './support.ts';
+
+/** A fifth of the devnet's 10M/10M stable pool: moves its price far beyond any quote's slippage. */
+const PRICE_MOVING_SWAP = 2_000_000n;
+
+let f: RefundFixture;
+let alpha: TestDevnetChain;
+let beta: TestDevnetChain;
+let gamma: TestDevnetChain;
+let user: Address;
+let feeCollector: Address;
+
+beforeAll(async () => {
+  f = await startRefundFixture();
+  [alpha, beta, gamma] = f.net.chains as [TestDevnetChain, TestDevnetChain, TestDevnetChain];
+  user = f.net.devnet.accounts.user.address;
+  feeCollector = f.net.devnet.accounts.feeCollector!.address;
+}, 120_000);
+afterAll(async () => {
+  await f?.stop();
+});
+
+const token = (chain: TestDevnetChain, symbol: 'USDC' | 'DAI') => chain.entry.tokens[symbol]! as Address;
+
+/** Another account (the deployer) mints `symbol` and sells it into the chain's USDC/DAI pool. */
+async function movePrice(chain: TestDevnetChain, sell: 'USDC' | 'DAI'): Promise<void> {
+  const wallet = chain.walletFor('deployer');
+  const config = f.net.chainConfigs.find((c) => c.chainId === chain.entry.chainId)!;
+  const router = config.contracts.uniswapV2Router!;
+  const from = token(chain, sell);
+  const to = token(chain, sell === 'USDC' ? 'DAI' : 'USDC');
+  const amount = parseUnits(PRICE_MOVING_SWAP.toString(), sell === 'USDC' ? 6 : 18);
+  const send = async (to_: Address, data: `0x${string}`) => {
+    const hash = await wallet.sendTransaction({ to: to_, data });
+    const receipt = await chain.publicClient.waitForTransactionReceipt({ hash });
+    expect(receipt.status).toBe('success');
+  };
+  const me = wallet.account.address;
+  await send(from, encodeFunctionData({ abi: mintableTokenAbi, functionName: 'mint', args: [me, amount] }));
+  await send(
+    from,
+    encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [router, maxUint256] }),
+  );
+  const deadline = (await chain.publicClient.getBlock()).timestamp + 600n;
+  await send(
+    router,
+    encodeFunctionData({
+      abi: uniswapV2RouterAbi,
+      functionName: 'swapExactTokensForTokens',
+      args: [amount, 0n, [from, to], me, deadline],
+    }),
+  );
+}
+
+describe('slippage and destination failures refund on the devnet', () => {
+  it('the origin swap misses its minimum: origin FAILED (not retried), the deposit returned after the deadline', async () => {
+    const engine = await f.startRefundEngine();
+    const recipient = freshAddress();
+    const { intentId, plan } = await f.commit({
+      ownerAddress: user,
+      originChainId: alpha.entry.chainId,
+      originTokenAddress: token(alpha, 'DAI'),
+      destinationChainId: beta.entry.chainId,
+      destinationTokenAddress: token(beta, 'USDC'),
+      destinationToAddress: recipient,
+      originTokenAmount: parseUnits('100', 18),
+      serviceFeeBps: 25n,
+    });
+    await movePrice(alpha, 'DAI'); // DAI now buys far less USDC than quoted
+    const userDai = await f.balance(alpha, token(alpha, 'DAI'), user);
+    const feeBefore = await f.balance(alpha, token(alpha, 'DAI'), feeCollector);
+    await engine.requestExecution({ intentId, depositTransactionHash: await f.deposit(plan) });
+    await f.waitForStep(intentId, 'origin', 'failed');
+    let rows = await f.rowsOf(intentId);
+    expect(rows.origin?.status).toBe('FAILED');
+    expect(rows.origin?.statusReason).toMatch(/INSUFFICIENT_OUTPUT_AMOUNT/);
+    const originStep = (await f.store.steps.list(intentId)).find((s) => s.step === 'origin');
+    expect(originStep?.attempts).toBe(1); // classified as not retryable
+    expect((await f.store.intents.getForEngine(intentId))?.status).toBe('EXECUTING');
+
+    await f.warpPast(alpha, plan.origin.intent.deadline);
+    expect((await f.waitForStatus(intentId, ['REFUNDED', 'FAILED', 'SUCCEEDED'])).status).toBe('REFUNDED');
+    expect(await f.balance(alpha, token(alpha, 'DAI'), user)).toBe(userDai);
+    expect(await f.balance(alpha, token(alpha, 'DAI'), feeCollector)).toBe(feeBefore); // no fee: nothing ran
+    expect(await f.balance(alpha, token(alpha, 'DAI'), plan.origin.address)).toBe(0n);
+    expect(await f.balance(beta, token(beta, 'USDC'), recipient)).toBe(0n);
+    rows = await f.rowsOf(intentId);
+    expect(rows.deposit?.status).toBe('SUCCEEDED');
+    await f.expectMinedRow(rows.refund);
+    expect(rows.refund?.tokenAmount).toBe(plan.origin.intent.depositAmount);
+    expect(rows.refund?.statusReason).toMatch(
+      /^returned 100 DAI to the owner on Switchyard Alpha: the origin was not executed \(.*INSUFFICIENT_OUTPUT_AMOUNT.*\)$/,
+    );
+    await engine.stop();
+  }, 60_000);
+
+  it('the destination swap misses its minimum: the account refunds the owner on the destination in the same transaction', async () => {
+    const engine = await f.startRefundEngine();
+    const recipient = freshAddress();
+    const { intentId, plan } = await f.commit({
+      ownerAddress: user,
+      originChainId: alpha.entry.chainId,
+      originTokenAddress: token(alpha, 'USDC'),
+      destinationChainId: beta.entry.chainId,
+      destinationTokenAddress: token(beta, 'DAI'),
+      destinationToAddress: recipient,
+      originTokenAmount: parseUnits('80', 6),
+      serviceFeeBps: 25n,
+    });
+    await movePrice(beta, 'USDC'); // USDC now buys far less DAI than quoted
+    const userA = await f.balance(alpha, token(alpha, 'USDC'), user);
+    const userB = await f.balance(beta, token(beta, 'USDC'), user);
+    await engine.requestExecution({ intentId, depositTransactionHash: await f.deposit(plan) });
+    expect((await f.waitForStatus(intentId, ['REFUNDED', 'FAILED', 'SUCCEEDED'])).status).toBe('REFUNDED');
+    expect(await f.balance(alpha, token(alpha, 'USDC'), user)).toBe(userA - plan.origin.intent.depositAmount);
+    expect(await f.balance(beta, token(beta, 'USDC'), user)).toBe(userB + plan.order!.outputAmount);
+    expect(await f.balance(beta, token(beta, 'DAI'), recipient)).toBe(0n);
+    expect(await f.balance(beta, token(beta, 'USDC'), plan.destination!.address)).toBe(0n);
+    const rows = await f.rowsOf(intentId);
+    expect(rows.destination?.status).toBe('FAILED');
+    expect(rows.destination?.statusReason).toMatch(
+      /^destination calls failed: .*INSUFFICIENT_OUTPUT_AMOUNT.*; the owner was refunded on the destination chain in the same transaction$/,
+    );
+    await f.expectMinedRow(rows.refund);
+    expect(rows.refund?.txnHash).toBe(rows.destination?.txnHash);
+    expect(rows.refund?.chainId).toBe(beta.entry.chainId);
+    const wait = await f.waitReceipt(intentId);
+    expect(wait.done).toBe(true);
+    expect(wait.receiptStates).toEqual(['SUCCEEDED', 'SUCCEEDED', 'FAILED', 'SUCCEEDED']);
+    await engine.stop();
+  }, 60_000);
+
+  it('a destination call that reverts: REFUNDED on the destination, the origin paid once, the solver repaid', async () => {
+    const engine = await f.startRefundEngine();
+    const vault = gamma.entry.contracts.usdcVault! as Address;
+    const solver = f.net.devnet.accounts.solver!.address;
+    // deposit() without an approval: the vault's transferFrom fails, so the destination calls revert.
+    const data = encodeFunctionData({
+      abi: accruingVaultAbi,
+      functionName: 'deposit',
+      args: [BigInt(AMOUNT_PLACEHOLDER), freshAddress()],
+    });
+    const { intentId, plan } = await f.commit({
+      ownerAddress: user,
+      originChainId: alpha.entry.chainId,
+      originTokenAddress: token(alpha, 'USDC'),
+      destinationChainId: gamma.entry.chainId,
+      destinationTokenAddress: token(gamma, 'USDC'),
+      destinationToAddress: vault,
+      destinationCallData: data,
+      originTokenAmount: parseUnits('50', 6),
+      serviceFeeBps: 25n,
+    });
+    const userA = await f.balance(alpha, token(alpha, 'USDC'), user);
+    const feeA = await f.balance(alpha, token(alpha, 'USDC'), feeCollector);
+    const solverA = await f.balance(alpha, token(alpha, 'USDC'), solver);
+    const userG = await f.balance(gamma, token(gamma, 'USDC'), user);
+    const vaultG = await f.balance(gamma, token(gamma, 'USDC'), vault);
+    await engine.requestExecution({ intentId, depositTransactionHash: await f.deposit(plan) });
+    expect((await f.waitForStatus(intentId, ['REFUNDED', 'FAILED', 'SUCCEEDED'])).status).toBe('REFUNDED');
+    await f.waitForStep(intentId, 'settle');
+    expect(await f.balance(alpha, token(alpha, 'USDC'), user)).toBe(userA - plan.origin.intent.depositAmount);
+    expect(await f.balance(alpha, token(alpha, 'USDC'), feeCollector)).toBe(feeA + plan.fees.collectorFee);
+    expect(await f.balance(alpha, token(alpha, 'USDC'), solver)).toBe(solverA + plan.order!.inputAmount);
+    expect(await f.balance(gamma, token(gamma, 'USDC'), user)).toBe(userG + plan.order!.outputAmount);
+    expect(await f.balance(gamma, token(gamma, 'USDC'), vault)).toBe(vaultG);
+    const rows = await f.rowsOf(intentId);
+    expect(rows.destination?.statusReason).toMatch(
+      /^destination calls failed: CallFailed\(call \d+: ERC20InsufficientAllowance\(/,
+    );
+    await f.expectMinedRow(rows.refund);
+    expect(rows.refund?.txnHash).toBe(rows.destination?.txnHash);
+    expect(rows.refund?.tokenAmount).toBe(plan.destination!.intent.depositAmount);
+    await engine.stop();
+  }, 60_000);
+});

@@ -1,0 +1,141 @@
+/**
+ * Refund tests on top of the engine fixture: engines with refund waits shortened (a warped chain clock is
+ * noticed at once), a warp that moves every devnet chain's clock together (and the plan builder's "now"
+ * with them), balance and receipt helpers, and the intent services' AbortIntent and WaitIntentReceipt.
+ */
+import { type Address, encodeFunctionData, erc20Abi, type Hex, zeroAddress } from 'viem';
+import { expect } from 'vitest';
+import type { CallContext } from '../../../src/api/context.ts';
+import { toLocalAccount } from '../../../src/devnet/accounts.ts';
+import { createIntentEngine } from '../../../src/engine/create-intent-engine.ts';
+import type { IntentEngine } from '../../../src/engine/types.ts';
+import type { ExecutionPlan } from '../../../src/intents/plan/types.ts';
+import { createAbortIntent } from '../../../src/intents/services/abort-intent.ts';
+import type { IntentServicesDeps } from '../../../src/intents/services/types.ts';
+import { createWaitIntentReceipt } from '../../../src/intents/services/wait-intent-receipt.ts';
+import { createSilentLogger } from '../../../src/internal/logger.ts';
+import type { IntentTransactionRecord } from '../../../src/store/types.ts';
+import type { TestDevnetChain } from '../../harness/devnet.ts';
+import { type EngineFixture, startEngineFixture } from '../support/engine-fixture.ts';
+
+/** Refund steps re-read the chain clock this often in tests (ms): the tests warp it. */
+const TEST_REFUND_TIMING = { recheckMaxMs: 100, lateDepositRecheckMs: 100 } as const;
+
+export interface RefundFixture extends EngineFixture {
+  startRefundEngine(): Promise<IntentEngine>;
+  /** Moves every chain's clock forward by `seconds` and mines a block on each. */
+  warp(seconds: bigint): Promise<void>;
+  /** Warps every chain just past `at` (chain seconds, judged on the given chain). */
+  warpPast(chain: TestDevnetChain, at: bigint): Promise<void>;
+  balance(chain: TestDevnetChain, token: Address, holder: Address): Promise<bigint>;
+  transfer(chain: TestDevnetChain, token: Address, to: Address, amount: bigint): Promise<Hex>;
+  rowsOf(intentId: string): Promise<Record<string, IntentTransactionRecord>>;
+  expectMinedRow(row: IntentTransactionRecord | undefined): Promise<void>;
+  abortIntent(input: { intentId: string; chainId: number; abortTransactionHash: string }): Promise<string>;
+  waitReceipt(intentId: string): ReturnType<ReturnType<typeof createWaitIntentReceipt>>;
+}
+
+export async function startRefundFixture(): Promise<RefundFixture> {
+  const f = await startEngineFixture('sqlite');
+  let skew = 0n;
+  f.planDeps.nowSeconds = () => BigInt(Math.floor(Date.now() / 1000)) + skew;
+  const engines: IntentEngine[] = [];
+  const accounts = f.net.devnet.accounts;
+  const clients = new Map(f.net.chains.map((c) => [c.entry.chainId, c.publicClient]));
+  const ctx = (method: CallContext['method']): CallContext => ({
+    projectId: f.projectId,
+    method,
+    dialect: 'Service',
+  });
+  const closing = new AbortController();
+  const wait = createWaitIntentReceipt({
+    store: f.store,
+    chains: f.net.chainConfigs,
+    holdMs: 0,
+    closing: closing.signal,
+  });
+  const abort = createAbortIntent({ store: f.store, clients } as unknown as IntentServicesDeps);
+
+  const fixture: RefundFixture = {
+    ...f,
+    async startRefundEngine() {
+      const engine = createIntentEngine({
+        store: f.store,
+        chains: f.net.chainConfigs,
+        clients,
+        keys: {
+          relayer: toLocalAccount(accounts.relayer!),
+          solver: toLocalAccount(accounts.solver!),
+          attester: toLocalAccount(accounts.attester!),
+        },
+        log: createSilentLogger(),
+        options: { stepPollIntervalMs: 20, depositScanIntervalMs: 100, refundTiming: TEST_REFUND_TIMING },
+      });
+      await engine.start();
+      engines.push(engine);
+      return engine;
+    },
+    async warp(seconds) {
+      for (const chain of f.net.chains) {
+        await chain.testClient.increaseTime({ seconds: Number(seconds) });
+        await chain.testClient.mine({ blocks: 1 });
+      }
+      skew += seconds;
+    },
+    async warpPast(chain, at) {
+      const now = (await chain.publicClient.getBlock()).timestamp;
+      if (now <= at) await fixture.warp(at - now + 2n);
+    },
+    balance: (chain, token, holder) =>
+      token === zeroAddress
+        ? chain.publicClient.getBalance({ address: holder })
+        : chain.publicClient.readContract({
+            address: token,
+            abi: erc20Abi,
+            functionName: 'balanceOf',
+            args: [holder],
+          }),
+    async transfer(chain, token, to, amount) {
+      const wallet = chain.walletFor('user');
+      const hash =
+        token === zeroAddress
+          ? await wallet.sendTransaction({ to, value: amount })
+          : await wallet.sendTransaction({
+              to: token,
+              data: encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [to, amount] }),
+            });
+      const receipt = await chain.publicClient.waitForTransactionReceipt({ hash });
+      expect(receipt.status).toBe('success');
+      return hash;
+    },
+    async rowsOf(intentId) {
+      const rows = await f.store.transactions.list(intentId);
+      return Object.fromEntries(rows.map((r) => [r.kind, r]));
+    },
+    async expectMinedRow(row) {
+      expect(row?.status).toBe('SUCCEEDED');
+      expect(row?.txnHash).toMatch(/^0x[0-9a-f]{64}$/);
+      const chain = f.chain(row!.chainId);
+      const receipt = await chain.publicClient.getTransactionReceipt({ hash: row!.txnHash as Hex });
+      expect(receipt.status).toBe('success');
+      const block = await chain.publicClient.getBlock({ blockNumber: receipt.blockNumber });
+      expect(row?.minedAt?.getTime()).toBe(Number(block.timestamp) * 1000);
+    },
+    async abortIntent(input) {
+      const answer = await abort(input, ctx('AbortIntent'));
+      return answer.status;
+    },
+    waitReceipt: (intentId) => wait({ intentId }, ctx('WaitIntentReceipt')),
+    async stop() {
+      closing.abort();
+      await Promise.all(engines.map((e) => e.stop()));
+      await f.stop();
+    },
+  };
+  return fixture;
+}
+
+/** The origin deposit token of a plan and the chain it lives on. */
+export function originOf(f: RefundFixture, plan: ExecutionPlan) {
+  return { chain: f.chain(plan.origin.intent.chainId), token: plan.origin.intent.depositToken };
+}

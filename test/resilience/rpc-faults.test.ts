@@ -1,0 +1,157 @@
+/**
+ * RPC faults: the destination chain's RPC (a loopback proxy in front of anvil, support/rpc-proxy.ts)
+ * answers 503, refuses connections, or answers slowly while an intent is in flight. The intent does not
+ * fail: its steps retry with backoff and it completes once the chain is back; meanwhile RuntimeStatus
+ * (through the API) reports that chain unhealthy and the others healthy.
+ */
+import type { Address } from 'viem';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freshAddress, quoteRequest, usdc } from '../e2e/support/requests.ts';
+import { startTestDevnet, type TestDevnet, type TestDevnetChain } from '../harness/devnet.ts';
+import { createDepositQueue, submitIntent, waitForStepDone, waitForTerminal } from './support/intents.ts';
+import { freePort, type ResilienceService, startResilienceService } from './support/resilience-service.ts';
+import { type ProxyMode, type RpcProxy, startRpcProxy } from './support/rpc-proxy.ts';
+
+/** Outage + backoff (0.5 s doubling) + the intent itself, on a loaded machine (ms). */
+const FINISH_TIMEOUT_MS = 120_000;
+/** Slow mode: every beta RPC answer is delayed this long (ms) — slower than any local node. */
+const SLOW_MS = 300;
+
+let net: TestDevnet;
+let svc: ResilienceService;
+let proxy: RpcProxy;
+let alpha: TestDevnetChain;
+let beta: TestDevnetChain;
+const queue = createDepositQueue();
+
+beforeAll(async () => {
+  net = await startTestDevnet();
+  [alpha, beta] = net.chains as [TestDevnetChain, TestDevnetChain];
+  proxy = await startRpcProxy(beta.entry.rpcUrl, await freePort());
+  svc = await startResilienceService({ rpcUrls: { [beta.entry.chainId]: proxy.url } }, net);
+  await svc.start();
+}, 120_000);
+afterAll(async () => {
+  await svc?.stop();
+  await proxy?.close();
+  await net?.stop();
+});
+
+interface Service {
+  name: string;
+  healthy: boolean;
+  error?: string;
+}
+
+async function chainHealth(): Promise<Record<string, boolean>> {
+  const answer = await fetch(`${svc.url()}/rpc/Trails/RuntimeStatus`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-access-key': svc.key },
+    body: '{}',
+  });
+  const { status } = (await answer.json()) as { status: { healthOK: boolean; services: Service[] } };
+  return Object.fromEntries(
+    status.services.filter((s) => s.name.startsWith('chain:')).map((s) => [s.name, s.healthy]),
+  );
+}
+
+async function waitForAttempts(intentId: string, atLeast: number): Promise<string> {
+  for (;;) {
+    const steps = await svc.store.steps.list(intentId);
+    const failing = steps.find(
+      (s) => s.attempts >= atLeast && s.lastError && !s.lastError.startsWith('waiting'),
+    );
+    if (failing) return `${failing.step}: ${failing.lastError}`;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe('the destination chain RPC fails mid-flight', () => {
+  const outages: [string, ProxyMode][] = [
+    ['answers HTTP 503', { kind: 'error' }],
+    ['refuses connections (node down), then comes back on the same port', { kind: 'down' }],
+  ];
+  for (const [name, mode] of outages) {
+    it(
+      `${name}: the intent waits, RuntimeStatus shows the chain unhealthy, then the intent succeeds`,
+      async () => {
+        await proxy.setMode(mode);
+        const recipient = freshAddress();
+        const request = quoteRequest({
+          owner: net.devnet.accounts.user.address,
+          from: alpha,
+          fromToken: 'USDC',
+          to: beta,
+          toToken: 'USDC',
+          recipient,
+          amountIn: usdc('30'),
+        });
+        // Quoting reads the destination chain: quote while it answers, break it before the deposit.
+        await proxy.setMode({ kind: 'pass' });
+        const { intent } = await svc.api().quoteIntent(request);
+        await svc.api().commitIntent({ intent });
+        await proxy.setMode(mode);
+        const wallet = alpha.walletFor('user');
+        const raw = intent.depositTransaction as unknown as { to: Address; data: `0x${string}` };
+        const hash = await wallet.sendTransaction({ to: raw.to, data: raw.data });
+        await alpha.publicClient.waitForTransactionReceipt({ hash });
+        await svc.api().executeIntent({ intentId: intent.intentId, depositTransactionHash: hash });
+
+        // The fill (on beta) fails with a retryable chain error, more than once; the intent is not failed.
+        const error = await waitForAttempts(intent.intentId, 2);
+        expect(error).toMatch(/ChainUnavailable|ChainRpc|fetch|HTTP|503|ECONNREFUSED/i);
+        expect((await svc.store.intents.getForEngine(intent.intentId))?.status).toBe('EXECUTING');
+        expect(await chainHealth()).toEqual({
+          [`chain:${alpha.entry.chainId}`]: true,
+          [`chain:${beta.entry.chainId}`]: false,
+          [`chain:${net.chains[2]!.entry.chainId}`]: true,
+        });
+
+        await proxy.setMode({ kind: 'pass' });
+        const done = await waitForTerminal(svc, intent.intentId, FINISH_TIMEOUT_MS);
+        expect(done.status).toBe('SUCCEEDED');
+        await waitForStepDone(svc, intent.intentId, 'settle', FINISH_TIMEOUT_MS);
+        expect(Object.values(await chainHealth()).every(Boolean)).toBe(true);
+        const received = await beta.publicClient.readContract({
+          address: beta.entry.tokens.USDC as Address,
+          abi: [
+            {
+              type: 'function',
+              name: 'balanceOf',
+              stateMutability: 'view',
+              inputs: [{ type: 'address' }],
+              outputs: [{ type: 'uint256' }],
+            },
+          ] as const,
+          functionName: 'balanceOf',
+          args: [recipient],
+        });
+        expect(received).toBeGreaterThanOrEqual(intent.quote.toAmountMin);
+      },
+      FINISH_TIMEOUT_MS * 2,
+    );
+  }
+
+  it(
+    'answers slowly: the intent succeeds (no timeout turns slowness into a failure)',
+    async () => {
+      await proxy.setMode({ kind: 'slow', delayMs: SLOW_MS });
+      const sent = await submitIntent(
+        svc,
+        quoteRequest({
+          owner: net.devnet.accounts.user.address,
+          from: alpha,
+          fromToken: 'USDC',
+          to: beta,
+          toToken: 'USDC',
+          recipient: freshAddress(),
+          amountIn: usdc('20'),
+        }),
+        queue,
+      );
+      expect((await waitForTerminal(svc, sent.intentId, FINISH_TIMEOUT_MS)).status).toBe('SUCCEEDED');
+      await proxy.setMode({ kind: 'pass' });
+    },
+    FINISH_TIMEOUT_MS,
+  );
+});

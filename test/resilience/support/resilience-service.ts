@@ -1,0 +1,156 @@
+/**
+ * The set-up every resilience test shares: a devnet in the test process (test/harness/devnet.ts), a store
+ * (SQLite file or a Postgres database) that the test opens for reads and to create the access key, a
+ * `serve` config for the devnet's chains written to a temp dir, and `switchyard serve` running as a child
+ * process with the devnet's operator keys in its environment. The test can SIGKILL and restart it at will,
+ * put loopback proxies in front of chains (rpc-proxy.ts) and raise a chain's confirmation depth.
+ */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { TrailsApi } from '@0xtrails/api';
+import type { ChainConfig } from '../../../src/internal/config-types.ts';
+import { createSilentLogger } from '../../../src/internal/logger.ts';
+import { createStore } from '../../../src/store/create-store.ts';
+import type { Store } from '../../../src/store/types.ts';
+import { createTestDatabase, type Dialect, type TestDatabase } from '../../harness/database.ts';
+import { startTestDevnet, type TestDevnet, type TestDevnetChain } from '../../harness/devnet.ts';
+import { type ServeProcess, startServeProcess } from './serve-process.ts';
+
+export interface ResilienceOptions {
+  dialect?: Dialect;
+  /** Confirmation depth per chain id (default: the devnet's). */
+  confirmations?: Record<number, number>;
+  /** RPC URL per chain id that the service uses instead of the chain's own (a fault proxy). */
+  rpcUrls?: Record<number, string>;
+}
+
+export interface ResilienceService {
+  net: TestDevnet;
+  store: Store;
+  database: TestDatabase;
+  key: string;
+  /** The running process (undefined between kill and restart). */
+  process: ServeProcess | undefined;
+  api(): TrailsApi;
+  url(): string;
+  chain(chainId: number | bigint): TestDevnetChain;
+  /** Starts the process; `env` adds variables for this run only (e.g. SWITCHYARD_DEBUG_CRASH_AT). */
+  start(env?: Record<string, string>): Promise<ServeProcess>;
+  kill(): Promise<void>;
+  /** SIGTERM: the clean shutdown. */
+  stopProcess(): Promise<void>;
+  /** Forgets a process that died on its own (the crash hook). */
+  forget(): void;
+  /** The chains as the service sees them (proxied RPC URLs, raised confirmations). */
+  chainConfigs: ChainConfig[];
+  logPath: string;
+  stop(): Promise<void>;
+}
+
+export async function startResilienceService(
+  options: ResilienceOptions = {},
+  net?: TestDevnet,
+): Promise<ResilienceService> {
+  const devnet = net ?? (await startTestDevnet());
+  const database = await createTestDatabase(options.dialect ?? 'sqlite');
+  const workDir = await mkdtemp(path.join(tmpdir(), 'switchyard-resilience-'));
+  const dataDir = database.options.sqlitePath ? path.dirname(database.options.sqlitePath) : workDir;
+  const store = await createStore({ ...database.options, log: createSilentLogger() });
+  const project = await store.projects.ensure('resilience');
+  const { key } = await store.accessKeys.create({ projectId: project.id });
+
+  const chainConfigs = devnet.chainConfigs.map((c) => ({
+    ...c,
+    rpcUrls: options.rpcUrls?.[c.chainId] ? [options.rpcUrls[c.chainId]!] : c.rpcUrls,
+    confirmations: options.confirmations?.[c.chainId] ?? c.confirmations,
+  }));
+  const configPath = path.join(workDir, 'serve.json');
+  const port = await freePort();
+  await writeFile(
+    configPath,
+    JSON.stringify({
+      host: '127.0.0.1',
+      port,
+      dataDir,
+      ...(database.options.databaseUrl && { databaseUrl: database.options.databaseUrl }),
+      role: 'all',
+      chains: chainConfigs.map(toFileChain),
+    }),
+  );
+  const accounts = devnet.devnet.accounts;
+  const operatorEnv = {
+    SWITCHYARD_RELAYER_KEY: accounts.relayer!.privateKey,
+    SWITCHYARD_SOLVER_KEY: accounts.solver!.privateKey,
+    SWITCHYARD_ATTESTER_KEY: accounts.attester!.privateKey,
+    SWITCHYARD_FEE_COLLECTOR: accounts.feeCollector!.address,
+  };
+  const logPath = path.join(workDir, 'serve.log');
+
+  const service: ResilienceService = {
+    net: devnet,
+    store,
+    database,
+    key,
+    process: undefined,
+    chainConfigs,
+    logPath,
+    url: () => `http://127.0.0.1:${port}`,
+    api: () => new TrailsApi(key, { hostname: `http://127.0.0.1:${port}` }),
+    chain(chainId) {
+      const found = devnet.chains.find((c) => c.entry.chainId === Number(chainId));
+      if (!found) throw new Error(`no devnet chain ${chainId}`);
+      return found;
+    },
+    async start(env = {}) {
+      service.process = await startServeProcess({ configPath, env: { ...operatorEnv, ...env }, logPath });
+      return service.process;
+    },
+    async kill() {
+      await service.process?.kill();
+      service.process = undefined;
+    },
+    async stopProcess() {
+      await service.process?.stop();
+      service.process = undefined;
+    },
+    forget() {
+      service.process = undefined;
+    },
+    async stop() {
+      await service.process?.stop();
+      service.process = undefined;
+      await store.close();
+      await database.drop();
+      if (!net) await devnet.stop();
+      if (!process.env.KEEP_RESILIENCE_LOGS) await rm(workDir, { recursive: true, force: true });
+    },
+  };
+  return service;
+}
+
+/** The serve config file's chain shape (resolve-config.ts): the fields it knows, nothing else. */
+function toFileChain(c: ChainConfig) {
+  return {
+    chainId: c.chainId,
+    name: c.name,
+    rpcUrls: c.rpcUrls,
+    nativeCurrency: c.nativeCurrency,
+    isTestnet: c.isTestnet,
+    confirmations: c.confirmations,
+    tokens: c.tokens,
+    contracts: Object.fromEntries(Object.entries(c.contracts).filter(([, v]) => v !== undefined)),
+  };
+}
+
+export async function freePort(): Promise<number> {
+  const { createServer } = await import('node:net');
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}

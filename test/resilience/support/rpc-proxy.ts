@@ -1,0 +1,69 @@
+/**
+ * A loopback JSON-RPC proxy in front of one anvil chain, switchable at run time:
+ * - `pass`: forwards every request;
+ * - `slow`: forwards after `delayMs`;
+ * - `error`: answers HTTP 503 without forwarding;
+ * - `down`: stops listening (connections are refused, like a dead node), and `pass` etc. listen again on
+ *   the same port.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+
+export type ProxyMode =
+  | { kind: 'pass' }
+  | { kind: 'slow'; delayMs: number }
+  | { kind: 'error' }
+  | { kind: 'down' };
+
+export interface RpcProxy {
+  url: string;
+  /** Requests answered with an error or refused since the last setMode. */
+  setMode(mode: ProxyMode): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function startRpcProxy(target: string, port: number): Promise<RpcProxy> {
+  let mode: ProxyMode = { kind: 'pass' };
+  let server: Server | undefined;
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    if (mode.kind === 'error') {
+      res.writeHead(503, { 'content-type': 'text/plain' }).end('node unavailable');
+      return;
+    }
+    if (mode.kind === 'slow') await new Promise((r) => setTimeout(r, (mode as { delayMs: number }).delayMs));
+    try {
+      const answer = await fetch(target, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: Buffer.concat(chunks),
+      });
+      res.writeHead(answer.status, { 'content-type': 'application/json' }).end(await answer.text());
+    } catch {
+      res.writeHead(502).end();
+    }
+  };
+  const listen = () =>
+    new Promise<void>((resolve, reject) => {
+      server = createServer((req, res) => void handle(req, res));
+      server.once('error', reject);
+      server.listen(port, '127.0.0.1', () => resolve());
+    });
+  const shut = () =>
+    new Promise<void>((resolve) => {
+      if (!server) return resolve();
+      server.closeAllConnections();
+      server.close(() => resolve());
+      server = undefined;
+    });
+  await listen();
+  return {
+    url: `http://127.0.0.1:${port}`,
+    async setMode(next) {
+      if (next.kind === 'down') await shut();
+      else if (!server) await listen();
+      mode = next;
+    },
+    close: shut,
+  };
+}
