@@ -34,9 +34,12 @@ export interface ServeProcess {
 export async function startServeProcess(options: ServeProcessOptions): Promise<ServeProcess> {
   const log = createWriteStream(options.logPath, { flags: 'a' });
   log.write(`\n--- start ${new Date().toISOString()} ${options.env.SWITCHYARD_DEBUG_CRASH_AT ?? ''}\n`);
+  // The config file names the store; an inherited DATABASE_URL (CI sets one) would override it and
+  // point the child at a database where the test's access key does not exist.
+  const { DATABASE_URL: _inherited, ...inherited } = process.env;
   const child = spawn(process.execPath, ['bin/switchyard.js', 'serve', '--config', options.configPath], {
     cwd: REPO_ROOT,
-    env: { ...process.env, ...options.env },
+    env: { ...inherited, ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const exited = new Promise<string>((resolve) => {
