@@ -49,19 +49,36 @@ export function depositAuthorizationNonce(intentHash: Hex): Hex {
   return keccak256(concat([intentHash, toHex('deposit')]));
 }
 
-/** Typed data for the owner's EIP-2612 permit (spender = the intent account). */
-export function permitTypedData(p: {
+/**
+ * What both standards' signatures have in common: the owner lets the intent account take `value` of
+ * `token`, under the token's own EIP-712 domain.
+ */
+export interface DepositAuthorization {
   token: Address;
   tokenName: string;
   chainId: bigint;
   owner: Address;
   account: Address;
   value: bigint;
-  nonce: bigint;
-  deadline: bigint;
-}) {
+}
+
+/** EIP-712 domain version of the permit-capable dev tokens (and of USDC's EIP-3009 domain). */
+const TOKEN_DOMAIN_VERSION = '1';
+
+/** The token's EIP-712 domain, shared by its permit and its transfer authorizations. */
+function tokenDomain(p: DepositAuthorization) {
   return {
-    domain: { name: p.tokenName, version: '1', chainId: p.chainId, verifyingContract: p.token },
+    name: p.tokenName,
+    version: TOKEN_DOMAIN_VERSION,
+    chainId: p.chainId,
+    verifyingContract: p.token,
+  } as const;
+}
+
+/** Typed data for the owner's EIP-2612 permit (spender = the intent account). */
+export function permitTypedData(p: DepositAuthorization & { nonce: bigint; deadline: bigint }) {
+  return {
+    domain: tokenDomain(p),
     types: {
       Permit: [
         { name: 'owner', type: 'address' },
@@ -77,19 +94,11 @@ export function permitTypedData(p: {
 }
 
 /** Typed data for the owner's EIP-3009 ReceiveWithAuthorization (to = the intent account). */
-export function receiveWithAuthorizationTypedData(p: {
-  token: Address;
-  tokenName: string;
-  chainId: bigint;
-  owner: Address;
-  account: Address;
-  value: bigint;
-  validAfter: bigint;
-  validBefore: bigint;
-  nonce: Hex;
-}) {
+export function receiveWithAuthorizationTypedData(
+  p: DepositAuthorization & { validAfter: bigint; validBefore: bigint; nonce: Hex },
+) {
   return {
-    domain: { name: p.tokenName, version: '1', chainId: p.chainId, verifyingContract: p.token },
+    domain: tokenDomain(p),
     types: {
       ReceiveWithAuthorization: [
         { name: 'from', type: 'address' },
