@@ -1,7 +1,7 @@
 /** What every repository of the store is built from. */
 import type { Kysely } from 'kysely';
 import type { Database } from './schema.ts';
-import type { IntentEvents, StoreCapabilities } from './types.ts';
+import type { IntentEvents, IntentInserted, StoreCapabilities } from './types.ts';
 
 export interface StoreContext {
   readonly db: Kysely<Database>;
@@ -14,4 +14,6 @@ export interface StoreContext {
    * not thrown: the write stands, and waiters also wake on their own time-out.
    */
   readonly notify: (intentId: string) => Promise<void>;
+  /** Tells caches of history pages a new intent was stored, after the insert; logged, not thrown, on failure. */
+  readonly notifyInsert: (insert: IntentInserted) => Promise<void>;
 }

@@ -95,6 +95,13 @@ export async function createStore(options: CreateStoreOptions): Promise<Store> {
         log.warn('intent change notification failed', { intentId, error });
       }
     },
+    notifyInsert: async (insert) => {
+      try {
+        await events.publishInsert(insert);
+      } catch (error) {
+        log.warn('intent insert notification failed', { ...insert, error });
+      }
+    },
   };
   let closing: Promise<void> | undefined;
   return {

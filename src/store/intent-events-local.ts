@@ -1,18 +1,25 @@
 /** In-process intent change notifications (SQLite: one process owns the database file). */
 import { EventEmitter } from 'node:events';
-import type { IntentEvents, IntentListener } from './types.ts';
+import type { InsertListener, IntentEvents, IntentInserted, IntentListener } from './types.ts';
 
 export interface LocalIntentEvents extends IntentEvents {
   /** Delivers to this process's subscribers only (used by the Postgres listener). */
   deliver(intentId: string): void;
+  /** Delivers an insert to this process's insert subscribers only. */
+  deliverInsert(insert: IntentInserted): void;
 }
 
 export function createLocalIntentEvents(): LocalIntentEvents {
   const emitter = new EventEmitter();
   // One event name per intent; thousands of concurrent waiters are expected, not a leak.
   emitter.setMaxListeners(0);
+  // Insert subscribers are caches (one per API server), not waiters: a plain set.
+  const insertListeners = new Set<InsertListener>();
   const deliver = (intentId: string) => {
     emitter.emit(intentId, intentId);
+  };
+  const deliverInsert = (insert: IntentInserted) => {
+    for (const listener of insertListeners) listener(insert);
   };
   return {
     subscribe(intentId: string, listener: IntentListener) {
@@ -24,9 +31,22 @@ export function createLocalIntentEvents(): LocalIntentEvents {
     async publish(intentId: string) {
       deliver(intentId);
     },
+    subscribeInserts(listener: InsertListener) {
+      // A wrapper per subscription, so subscribing one function twice gives two independent subscriptions.
+      const own: InsertListener = (insert) => listener(insert);
+      insertListeners.add(own);
+      return () => {
+        insertListeners.delete(own);
+      };
+    },
+    async publishInsert(insert: IntentInserted) {
+      deliverInsert(insert);
+    },
     deliver,
+    deliverInsert,
     async close() {
       emitter.removeAllListeners();
+      insertListeners.clear();
     },
   };
 }

@@ -6,9 +6,11 @@
 import type pg from 'pg';
 import type { Logger } from '../internal/logger.ts';
 import { createLocalIntentEvents } from './intent-events-local.ts';
-import type { IntentEvents } from './types.ts';
+import type { IntentEvents, IntentInserted } from './types.ts';
 
 export const INTENT_CHANNEL = 'switchyard_intent_changed';
+/** Inserts, payload `<projectId>:<ownerAddress>` (caches of history pages listen to it). */
+export const INSERT_CHANNEL = 'switchyard_intent_inserted';
 /** Wait this long before re-opening a dropped listening connection. */
 const RECONNECT_DELAY_MS = 1_000;
 
@@ -28,6 +30,11 @@ export async function createPgIntentEvents(deps: PgIntentEventsDeps): Promise<In
     const next = await deps.connect();
     next.on('notification', (message) => {
       if (message.channel === INTENT_CHANNEL && message.payload) local.deliver(message.payload);
+      if (message.channel === INSERT_CHANNEL && message.payload) {
+        const insert = parseInsert(message.payload);
+        if (insert) local.deliverInsert(insert);
+        else deps.log.warn('malformed insert notification', { payload: message.payload });
+      }
     });
     next.on('error', (error) => {
       deps.log.warn('intent listener connection lost', { error });
@@ -36,6 +43,7 @@ export async function createPgIntentEvents(deps: PgIntentEventsDeps): Promise<In
       if (!closed) setTimeout(() => void reconnect(), RECONNECT_DELAY_MS).unref();
     });
     await next.query(`LISTEN ${INTENT_CHANNEL}`);
+    await next.query(`LISTEN ${INSERT_CHANNEL}`);
     client = next;
   };
   const reconnect = async () => {
@@ -56,10 +64,26 @@ export async function createPgIntentEvents(deps: PgIntentEventsDeps): Promise<In
       local.deliver(intentId);
       await deps.pool.query('SELECT pg_notify($1, $2)', [INTENT_CHANNEL, intentId]);
     },
+    subscribeInserts: local.subscribeInserts,
+    async publishInsert(insert: IntentInserted) {
+      // As for publish: this process's caches drop their pages before the insert call returns.
+      local.deliverInsert(insert);
+      await deps.pool.query('SELECT pg_notify($1, $2)', [
+        INSERT_CHANNEL,
+        `${insert.projectId}:${insert.ownerAddress}`,
+      ]);
+    },
     async close() {
       closed = true;
       await local.close();
       await client?.end();
     },
   };
+}
+
+function parseInsert(payload: string): IntentInserted | undefined {
+  const at = payload.indexOf(':');
+  const projectId = Number(payload.slice(0, at));
+  if (at < 1 || !Number.isSafeInteger(projectId)) return undefined;
+  return { projectId, ownerAddress: payload.slice(at + 1) };
 }

@@ -46,6 +46,7 @@ export function createIntentsRepo(ctx: StoreContext): IntentsRepo {
         })
         .returningAll()
         .executeTakeFirstOrThrow();
+      await ctx.notifyInsert({ projectId: row.project_id, ownerAddress: row.owner_address });
       return intentFromRow(row);
     },
 

@@ -388,6 +388,14 @@ export interface SignedTransactionsRepo {
 
 export type IntentListener = (intentId: string) => void;
 
+/** A new intent was stored: what a cache of history pages needs to drop the pages it may join. */
+export interface IntentInserted {
+  projectId: number;
+  /** Lower-case, as stored. */
+  ownerAddress: string;
+}
+export type InsertListener = (insert: IntentInserted) => void;
+
 /**
  * Wakes long-polling waiters when an intent's receipt may have changed. In-process on SQLite;
  * Postgres LISTEN/NOTIFY (one listening connection per process) so waiters on any process wake.
@@ -397,6 +405,12 @@ export type IntentListener = (intentId: string) => void;
 export interface IntentEvents {
   subscribe(intentId: string, listener: IntentListener): () => void;
   publish(intentId: string): Promise<void>;
+  /**
+   * Every insert of an intent, any project (the store publishes after each `intents.insert`;
+   * delivered like `publish`: at once in the writing process, through NOTIFY to the others).
+   */
+  subscribeInserts(listener: InsertListener): () => void;
+  publishInsert(insert: IntentInserted): Promise<void>;
   close(): Promise<void>;
 }
 
