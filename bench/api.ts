@@ -5,6 +5,7 @@
  *
  *   npx tsx bench/api.ts [--db sqlite|postgres|both] [--intents N] [--duration S] [--connections C]
  *                        [--receipt-cache N]   (0: the API's receipt cache off, the uncached path)
+ *                        [--page-cache BYTES]  (0: the API's history page cache off)
  *
  * Postgres uses a fresh database on the server of DATABASE_URL (dropped afterwards). The mark: at
  * least 0.6 of the bare server's throughput and a p99 at most twice its p99. See docs/benchmarks.md.
@@ -54,6 +55,8 @@ interface Options {
   connections: number;
   /** The API's receipt cache size (intents); 0 measures the uncached path. Default: the server's. */
   receiptCache: number | undefined;
+  /** The API's history page cache size (bytes); 0 turns it off. Default: the server's. */
+  pageCache: number | undefined;
 }
 
 function parseOptions(): Options {
@@ -64,6 +67,7 @@ function parseOptions(): Options {
       duration: { type: 'string', default: '8' },
       connections: { type: 'string', default: '8' },
       'receipt-cache': { type: 'string' },
+      'page-cache': { type: 'string' },
     },
   });
   const db = values.db ?? (process.env.DATABASE_URL ? 'both' : 'sqlite');
@@ -83,6 +87,7 @@ function parseOptions(): Options {
     durationMs: positive('duration', values.duration!) * 1000,
     connections: positive('connections', values.connections!),
     receiptCache: values['receipt-cache'] === undefined ? undefined : Number(values['receipt-cache']),
+    pageCache: values['page-cache'] === undefined ? undefined : Number(values['page-cache']),
   };
 }
 
@@ -176,6 +181,7 @@ async function benchDatabase(db: Db, options: Options): Promise<Row[]> {
       log: createSilentLogger(),
       rateLimit: false,
       receiptCacheIntents: options.receiptCache,
+      historyPageCacheBytes: options.pageCache,
     });
     const apiUrl = await api.listen(0, '127.0.0.1');
     const scenarios: Scenario[] = [
@@ -313,7 +319,8 @@ function printTable(rows: Row[], options: Options): boolean {
   process.stdout.write(
     `\n${options.intents} intents, ${options.connections} connections, ${options.durationMs / 1000} s per measurement ` +
       `(${ROUNDS} alternating rounds per server), ${cpus().length} CPUs` +
-      `${options.receiptCache === undefined ? '' : `, receipt cache ${options.receiptCache} intents`}\n` +
+      `${options.receiptCache === undefined ? '' : `, receipt cache ${options.receiptCache} intents`}` +
+      `${options.pageCache === undefined ? '' : `, history page cache ${options.pageCache} bytes`}\n` +
       `marks: throughput ratio (ours/bare) >= ${MIN_THROUGHPUT_RATIO}, p99 ratio (ours/bare) <= ${MAX_P99_RATIO}\n\n` +
       `${format(header)}\n| ${widths.map((w) => '-'.repeat(w)).join(' | ')} |\n${lines.map((l) => format(l.cells)).join('\n')}\n`,
   );

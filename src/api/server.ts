@@ -54,6 +54,8 @@ export interface ApiServerOptions {
   cors?: CorsOptions | undefined;
   /** Finished intents whose serialised receipts are cached (0: off); default RECEIPT_CACHE_MAX_INTENTS. */
   receiptCacheIntents?: number | undefined;
+  /** Bytes of whole GetIntentHistory pages cached (0: off); default HISTORY_PAGE_CACHE_MAX_BYTES. */
+  historyPageCacheBytes?: number | undefined;
   bodyLimitBytes?: number | undefined;
   version?: string | undefined;
   now?: (() => Date) | undefined;
@@ -90,7 +92,12 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
   };
   const handlers: ApiServices = {
     ...createCatalogueHandlers(deps),
-    ...(store ? createReadHandlers(deps, store, { receiptCacheIntents: options.receiptCacheIntents }) : {}),
+    ...(store
+      ? createReadHandlers(deps, store, {
+          receiptCacheIntents: options.receiptCacheIntents,
+          historyPageCacheBytes: options.historyPageCacheBytes,
+        })
+      : {}),
     ...options.services,
   };
   const access = createAccessControl({

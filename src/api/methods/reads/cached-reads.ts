@@ -1,10 +1,12 @@
 /**
  * GetIntentReceipt and GetIntentHistory (without balances) answered as JSON text: cached bytes for
- * finished intents (see receipt-cache.ts), the store and the route's serialiser for the rest.
+ * finished intents (see receipt-cache.ts) and for whole pages of them (history-page-cache.ts), the
+ * store and the route's serialiser for the rest.
  */
 import type { IntentHistoryFilter, IntentHistoryIndex, Store } from '../../../store/index.ts';
 import type { ApiDeps } from '../../context.ts';
 import type { Dialect } from '../../dialect.ts';
+import type { HistoryPageCache } from './history-page-cache.ts';
 import { preSerialised, type Serialize } from './pre-serialised.ts';
 import type { ReceiptCache } from './receipt-cache.ts';
 import { historyEntryToWire, receiptToWire } from './to-wire.ts';
@@ -26,6 +28,7 @@ export function createCachedReads(
   deps: Pick<ApiDeps, 'chainById'>,
   store: Store,
   cache: ReceiptCache,
+  pages: HistoryPageCache,
 ): CachedReads {
   return {
     async receipt({ projectId, intentId, dialect }) {
@@ -56,6 +59,10 @@ export function createCachedReads(
 
     async history({ filter, dialect }) {
       const name = `${dialect}:entry`;
+      const key = pages.keyOf(filter, dialect);
+      const hit = key === undefined ? undefined : pages.get(key, filter.projectId);
+      if (hit !== undefined) return preSerialised(() => hit);
+      const pageRead = key === undefined ? undefined : pages.begin(key, filter);
       const index = await store.intents.historyIndex(filter);
       const texts = index.intents.map((i) =>
         cache.text(i.intentId, name, { projectId: filter.projectId, status: i.status }),
@@ -75,14 +82,23 @@ export function createCachedReads(
               }),
             );
             const parts: Buffer[] = [HISTORY_OPEN_BYTES];
+            // Whether every entry is, right now, the receipt cache's text for its intent: then the
+            // page is current, and stays so until one of them leaves that cache (see the page cache).
+            let current = true;
             for (const [n, i] of index.intents.entries()) {
               const entry = texts[n] ?? fresh.get(i.intentId);
-              if (!entry) continue;
+              if (!entry) {
+                current = false;
+                continue;
+              }
+              current &&= cache.holds(i.intentId, name, entry);
               if (parts.length > 1) parts.push(COMMA);
               parts.push(entry);
             }
             parts.push(layout.tail);
-            return Buffer.concat(parts);
+            const bytes = Buffer.concat(parts);
+            pageRead?.fill({ intentIds: index.intents.map((i) => i.intentId), bytes, current });
+            return bytes;
           } finally {
             read.end();
           }

@@ -10,12 +10,15 @@ import type { MethodResponse } from '../../schemas/methods.ts';
 import type { Page as WirePage } from '../../schemas/receipt.ts';
 import { createBalanceReader } from './balances.ts';
 import { createCachedReads } from './cached-reads.ts';
+import { createHistoryPageCache } from './history-page-cache.ts';
 import { createReceiptCache } from './receipt-cache.ts';
 import { historyEntryToWire, intentToWire, summaryToWire } from './to-wire.ts';
 
 export interface ReadHandlersOptions {
   /** Finished intents whose serialised receipts are kept (0 turns the cache off); default RECEIPT_CACHE_MAX_INTENTS. */
   receiptCacheIntents?: number | undefined;
+  /** Bytes of whole GetIntentHistory pages kept (0 turns that cache off); default HISTORY_PAGE_CACHE_MAX_BYTES. */
+  historyPageCacheBytes?: number | undefined;
 }
 
 export function createReadHandlers(
@@ -24,11 +27,13 @@ export function createReadHandlers(
   options: ReadHandlersOptions = {},
 ): ApiServices {
   const readBalances = createBalanceReader(deps);
-  const cached = createCachedReads(
-    deps,
-    store,
-    createReceiptCache({ events: store.events, maxIntents: options.receiptCacheIntents }),
-  );
+  const receipts = createReceiptCache({ events: store.events, maxIntents: options.receiptCacheIntents });
+  const pages = createHistoryPageCache({
+    events: store.events,
+    receipts,
+    maxBytes: options.historyPageCacheBytes,
+  });
+  const cached = createCachedReads(deps, store, receipts, pages);
   const project = (ctx: CallContext, byProjectId?: number): number => {
     const own = ctx.projectId!;
     if (byProjectId !== undefined && byProjectId !== own) {

@@ -55,6 +55,13 @@ export interface ReceiptCache {
     version: Pick<IntentVersion, 'projectId'> & Partial<IntentVersion>,
   ): Buffer | undefined;
   begin(intentIds: readonly string[]): CacheRead;
+  /** True when exactly this text is cached for the intent now (no LRU touch). */
+  holds(intentId: string, name: string, text: Buffer): boolean;
+  /**
+   * Called whenever an intent leaves the cache (an event, or evicted): whatever was built from its
+   * cached texts (a whole history page) must go too. Synchronous with the drop.
+   */
+  onDrop(listener: (intentId: string) => void): () => void;
   readonly size: number;
 }
 
@@ -67,12 +74,14 @@ export function createReceiptCache(deps: { events: IntentEvents; maxIntents?: nu
   const max = deps.maxIntents ?? RECEIPT_CACHE_MAX_INTENTS;
   // A Map iterates in insertion order: re-inserting on a hit makes the first key the least recent.
   const entries = new Map<string, Entry>();
+  const dropListeners = new Set<(intentId: string) => void>();
 
   const drop = (intentId: string) => {
     const entry = entries.get(intentId);
     if (!entry) return;
     entries.delete(intentId);
     entry.stop();
+    for (const listener of dropListeners) listener(intentId);
   };
 
   const store = (record: IntentReceiptRecord, name: string, text: Buffer) => {
@@ -120,6 +129,16 @@ export function createReceiptCache(deps: { events: IntentEvents; maxIntents?: nu
         end() {
           for (const stop of stops) stop();
         },
+      };
+    },
+    holds(intentId, name, text) {
+      return entries.get(intentId)?.texts.get(name) === text;
+    },
+    onDrop(listener) {
+      const own = (intentId: string) => listener(intentId);
+      dropListeners.add(own);
+      return () => {
+        dropListeners.delete(own);
       };
     },
     get size() {
