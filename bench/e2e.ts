@@ -34,6 +34,7 @@ import { runServiceIntent } from './support/e2e-service.ts';
 import type { IntentTiming } from './support/e2e-timing.ts';
 import { fundUsers } from './support/e2e-users.ts';
 import { type Percentiles, percentiles } from './support/percentiles.ts';
+import { formatCounts, type RpcCounter, startRpcCounter } from './support/rpc-counter.ts';
 import { runPool } from './support/run-pool.ts';
 
 /** The issue's marks. Automine: median latency ≤ 1.5 × bare, ≥ 50 intents settled per second. */
@@ -50,12 +51,16 @@ const QUOTE_CONCURRENCY = 8;
 const PROJECT = 'bench-e2e';
 /** The bench's one key stands for every wallet of a busy dapp: a limit far above what it can send. */
 const BENCH_KEY_RATE_PER_MINUTE = 60_000_000;
+/** --count-rpc: after the service run, settlements (not waited for) get this long (ms) before the calls are read. */
+const SETTLE_QUIET_MS = 3_000;
 
 type Mode = 'automine' | 'blocks';
 
 interface Options {
   db: 'sqlite' | 'postgres';
   verbose: boolean;
+  /** Route the service's chain calls through a counting proxy and print the calls per intent by method. */
+  countRpc: boolean;
   modes: Mode[];
   sizes: Record<Mode, { intents: number; concurrency: number }>;
 }
@@ -71,6 +76,7 @@ function parseOptions(): Options {
       'block-concurrency': { type: 'string', default: '20' },
       /** The service's logs on stderr (to see where an intent's time goes). */
       verbose: { type: 'boolean', default: false },
+      'count-rpc': { type: 'boolean', default: false },
     },
   });
   if (values.db !== 'sqlite' && values.db !== 'postgres')
@@ -92,6 +98,7 @@ function parseOptions(): Options {
   return {
     db: values.db,
     verbose: values.verbose ?? false,
+    countRpc: values['count-rpc'] ?? false,
     modes: chosen,
     sizes: {
       automine: {
@@ -163,6 +170,8 @@ interface Bench {
   operator: { relayer: Account; solver: Account };
   engine: { start(): Promise<void>; stop(): Promise<void> };
   planOf(intentId: string): Promise<ReturnType<typeof loadPlan>>;
+  /** --count-rpc: one counting proxy per chain between the service and the node. */
+  rpcCounters: RpcCounter[];
 }
 
 async function quoteAll(bench: Bench, users: Account[]): Promise<Intent[]> {
@@ -210,9 +219,27 @@ async function runBare(bench: Bench, users: Account[], concurrency: number): Pro
 
 async function runService(bench: Bench, users: Account[], concurrency: number): Promise<IntentTiming[]> {
   const intents = await quoteAll(bench, users);
-  return runPool(users, concurrency, (user, i) =>
+  for (const counter of bench.rpcCounters) counter.reset();
+  const timings = await runPool(users, concurrency, (user, i) =>
     runServiceIntent(bench.api, bench.origin, { user, intent: intents[i]! }),
   );
+  if (bench.rpcCounters.length > 0) {
+    note(
+      `service JSON-RPC calls per intent up to SUCCEEDED (both chains):\n${formatCounts(sumCounts(bench), users.length)}`,
+    );
+    await new Promise((resolve) => setTimeout(resolve, SETTLE_QUIET_MS));
+    note(
+      `... and with settlement (${SETTLE_QUIET_MS} ms later):\n${formatCounts(sumCounts(bench), users.length)}`,
+    );
+  }
+  return timings;
+}
+
+function sumCounts(bench: Bench): Map<string, number> {
+  const sum = new Map<string, number>();
+  for (const counter of bench.rpcCounters)
+    for (const [method, n] of counter.counts()) sum.set(method, (sum.get(method) ?? 0) + n);
+  return sum;
 }
 
 interface Clocks {
@@ -266,6 +293,17 @@ async function main(): Promise<number> {
     const postgres = options.db === 'postgres' ? await createPostgresDatabase() : undefined;
     if (postgres) shutdown.add('postgres database', () => postgres.drop());
     const operatorKeys = devnetOperator(devnet.devnet);
+    const rpcCounters: RpcCounter[] = [];
+    if (options.countRpc) {
+      for (const c of devnet.chainConfigs) {
+        const counter = await startRpcCounter(c.rpcUrls[0]!);
+        shutdown.add('rpc counter', () => counter.stop());
+        rpcCounters.push(counter);
+      }
+    }
+    const serviceChains = devnet.chainConfigs.map((c, i) =>
+      rpcCounters[i] ? { ...c, rpcUrls: [rpcCounters[i].url] } : c,
+    );
     const app = await startSwitchyard({
       config: {
         host: '127.0.0.1',
@@ -273,7 +311,7 @@ async function main(): Promise<number> {
         dataDir: join(dataDir, 'service'),
         ...(postgres && { databaseUrl: postgres.url }),
         role: 'all',
-        chains: devnet.chainConfigs,
+        chains: serviceChains,
       },
       operator: operatorKeys,
       log,
@@ -298,6 +336,7 @@ async function main(): Promise<number> {
         if (!record) throw new Error(`intent ${intentId} is not stored`);
         return loadPlan(record);
       },
+      rpcCounters,
     };
     // The solver's one-time approval of the settler, so neither run pays for it.
     const destSettler = bench.destination.entry.contracts.destinationSettler as Address;

@@ -1,0 +1,65 @@
+/**
+ * A counting JSON-RPC proxy for the e2e benchmark's `--count-rpc`: the service's chain URLs point at it, it
+ * forwards every request to the node unchanged and counts the calls by method (batches count each member).
+ * Only for counting: the extra hop adds latency, so timed figures come from runs without it.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface RpcCounter {
+  /** The URL to give the service instead of the node's. */
+  url: string;
+  /** Calls by method since the last reset. */
+  counts(): Map<string, number>;
+  reset(): void;
+  stop(): Promise<void>;
+}
+
+export async function startRpcCounter(target: string): Promise<RpcCounter> {
+  const counts = new Map<string, number>();
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks).toString('utf8');
+      try {
+        const parsed = JSON.parse(body) as { method?: string } | { method?: string }[];
+        for (const call of Array.isArray(parsed) ? parsed : [parsed]) {
+          const method = call.method ?? '?';
+          counts.set(method, (counts.get(method) ?? 0) + 1);
+        }
+      } catch {
+        counts.set('(unparsed)', (counts.get('(unparsed)') ?? 0) + 1);
+      }
+      fetch(target, { method: 'POST', headers: { 'content-type': 'application/json' }, body })
+        .then(async (answer) => {
+          res.writeHead(answer.status, { 'content-type': 'application/json' });
+          res.end(await answer.text());
+        })
+        .catch((error: unknown) => {
+          res.writeHead(502);
+          res.end(String(error));
+        });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    counts: () => new Map(counts),
+    reset: () => counts.clear(),
+    stop: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** "method count" lines, most calls first, each count divided by `per` (calls per intent). */
+export function formatCounts(counts: Map<string, number>, per: number): string {
+  const sorted = [...counts].sort((a, b) => b[1] - a[1]);
+  const total = sorted.reduce((n, [, c]) => n + c, 0);
+  const lines = sorted.map(([method, c]) => `  ${method.padEnd(28)} ${(c / per).toFixed(2)}`);
+  return [`  ${'total'.padEnd(28)} ${(total / per).toFixed(2)}`, ...lines].join('\n');
+}
