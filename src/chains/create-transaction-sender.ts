@@ -25,11 +25,13 @@ import { NonceAlreadyUsedError, TransactionPendingError, UnknownChainError } fro
 import { createFeeCache } from './fee-cache.ts';
 import { createHeadWatcher } from './head-watcher.ts';
 import { mapChainError, withChainErrors } from './map-chain-error.ts';
+import { minedAt } from './mined-at.ts';
 import {
   BASE_FEE_HEADROOM,
   GAS_LIMIT_MARGIN_DENOMINATOR,
   GAS_LIMIT_MARGIN_NUMERATOR,
   MAX_REPLACEMENTS,
+  NONCE_TAKEN_CHECK_EVERY_MS,
   NONCE_TAKEN_GRACE_MS,
   REBROADCAST_EVERY_MS,
   RECEIPT_POLL_INTERVAL_MS,
@@ -190,6 +192,7 @@ export function createTransactionSender(deps: TransactionSenderDeps): Transactio
     const depth = BigInt(Math.max(1, deps.confirmations(req.chainId)));
     const started = Date.now();
     let lastBroadcast = Date.now();
+    let lastNonceCheck = Date.now();
     let minedReported = false;
     for (;;) {
       // Taken before the receipt reads: a block mined after it wakes the wait below, none is missed.
@@ -220,10 +223,14 @@ export function createTransactionSender(deps: TransactionSenderDeps): Transactio
         for (const other of candidates) {
           if (other.hash !== tx.hash) await store.signedTransactions.markReplaced(other.hash);
         }
-        const block = await withChainErrors(() => client.getBlock({ blockNumber: receipt.blockNumber }));
-        return { hash: tx.hash as Hex, receipt, minedAt: new Date(Number(block.timestamp) * 1000) };
+        return { hash: tx.hash as Hex, receipt, minedAt: await minedAt(client, receipt) };
       }
-      if (!minedReported) await checkNonceNotTaken(client, candidates);
+      // Not at every block: a nonce taken by another user of the key is an anomaly, and the check costs two
+      // reads per waiting send.
+      if (!minedReported && Date.now() - lastNonceCheck >= NONCE_TAKEN_CHECK_EVERY_MS) {
+        lastNonceCheck = Date.now();
+        await checkNonceNotTaken(client, candidates);
+      }
       if (Date.now() - started > waitPerAttemptMs) {
         throw new TransactionPendingError(`transaction ${candidates.at(-1)?.hash} is not final yet`, {
           details: {

@@ -34,3 +34,9 @@ export const HEAD_POLL_MS = 50;
  * wrong conclusion re-signs an execution that already happened, so a short pause is cheap insurance.
  */
 export const NONCE_TAKEN_GRACE_MS = 2_000;
+/**
+ * While a send waits for its receipt, whether another transaction took its nonce is checked this often (ms),
+ * not at every new block: that is an anomaly (the key used elsewhere) and the check costs two reads per
+ * waiting send; on 1-second blocks every send paid them at least once.
+ */
+export const NONCE_TAKEN_CHECK_EVERY_MS = 3_000;
