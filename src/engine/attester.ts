@@ -69,7 +69,6 @@ export function createAttester(deps: { account: LocalAccount }): Attester {
 async function readFilled(req: AttestRequest): Promise<Omit<Attestation, 'signature'>> {
   const { destClient: client, order } = req;
   const filledEvent = getAbiItem({ abi: destinationSettlerAbi, name: 'Filled' });
-  const head = await withChainErrors(() => client.getBlockNumber());
   let logs = req.fillTransactionHash
     ? parseEventLogs({
         abi: destinationSettlerAbi,
@@ -78,14 +77,23 @@ async function readFilled(req: AttestRequest): Promise<Omit<Attestation, 'signat
           .logs,
       })
     : [];
+  // Read after the receipt, fresh (viem caches the block number for the client's polling interval, which
+  // made a fill just mined look too shallow and cost a retry); a receipt alone is depth 1, no head needed.
+  const depth = BigInt(Math.max(1, req.destConfirmations));
+  let head: bigint | undefined =
+    logs.length > 0 && depth === 1n
+      ? undefined
+      : await withChainErrors(() => client.getBlockNumber({ cacheTime: 0 }));
   if (logs.length === 0) {
+    head ??= await withChainErrors(() => client.getBlockNumber({ cacheTime: 0 }));
+    const to = head;
     logs = await withChainErrors(() =>
       client.getLogs({
         address: order.destSettler,
         event: filledEvent,
         args: { orderId: req.orderId },
-        fromBlock: head > LOG_LOOKBACK_BLOCKS ? head - LOG_LOOKBACK_BLOCKS : 0n,
-        toBlock: head,
+        fromBlock: to > LOG_LOOKBACK_BLOCKS ? to - LOG_LOOKBACK_BLOCKS : 0n,
+        toBlock: to,
       }),
     );
   }
@@ -107,7 +115,7 @@ async function readFilled(req: AttestRequest): Promise<Omit<Attestation, 'signat
       },
     });
   }
-  if (head - log.blockNumber + 1n < BigInt(Math.max(1, req.destConfirmations))) {
+  if (head !== undefined && head - log.blockNumber + 1n < depth) {
     throw new RetryLaterError(`the fill of order ${req.orderId} is not deep enough yet`, {
       details: { block: log.blockNumber, head },
     });

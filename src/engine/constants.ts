@@ -25,3 +25,8 @@ export const DEPOSIT_SCAN_BATCH = 200;
 export const LOG_LOOKBACK_BLOCKS = 10_000n;
 /** Steps whose last error is longer get it cut (characters): keeps the journal row readable. */
 export const MAX_ERROR_LENGTH = 1_000;
+/**
+ * Orders kept in memory for the steps after the origin one (src/engine/order-memo.ts): at ~1 KB each, a few
+ * MB; enough for every intent in flight, whose fill and settle follow their origin within seconds.
+ */
+export const ORDER_MEMO_SIZE = 4_096;

@@ -7,6 +7,7 @@ import type { ChainConfig } from '../internal/config-types.ts';
 import type { Logger } from '../internal/logger.ts';
 import type { IntentRecord, Store } from '../store/types.ts';
 import type { Attester } from './attester.ts';
+import type { OrderMemo } from './order-memo.ts';
 
 export interface EngineKeys {
   /** Executes origin and destination intents, submits settlements. */
@@ -28,6 +29,8 @@ export interface EngineContext {
   keys: EngineKeys;
   sender: TransactionSender;
   attester: Attester;
+  /** Orders decoded by the origin step, for the steps after it (a miss reads the origin receipt). */
+  orders?: OrderMemo;
   chain(chainId: number | bigint): EngineChain;
   /** Enqueues a step and wakes the runner. */
   enqueue(intentId: string, step: string): Promise<void>;

@@ -18,6 +18,7 @@ import { chainLookup, type EngineContext, type EngineKeys, type RefundTiming } f
 import { createDepositWatcher } from './deposit-watcher.ts';
 import { IntentNotFoundError } from './errors.ts';
 import { type DepositIntentEntry, recordGaslessRequest, toDepositIntentEntry } from './gasless/index.ts';
+import { createOrderMemo } from './order-memo.ts';
 import { writeRow } from './receipts.ts';
 import { createStepRunner } from './step-runner.ts';
 import type { IntentEngine } from './types.ts';
@@ -68,6 +69,7 @@ export function createIntentEngine(deps: IntentEngineDeps): IntentEngine {
     keys,
     sender,
     attester: createAttester({ account: keys.attester }),
+    orders: createOrderMemo(),
     chain,
     ...(options.refundTiming && { refundTiming: options.refundTiming }),
     async enqueue(intentId, step) {

@@ -7,6 +7,7 @@
  */
 import { type Hex, zeroAddress } from 'viem';
 import { withChainErrors } from '../../chains/map-chain-error.ts';
+import { minedAt } from '../../chains/mined-at.ts';
 import { balanceAt, chainNow, findTransferTo, readAccountState } from '../chain-reads.ts';
 import { DEPOSIT_RECHECK_MS } from '../constants.ts';
 import type { StepDefinition } from '../context.ts';
@@ -25,15 +26,13 @@ export const depositStep: StepDefinition = {
       tokenAddress: o.depositToken,
       tokenAmount: o.depositAmount,
     };
-    // Already executed (a re-run after the origin step): the deposit was counted then.
-    if ((await readAccountState(client, plan.origin.address)) === 'executed')
-      return { kind: 'done', next: ['origin'] };
-
-    // Fresh head: viem caches the block number for the polling interval, which would make a deposit mined
-    // just now look absent and cost a DEPOSIT_RECHECK_MS wait.
-    const head = await withChainErrors(() => client.getBlockNumber({ cacheTime: 0 }));
+    // A depth-1 chain counts the latest block (a mined deposit is one confirmation): no head read. Deeper
+    // ones read a fresh head (viem caches the block number for the polling interval, which would make a
+    // deposit mined just now look absent and cost a DEPOSIT_RECHECK_MS wait).
     const depth = BigInt(Math.max(1, config.confirmations));
-    const confirmedBlock = head - depth + 1n >= 0n ? head - depth + 1n : 0n;
+    const head =
+      depth > 1n ? await withChainErrors(() => client.getBlockNumber({ cacheTime: 0 })) : undefined;
+    const confirmedBlock = head === undefined ? undefined : head - depth + 1n >= 0n ? head - depth + 1n : 0n;
     const confirmed = await balanceAt(client, o.depositToken, plan.origin.address, confirmedBlock);
     if (confirmed >= o.depositAmount) {
       const found = await depositTransaction(intent.depositTransactionHash as Hex | null);
@@ -44,6 +43,9 @@ export const depositStep: StepDefinition = {
       });
       return { kind: 'done', next: ['origin'] };
     }
+    // Short: already executed (a re-run after the origin step swept it)? The deposit was counted then.
+    if ((await readAccountState(client, plan.origin.address)) === 'executed')
+      return { kind: 'done', next: ['origin'] };
 
     const gasless = await gaslessDepositStep(ctx, { intent, plan });
     if (gasless) return gasless;
@@ -52,7 +54,8 @@ export const depositStep: StepDefinition = {
         details: { required: o.depositAmount, confirmed, deadline: o.deadline },
       });
     }
-    const latest = await balanceAt(client, o.depositToken, plan.origin.address);
+    const latest =
+      confirmedBlock === undefined ? confirmed : await balanceAt(client, o.depositToken, plan.origin.address);
     const seen = latest >= o.depositAmount;
     await writeRow(ctx.store, intent.intentId, 'deposit', {
       ...row,
@@ -70,13 +73,18 @@ export const depositStep: StepDefinition = {
         const receipt = await withChainErrors(() => client.getTransactionReceipt({ hash: given })).catch(
           () => undefined,
         );
-        if (receipt?.status === 'success' && receipt.blockNumber <= confirmedBlock) {
-          return { hash: given, from: receipt.from, minedAt: await blockTime(receipt.blockNumber) };
+        if (
+          receipt?.status === 'success' &&
+          (confirmedBlock === undefined || receipt.blockNumber <= confirmedBlock)
+        ) {
+          return { hash: given, from: receipt.from, minedAt: await minedAt(client, receipt) };
         }
       }
       // Native deposits leave no log before the account exists: the hash stays empty (docs/engine.md).
       if (o.depositToken === zeroAddress) return undefined;
-      const transfer = await findTransferTo(client, o.depositToken, plan.origin.address, confirmedBlock);
+      const toBlock =
+        confirmedBlock ?? (await withChainErrors(() => client.getBlockNumber({ cacheTime: 0 })));
+      const transfer = await findTransferTo(client, o.depositToken, plan.origin.address, toBlock);
       if (!transfer) return undefined;
       return { hash: transfer.hash, from: transfer.from, minedAt: await blockTime(transfer.blockNumber) };
     }

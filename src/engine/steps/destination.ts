@@ -5,6 +5,7 @@
  * refund, and the intent is REFUNDED. Idempotent like the origin step.
  */
 import { TransactionRevertedError } from '../../chains/errors.ts';
+import { minedAt } from '../../chains/mined-at.ts';
 import { encodeDeployIfNeededAndExecute } from '../../contracts/calldata.ts';
 import { executionOutcome, findExecutedTransaction, readAccountState, receiptOf } from '../chain-reads.ts';
 import type { StepDefinition } from '../context.ts';
@@ -33,8 +34,10 @@ export const destinationStep: StepDefinition = {
       intentId: intent.intentId,
       onStage: rowStages(ctx.store, intent.intentId, 'destination', base),
     };
-    const journaled = await ctx.sender.journaled(request);
-    const state = await readAccountState(client, d.address);
+    const [journaled, state] = await Promise.all([
+      ctx.sender.journaled(request),
+      readAccountState(client, d.address),
+    ]);
     let sent: { hash: `0x${string}`; receipt: Awaited<ReturnType<typeof receiptOf>>; minedAt: Date };
     if (journaled.length === 0 && state === 'cancelled') {
       throw new AccountCancelledError('the destination account was cancelled by its owner');
@@ -46,8 +49,7 @@ export const destinationStep: StepDefinition = {
           'the destination account is executed but its transaction is not found',
         );
       const receipt = await receiptOf(client, hash);
-      const block = await client.getBlock({ blockNumber: receipt.blockNumber });
-      sent = { hash, receipt, minedAt: new Date(Number(block.timestamp) * 1000) };
+      sent = { hash, receipt, minedAt: await minedAt(client, receipt) };
     } else {
       sent = await ctx.sender.sendOnce(request);
     }

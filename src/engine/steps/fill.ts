@@ -3,7 +3,7 @@
  * DestinationSettler. Idempotent: an order already filled is not filled again (fillStatus is read first),
  * and a journaled fill is resumed. The solver approves the settler once per token (max allowance).
  */
-import { type Address, encodeFunctionData, erc20Abi, maxUint256 } from 'viem';
+import { type Address, encodeFunctionData, erc20Abi, maxUint256, type PublicClient } from 'viem';
 import { RetryLaterError } from '../../chains/errors.ts';
 import { withChainErrors } from '../../chains/map-chain-error.ts';
 import { destinationSettlerAbi } from '../../contracts/abis.generated.ts';
@@ -26,14 +26,6 @@ export const fillStep: StepDefinition = {
     const destChainId = Number(order.destChainId);
     await writeRow(ctx.store, intent.intentId, 'destination', { chainId: destChainId, status: 'PENDING' });
 
-    const status = await withChainErrors(() =>
-      dest.client.readContract({
-        address: order.destSettler,
-        abi: destinationSettlerAbi,
-        functionName: 'fillStatus',
-        args: [orderId],
-      }),
-    );
     const request = {
       chainId: destChainId,
       account: ctx.keys.solver,
@@ -47,17 +39,30 @@ export const fillStep: StepDefinition = {
       purpose: FILL_PURPOSE,
       intentId: intent.intentId,
     };
-    const journaled = await ctx.sender.journaled(request);
+    // Independent reads in one round trip: the clock and the inventory only matter on the first attempt
+    // (no journal yet), which is the usual case.
+    const [status, journaled, now, inventory] = await Promise.all([
+      withChainErrors(() =>
+        dest.client.readContract({
+          address: order.destSettler,
+          abi: destinationSettlerAbi,
+          functionName: 'fillStatus',
+          args: [orderId],
+        }),
+      ),
+      ctx.sender.journaled(request),
+      chainNow(dest.client),
+      readInventory(ctx, destChainId, order.outputToken, order.destSettler),
+    ]);
     if (status === FillStatus.Filled && journaled.length === 0)
       return { kind: 'done', next: ['destination', 'settle'] };
     if (journaled.length === 0) {
-      const now = await chainNow(dest.client);
       if (now > order.fillDeadline) {
         throw new DeadlinePassedError('the fill deadline passed before the fill', {
           details: { fillDeadline: order.fillDeadline, now },
         });
       }
-      await ensureInventory(ctx, destChainId, order.outputToken, order.outputAmount, order.destSettler);
+      await ensureInventory(ctx, destChainId, order, inventory);
     }
     const sent = await ctx.sender.sendOnce(request);
     if (sent.receipt.status !== 'success') {
@@ -77,33 +82,54 @@ export const fillStep: StepDefinition = {
   },
 };
 
+interface Inventory {
+  balance: bigint;
+  allowance: bigint;
+}
+
+/** The solver's balance of the token and its allowance for the settler, read together. */
+async function readInventory(
+  ctx: EngineContext,
+  chainId: number,
+  token: Address,
+  settler: Address,
+): Promise<Inventory> {
+  const { client } = ctx.chain(chainId);
+  const solver = ctx.keys.solver.address;
+  const [balance, allowance] = await Promise.all([
+    balanceAt(client, token, solver),
+    readAllowance(client, token, solver, settler),
+  ]);
+  return { balance, allowance };
+}
+
+function readAllowance(client: PublicClient, token: Address, owner: Address, spender: Address) {
+  return withChainErrors(() =>
+    client.readContract({ address: token, abi: erc20Abi, functionName: 'allowance', args: [owner, spender] }),
+  );
+}
+
 /** Enough inventory and an allowance for the settler; short inventory waits (an operator rebalances). */
 async function ensureInventory(
   ctx: EngineContext,
   chainId: number,
-  token: Address,
-  amount: bigint,
-  settler: Address,
+  order: { outputToken: Address; outputAmount: bigint; destSettler: Address },
+  read: Inventory,
 ): Promise<void> {
+  const { outputToken: token, outputAmount: amount, destSettler: settler } = order;
   const { client } = ctx.chain(chainId);
   const solver = ctx.keys.solver.address;
-  const balance = await balanceAt(client, token, solver);
-  if (balance < amount) {
+  if (read.balance < amount) {
     throw new RetryLaterError('solver inventory is short on the destination chain', {
-      details: { chainId, token, required: amount, actual: balance },
+      details: { chainId, token, required: amount, actual: read.balance },
     });
   }
+  // Read before the lock: enough already (the usual case) needs no approve and no wait for the lock.
+  if (read.allowance >= amount) return;
   // Fills of the same token run concurrently: without the lock each read a zero allowance and each sent an
   // approve (seen in test/resilience/random-kill.test.ts). The second one now reads the first's result.
   await ctx.sender.exclusive(`approve:${chainId}:${token.toLowerCase()}`, async () => {
-    const allowance = await withChainErrors(() =>
-      client.readContract({
-        address: token,
-        abi: erc20Abi,
-        functionName: 'allowance',
-        args: [solver, settler],
-      }),
-    );
+    const allowance = await readAllowance(client, token, solver, settler);
     if (allowance >= amount) return;
     await ctx.sender.sendOnce({
       chainId,

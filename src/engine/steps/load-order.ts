@@ -22,7 +22,8 @@ export async function loadOrder(ctx: EngineContext, { intent, plan }: StepInput)
   }
   const originChainId = plan.origin.intent.chainId;
   const { client, config } = ctx.chain(originChainId);
-  const order = openedOrder(await receiptOf(client, origin.txnHash as Hex));
+  const order =
+    ctx.orders?.get(origin.txnHash) ?? openedOrder(await receiptOf(client, origin.txnHash as Hex));
   return {
     order,
     orderId: computeOrderId(order, originChainId, config.contracts.originSettler),

@@ -5,8 +5,15 @@
  */
 import type { Hex } from 'viem';
 import { TransactionRevertedError } from '../../chains/errors.ts';
+import { minedAt } from '../../chains/mined-at.ts';
 import { encodeDeployIfNeededAndExecute } from '../../contracts/calldata.ts';
-import { chainNow, findExecutedTransaction, readAccountState, receiptOf } from '../chain-reads.ts';
+import {
+  chainNow,
+  findExecutedTransaction,
+  openedOrder,
+  readAccountState,
+  receiptOf,
+} from '../chain-reads.ts';
 import type { EngineContext, StepDefinition, StepInput } from '../context.ts';
 import { AccountCancelledError, DeadlinePassedError, UnexpectedOutcomeError } from '../errors.ts';
 import {
@@ -59,6 +66,7 @@ export const originStep: StepDefinition = {
       await ctx.store.intents.updateStatus({ intentId: intent.intentId, to: 'SUCCEEDED' });
       return { kind: 'done', next: [] };
     }
+    rememberOrder(ctx, sent);
     // order-refund waits for fillDeadline + grace and returns the locked amount if no fill ever lands.
     return { kind: 'done', next: ['fill', 'order-refund'] };
   },
@@ -72,6 +80,20 @@ export const originStep: StepDefinition = {
     });
   },
 };
+
+/** Hands the order to fill, settle and order-refund (they read the receipt again if it is not there). */
+function rememberOrder(
+  ctx: EngineContext,
+  sent: { hash: Hex; receipt: Awaited<ReturnType<typeof receiptOf>> },
+) {
+  let order: ReturnType<typeof openedOrder>;
+  try {
+    order = openedOrder(sent.receipt);
+  } catch {
+    return; // not exactly one OrderOpened: the fill step reads the receipt and reports it
+  }
+  ctx.orders?.remember(sent.hash, order);
+}
 
 async function executeOnce(
   ctx: EngineContext,
@@ -89,8 +111,12 @@ async function executeOnce(
     intentId: intent.intentId,
     onStage: rowStages(ctx.store, intent.intentId, 'origin', base),
   };
-  const journaled = await ctx.sender.journaled({ ...request });
-  const state = await readAccountState(client, plan.origin.address);
+  // Independent reads in one round trip; the clock is only used on the first attempt (no journal yet).
+  const [journaled, state, now] = await Promise.all([
+    ctx.sender.journaled({ ...request }),
+    readAccountState(client, plan.origin.address),
+    chainNow(client),
+  ]);
   if (journaled.length > 0) return ctx.sender.sendOnce(request);
   if (state === 'cancelled') throw new AccountCancelledError('the owner cancelled the origin account');
   if (state === 'executed') {
@@ -99,10 +125,8 @@ async function executeOnce(
     if (!hash)
       throw new UnexpectedOutcomeError('the origin account is executed but its transaction is not found');
     const receipt = await receiptOf(client, hash);
-    const block = await client.getBlock({ blockNumber: receipt.blockNumber });
-    return { hash, receipt, minedAt: new Date(Number(block.timestamp) * 1000) };
+    return { hash, receipt, minedAt: await minedAt(client, receipt) };
   }
-  const now = await chainNow(client);
   if (now >= o.deadline) {
     throw new DeadlinePassedError('the origin deadline passed before execution', {
       details: { deadline: o.deadline, now },
