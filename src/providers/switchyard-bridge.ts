@@ -29,21 +29,37 @@ export function createSwitchyardBridgeProvider(deps: SwitchyardBridgeDeps): Brid
   const spreadBps = deps.spreadBps ?? SOLVER_SPREAD_BPS;
   const hasSettlers = (c: ChainConfig) =>
     Boolean(c.contracts.originSettler && c.contracts.destinationSettler);
+  // One read per (chain, token) for the provider's life: a provider is built per quote, so this never
+  // serves an old balance, and prefetch() lets the read start before the amount is known.
+  const inventories = new Map<string, Promise<bigint>>();
+  const inventoryOf = (chain: ChainConfig, token: Address): Promise<bigint> => {
+    const key = `${chain.chainId}:${token.toLowerCase()}`;
+    let read = inventories.get(key);
+    if (!read) {
+      read = deps.getClient(chain.chainId).readContract({
+        address: token,
+        abi: erc20Abi,
+        functionName: 'balanceOf',
+        args: [deps.solver],
+      });
+      inventories.set(key, read);
+    }
+    return read;
+  };
   return {
     id: ProviderId.Switchyard,
     supports: (origin, destination) =>
       origin.chainId !== destination.chainId && hasSettlers(origin) && hasSettlers(destination),
+    prefetch(destinationChain, outputToken) {
+      // A failed read surfaces when quote() awaits it; until then it must not count as unhandled.
+      inventoryOf(destinationChain, outputToken).catch(() => {});
+    },
     async quote(request) {
       const { tradeType, amount } = request;
       // Spread rounds in the solver's favour by at most one base unit, so a fill never runs at a loss.
       const inputAmount = tradeType === 'EXACT_INPUT' ? amount : ceilDiv(amount * BPS, BPS - spreadBps);
       const outputAmount = tradeType === 'EXACT_INPUT' ? (amount * (BPS - spreadBps)) / BPS : amount;
-      const inventory = await deps.getClient(request.destinationChain.chainId).readContract({
-        address: request.outputToken,
-        abi: erc20Abi,
-        functionName: 'balanceOf',
-        args: [deps.solver],
-      });
+      const inventory = await inventoryOf(request.destinationChain, request.outputToken);
       if (inventory < outputAmount) {
         throw new InsufficientLiquidityError(
           `the solver holds ${inventory} base units of ${request.outputToken} on chain ${request.destinationChain.chainId}, the route needs ${outputAmount}`,

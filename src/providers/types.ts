@@ -70,6 +70,11 @@ export interface SwapProvider {
   estimateGas(chain: ChainConfig, tokenIn: Address, tokenOut: Address): Promise<bigint | undefined>;
   /** Quotes from current on-chain state; throws InsufficientLiquidityError when the pools cannot serve it. */
   quote(request: SwapQuoteRequest): Promise<SwapQuote>;
+  /**
+   * Starts the reads a quote of this pair will need that do not depend on the amount (pool state), so they
+   * run beside the plan's other reads; quote() then finds them in flight.
+   */
+  prefetch?(chain: ChainConfig, tokenIn: Address, tokenOut: Address): void;
   /** approve + swap, spending the account's whole balance of tokenIn (an OwnBalance fill). */
   buildCalls(params: SwapCallParams): IntentCall[];
 }
@@ -105,6 +110,11 @@ export interface BridgeProvider {
   supports(originChain: ChainConfig, destinationChain: ChainConfig): boolean;
   /** Checks the solver's inventory; throws InsufficientLiquidityError when it cannot fill. */
   quote(request: BridgeQuoteRequest): Promise<BridgeQuote>;
+  /**
+   * Starts the reads a quote of this token pair will need that do not depend on the amount, so they run
+   * beside the plan's other reads (the amount waits for the gas price); quote() then finds them in flight.
+   */
+  prefetch?(destinationChain: ChainConfig, outputToken: Address): void;
 }
 
 /** Wrapping and unwrapping the native currency. */

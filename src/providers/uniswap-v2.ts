@@ -84,7 +84,19 @@ export function createUniswapV2Provider(deps: UniswapV2ProviderDeps): SwapProvid
     return amount;
   }
 
-  async function reservesOf(chain: ChainConfig, a: Address, b: Address): Promise<[bigint, bigint]> {
+  // Reserves too are read once per pair and plan: prefetch() starts them before the amounts are known.
+  const reserves = new Map<string, Promise<[bigint, bigint]>>();
+  function reservesOf(chain: ChainConfig, a: Address, b: Address): Promise<[bigint, bigint]> {
+    const key = `${chain.chainId}:${a.toLowerCase()}:${b.toLowerCase()}`;
+    let read = reserves.get(key);
+    if (!read) {
+      read = readReserves(chain, a, b);
+      reserves.set(key, read);
+    }
+    return read;
+  }
+
+  async function readReserves(chain: ChainConfig, a: Address, b: Address): Promise<[bigint, bigint]> {
     const pair = await pairOf(chain, a, b);
     if (!pair) throw new UnsupportedRouteError(`no Uniswap V2 pair for ${a}/${b} on chain ${chain.chainId}`);
     const client = deps.getClient(chain.chainId);
@@ -124,6 +136,13 @@ export function createUniswapV2Provider(deps: UniswapV2ProviderDeps): SwapProvid
     async estimateGas(chain, tokenIn, tokenOut) {
       const path = await findPath(chain, tokenIn, tokenOut);
       return path ? APPROVE_GAS + BigInt(path.length - 1) * SWAP_HOP_GAS : undefined;
+    },
+    prefetch(chain, tokenIn, tokenOut) {
+      const reads = findPath(chain, tokenIn, tokenOut).then((path) =>
+        path ? Promise.all(path.slice(1).map((to, i) => reservesOf(chain, path[i]!, to))) : undefined,
+      );
+      // Failures surface when quote() awaits the same reads; until then they must not count as unhandled.
+      reads.catch(() => {});
     },
     async quote(request) {
       const { chain, tokenIn, tokenOut, tradeType, amount } = request;

@@ -52,10 +52,28 @@ export async function buildExecutionPlan(request: PlanRequest, deps: PlanDeps): 
     spreadBps: deps.solverSpreadBps,
   });
   const weth = createWethProvider();
+  // Gas prices depend on the chains alone: read beside the route's pool lookups, not after them.
+  const gasPrices = readGasPrices(request, deps);
   const shape = await resolveRoute(request, { chains: deps.chains, swap, bridge });
+  // Pool state and the solver's inventory do not depend on the amounts: read while the gas prices come in.
+  for (const leg of [shape.originSwap, shape.destinationSwap]) {
+    if (leg) swap.prefetch?.(leg.chain, leg.tokenIn, leg.tokenOut);
+  }
+  if (shape.bridge) bridge.prefetch?.(shape.destination, shape.bridge.outputToken.address);
   const price = pricer(deps);
+  // Prices are cached for seconds; on a miss each is a few pool reads, so the misses run side by side.
+  // The destination token's price is awaited where it was before, so a refusal names the same cause.
+  const destinationPrice = price(shape.destination.chainId, shape.destinationToken);
+  destinationPrice.catch(() => {});
+  const natives = [
+    nativeOf(price, shape.origin),
+    shape.crossChain ? nativeOf(price, shape.destination) : undefined,
+  ];
+  for (const p of natives) p?.catch(() => {});
   const feeToken = await price(shape.origin.chainId, shape.originToken);
-  const gas = await gasFor(shape, deps, price, feeToken);
+  const originNative = await natives[0]!;
+  const destinationNative = await natives[1];
+  const gas = await gasFor(shape, gasPrices, feeToken, originNative, destinationNative);
   const gasFee = gas.origin.feeAmount + (gas.destination?.feeAmount ?? 0n);
   const slippage = slippageParts(slippageTolerance);
   const bps = request.serviceFeeBps ?? 0n;
@@ -114,7 +132,7 @@ export async function buildExecutionPlan(request: PlanRequest, deps: PlanDeps): 
   const destination = shape.crossChain ? buildDestinationIntent(ctx) : undefined;
   const { origin, order } = buildOriginIntent(ctx, destination);
 
-  const destinationToken = await price(shape.destination.chainId, shape.destinationToken);
+  const destinationToken = await destinationPrice;
   const fees = await feesFor({ shape, legs, gas, gasFee, serviceFee, feeToken, price });
   const fromAmount = depositAmount;
   const fromAmountMin = tradeType === 'EXACT_INPUT' ? depositAmount : legs.expectedRouteInput + collectorFee;
@@ -210,34 +228,57 @@ function pricer(deps: PlanDeps): Price {
   };
 }
 
-async function gasFor(shape: RouteShape, deps: PlanDeps, price: Price, feeToken: PricedToken) {
+/**
+ * Starts the gas price reads of the request's chains (only configured ones: an unknown chain is refused by
+ * resolveRoute). Not cached across quotes: a quote states the fee at the price of the moment.
+ */
+function readGasPrices(request: PlanRequest, deps: PlanDeps): Map<number, Promise<bigint>> {
+  const reads = new Map<number, Promise<bigint>>();
+  for (const chainId of [request.originChainId, request.destinationChainId]) {
+    if (reads.has(chainId) || !deps.chains.some((c) => c.chainId === chainId)) continue;
+    const read = deps.getClient(chainId).getGasPrice();
+    // A failed read surfaces where gasFor awaits it; a quote refused before that must not leave it unhandled.
+    read.catch(() => {});
+    reads.set(chainId, read);
+  }
+  return reads;
+}
+
+function nativeOf(price: Price, chain: RouteShape['origin']): Promise<PricedToken> {
+  return price(chain.chainId, { ...chain.nativeCurrency, address: zeroAddress });
+}
+
+async function gasFor(
+  shape: RouteShape,
+  gasPrices: Map<number, Promise<bigint>>,
+  feeToken: PricedToken,
+  originNative: PricedToken,
+  destinationNative: PricedToken | undefined,
+) {
   const units = gasUnits(shape);
-  const nativeOf = (chain: RouteShape['origin']) =>
-    price(chain.chainId, { ...chain.nativeCurrency, address: zeroAddress });
-  const originNative = isAddressEqual(feeToken.address, zeroAddress);
-  // The two chains' gas prices are independent reads: fetched side by side (bench/quote.ts).
-  const [origin, destination] = await Promise.all([
-    chainGas({
-      client: deps.getClient(shape.origin.chainId),
-      chainId: shape.origin.chainId,
-      gasLimit: units.origin,
-      native: await nativeOf(shape.origin),
-      feeToken,
-      feeTokenIsThisNative: originNative,
-    }),
-    shape.crossChain
-      ? nativeOf(shape.destination).then((native) =>
-          chainGas({
-            client: deps.getClient(shape.destination.chainId),
-            chainId: shape.destination.chainId,
-            gasLimit: units.destination,
-            native,
-            feeToken,
-            feeTokenIsThisNative: false,
-          }),
-        )
-      : undefined,
+  const [originPrice, destinationPrice] = await Promise.all([
+    gasPrices.get(shape.origin.chainId)!,
+    shape.crossChain ? gasPrices.get(shape.destination.chainId)! : undefined,
   ]);
+  const origin = chainGas({
+    gasPrice: originPrice,
+    chainId: shape.origin.chainId,
+    gasLimit: units.origin,
+    native: originNative,
+    feeToken,
+    feeTokenIsThisNative: isAddressEqual(feeToken.address, zeroAddress),
+  });
+  const destination =
+    shape.crossChain && destinationPrice !== undefined && destinationNative
+      ? chainGas({
+          gasPrice: destinationPrice,
+          chainId: shape.destination.chainId,
+          gasLimit: units.destination,
+          native: destinationNative,
+          feeToken,
+          feeTokenIsThisNative: false,
+        })
+      : undefined;
   return { origin, destination };
 }
 

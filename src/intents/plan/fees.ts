@@ -3,7 +3,7 @@
  * account does not exist at quote time), priced at the chain's gas price × GAS_PRICE_SAFETY, and converted to
  * the fee token (the origin token) through USD prices.
  */
-import type { Address, PublicClient } from 'viem';
+import type { Address } from 'viem';
 import { APPROVE_GAS, FILL_GAS, LOCK_GAS, SETTLE_GAS, UNWRAP_GAS, WRAP_GAS } from '../../providers/gas.ts';
 import {
   DESTINATION_CALL_GAS,
@@ -39,15 +39,16 @@ export function gasUnits(shape: RouteShape): { origin: bigint; destination: bigi
   };
 }
 
-export async function chainGas(params: {
-  client: PublicClient;
+/** The chain's gas fee for `gasLimit` units at `gasPrice` (read by the caller, fresh for this quote). */
+export function chainGas(params: {
+  gasPrice: bigint;
   chainId: number;
   gasLimit: bigint;
   native: Priced;
   feeToken: Priced & { address: Address };
   feeTokenIsThisNative: boolean;
-}): Promise<ChainGas> {
-  const gasPrice = await params.client.getGasPrice();
+}): ChainGas {
+  const { gasPrice } = params;
   const feeNative = (params.gasLimit * gasPrice * GAS_PRICE_SAFETY_NUMERATOR) / GAS_PRICE_SAFETY_DENOMINATOR;
   const feeAmount = params.feeTokenIsThisNative
     ? feeNative
