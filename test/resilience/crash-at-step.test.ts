@@ -4,18 +4,35 @@
  * is restarted without the hook, and the intent must finish with nothing sent twice: one origin execution,
  * one fill, one destination execution, one settlement on-chain (events), every relayer/solver transaction
  * journaled at its nonce, no nonce skipped or reused for another call, and every token conserved.
+ *
+ * A point that does not fire within CRASH_FIRE_TIMEOUT_MS fails that point by name; after every point the
+ * child is SIGKILLed whatever happened and each start listens on a fresh port, so one failed point cannot
+ * take the others down with it.
  */
 import type { Address } from 'viem';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { freshAddress, quoteRequest, usdc } from '../e2e/support/requests.ts';
 import type { TestDevnetChain } from '../harness/devnet.ts';
 import { type AuditedIntent, auditSends, conservation, expectConserved } from './support/audit.ts';
-import { createDepositQueue, submitIntent, waitForStepDone, waitForTerminal } from './support/intents.ts';
+import {
+  createDepositQueue,
+  type SubmittedIntent,
+  submitIntent,
+  waitForStepDone,
+  waitForTerminal,
+} from './support/intents.ts';
 import { type ResilienceService, startResilienceService } from './support/resilience-service.ts';
+import type { ServeProcess } from './support/serve-process.ts';
 
 /** One crash, a restart (1–3 s) and an intent (~3 s), with room for a loaded 2-core machine (ms). */
 const PER_POINT_TIMEOUT_MS = 120_000;
 const FINISH_TIMEOUT_MS = 90_000;
+/**
+ * From the start with the hook to the kill: quote, commit, deposit and the steps up to the last point
+ * (settle:broadcast) take ~5 s; a loaded 2-core machine needs more, and a point that never fires must fail
+ * well inside PER_POINT_TIMEOUT_MS with its own message (ms).
+ */
+const CRASH_FIRE_TIMEOUT_MS = 60_000;
 
 /** The points where the process dies, in the order an intent reaches them. */
 const CRASH_POINTS = [
@@ -46,6 +63,11 @@ beforeAll(async () => {
 afterAll(async () => {
   await svc?.stop();
 });
+// Whatever happened in the point (its crash never came, an assertion failed, the test timed out), no
+// `serve` child outlives it.
+afterEach(async () => {
+  await svc?.kill();
+});
 
 describe('SIGKILL at each step of a cross-chain intent, then restart', () => {
   for (const point of CRASH_POINTS) {
@@ -65,7 +87,7 @@ describe('SIGKILL at each step of a cross-chain intent, then restart', () => {
           amountIn: usdc('40'),
         });
         const submitted = submitIntent(svc, request, queue);
-        expect(await proc.exited).toBe('SIGKILL');
+        await crashAt(point, proc, submitted);
         svc.forget();
         await svc.start();
         const { intentId, intent } = await submitted;
@@ -99,6 +121,53 @@ describe('SIGKILL at each step of a cross-chain intent, then restart', () => {
     expectConserved(await conservation(svc, startBlocks, created));
   }, 120_000);
 });
+
+/**
+ * Waits for the child to kill itself at `point`. Fails, naming the point, when the submission fails first
+ * (the crash can then never come) or when the point has not fired within CRASH_FIRE_TIMEOUT_MS.
+ */
+async function crashAt(
+  point: string,
+  proc: ServeProcess,
+  submitted: Promise<SubmittedIntent>,
+): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  let intentId: string | undefined;
+  const outcome = await Promise.race([
+    proc.exited.then((how) => ({ how })),
+    // A submission that succeeds is normal (the later points come after ExecuteIntent's answer).
+    submitted.then(
+      (s) => {
+        intentId = s.intentId;
+        return new Promise<never>(() => {});
+      },
+      (error: unknown) => ({ error }),
+    ),
+    new Promise<{ timedOut: true }>((resolve) => {
+      timer = setTimeout(() => resolve({ timedOut: true }), CRASH_FIRE_TIMEOUT_MS);
+    }),
+  ]).finally(() => clearTimeout(timer));
+  if ('how' in outcome) {
+    if (outcome.how !== 'SIGKILL') {
+      throw new Error(
+        `crash point ${point}: serve exited with ${outcome.how}, not SIGKILL; see ${svc.logPath}`,
+      );
+    }
+    return;
+  }
+  if ('error' in outcome) {
+    throw new Error(
+      `crash point ${point} cannot fire: submitting the intent failed: ${(outcome.error as Error)?.message}`,
+      { cause: outcome.error },
+    );
+  }
+  const steps = intentId ? await svc.store.steps.list(intentId) : [];
+  throw new Error(
+    `crash point ${point} did not fire within ${CRASH_FIRE_TIMEOUT_MS} ms (intent ${intentId ?? 'not yet executed'}; steps ${JSON.stringify(
+      steps.map((s) => [s.step, s.state, s.attempts]),
+    )}); see ${svc.logPath} (KEEP_RESILIENCE_LOGS=1 keeps it)`,
+  );
+}
 
 async function balanceOn(chain: TestDevnetChain, token: Address, holder: Address): Promise<bigint> {
   const { balanceOf } = await import('../e2e/support/e2e-fixture.ts');

@@ -3,7 +3,9 @@
  * (SQLite file or a Postgres database) that the test opens for reads and to create the access key, a
  * `serve` config for the devnet's chains written to a temp dir, and `switchyard serve` running as a child
  * process with the devnet's operator keys in its environment. The test can SIGKILL and restart it at will,
- * put loopback proxies in front of chains (rpc-proxy.ts) and raise a chain's confirmation depth.
+ * put loopback proxies in front of chains (rpc-proxy.ts) and raise a chain's confirmation depth. Every start
+ * listens on a fresh port (`url()` and `api()` follow it), so a child that outlived a failed test cannot
+ * block the next start.
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -15,7 +17,13 @@ import { createStore } from '../../../src/store/create-store.ts';
 import type { Store } from '../../../src/store/types.ts';
 import { createTestDatabase, type Dialect, type TestDatabase } from '../../harness/database.ts';
 import { startTestDevnet, type TestDevnet, type TestDevnetChain } from '../../harness/devnet.ts';
-import { type ServeProcess, startServeProcess } from './serve-process.ts';
+import { type ServeProcess, ServeStartError, startServeProcess } from './serve-process.ts';
+
+/**
+ * Starts tried when the fresh port was taken between freePort() and the child's listen (another process on
+ * this shared machine got it first): the next try picks another port. Any other start failure is final.
+ */
+const START_ATTEMPTS = 3;
 
 export interface ResilienceOptions {
   dialect?: Dialect;
@@ -32,11 +40,13 @@ export interface ResilienceService {
   key: string;
   /** The running process (undefined between kill and restart). */
   process: ServeProcess | undefined;
+  /** A client of the latest started process (its port changes with every start). */
   api(): TrailsApi;
   url(): string;
   chain(chainId: number | bigint): TestDevnetChain;
   /** Starts the process; `env` adds variables for this run only (e.g. SWITCHYARD_DEBUG_CRASH_AT). */
   start(env?: Record<string, string>): Promise<ServeProcess>;
+  /** SIGKILL the process (whether or not it is still running) and wait for its exit. */
   kill(): Promise<void>;
   /** SIGTERM: the clean shutdown. */
   stopProcess(): Promise<void>;
@@ -66,7 +76,8 @@ export async function startResilienceService(
     confirmations: options.confirmations?.[c.chainId] ?? c.confirmations,
   }));
   const configPath = path.join(workDir, 'serve.json');
-  const port = await freePort();
+  // The file's port is never used: every start passes a fresh one with --port, which wins over the file.
+  let port = await freePort();
   await writeFile(
     configPath,
     JSON.stringify({
@@ -103,8 +114,23 @@ export async function startResilienceService(
       return found;
     },
     async start(env = {}) {
-      service.process = await startServeProcess({ configPath, env: { ...operatorEnv, ...env }, logPath });
-      return service.process;
+      // A process still tracked here would keep running unseen (and keep its port): end it first.
+      await service.kill();
+      for (let attempt = 1; ; attempt++) {
+        port = await freePort();
+        try {
+          service.process = await startServeProcess({
+            configPath,
+            port,
+            env: { ...operatorEnv, ...env },
+            logPath,
+          });
+          return service.process;
+        } catch (error) {
+          const portTaken = error instanceof ServeStartError && /EADDRINUSE/.test(error.output);
+          if (!portTaken || attempt >= START_ATTEMPTS) throw error;
+        }
+      }
     },
     async kill() {
       await service.process?.kill();
