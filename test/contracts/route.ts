@@ -60,6 +60,30 @@ export function transferCall(token: Address, to: Address, amount: bigint): Inten
   return { target: token, value: 0n, data, fills: [] };
 }
 
+/**
+ * The lock of an origin intent: `approve(settler, own balance)` then `open(template)`, with the depositor
+ * (the account's own address) and the input amount (its own balance of `token`) written at run time.
+ */
+export function lockCalls(token: Address, settler: Address, template: OrderData): IntentCall[] {
+  return [
+    {
+      target: token,
+      value: 0n,
+      data: encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [settler, 0n] }),
+      fills: [{ kind: FillKind.OwnBalance, token, offset: ERC20_AMOUNT_OFFSET }],
+    },
+    {
+      target: settler,
+      value: 0n,
+      data: encodeOpen(template),
+      fills: [
+        { kind: FillKind.OwnAddress, token: ZERO, offset: OPEN_DEPOSITOR_OFFSET },
+        { kind: FillKind.OwnBalance, token, offset: OPEN_INPUT_AMOUNT_OFFSET },
+      ],
+    },
+  ];
+}
+
 export function accountAddress(chain: TestChain, intent: Intent): { hash: Hex; address: Address } {
   const { intentFactory: factory, intentAccountImplementation: implementation } = chain.contracts;
   const hash = hashIntent(intent, factory);
@@ -102,8 +126,6 @@ export async function buildRoute(p: RouteParams): Promise<Route> {
     nonce: salt,
   };
   const usdc = origin.tokens.usdc;
-  const settler = origin.contracts.originSettler;
-  const ownUsdcBalance = { kind: FillKind.OwnBalance, token: usdc, offset: ERC20_AMOUNT_OFFSET } as const;
   const originIntent: Intent = {
     mode: IntentMode.Origin,
     chainId: BigInt(origin.chainId),
@@ -117,21 +139,7 @@ export async function buildRoute(p: RouteParams): Promise<Route> {
     minGas: 0n,
     calls: [
       transferCall(usdc, origin.accounts.feeCollector.address, p.feeAmount),
-      {
-        target: usdc,
-        value: 0n,
-        data: encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [settler, 0n] }),
-        fills: [ownUsdcBalance],
-      },
-      {
-        target: settler,
-        value: 0n,
-        data: encodeOpen(orderTemplate),
-        fills: [
-          { kind: FillKind.OwnAddress, token: ZERO, offset: OPEN_DEPOSITOR_OFFSET },
-          { kind: FillKind.OwnBalance, token: usdc, offset: OPEN_INPUT_AMOUNT_OFFSET },
-        ],
-      },
+      ...lockCalls(usdc, origin.contracts.originSettler, orderTemplate),
     ],
     sweepTokens: [],
   };

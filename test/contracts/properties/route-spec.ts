@@ -5,7 +5,6 @@
 import fc from 'fast-check';
 import { type Address, encodeFunctionData, erc20Abi, type Hex, keccak256, toHex } from 'viem';
 import { accruingVaultAbi, revertingTargetAbi } from '../../../src/contracts/abis.generated.ts';
-import { encodeOpen } from '../../../src/contracts/calldata.ts';
 import { computeOrderId } from '../../../src/contracts/order-id.ts';
 import {
   ERC20_AMOUNT_OFFSET,
@@ -13,15 +12,12 @@ import {
   type Intent,
   type IntentCall,
   IntentMode,
-  OPEN_INPUT_AMOUNT_OFFSET,
   type OrderData,
 } from '../../../src/contracts/types.ts';
-import { accountAddress, DEST_MIN_GAS, transferCall } from '../route.ts';
+import { accountAddress, DEST_MIN_GAS, lockCalls, transferCall } from '../route.ts';
 import { addressFromLabel, USDC, type World } from './world.ts';
 
 const ZERO: Address = '0x0000000000000000000000000000000000000000';
-/** Byte offset of `depositor` in `open(OrderData)` calldata: the first struct word. */
-const OPEN_DEPOSITOR_OFFSET = 4;
 /** Byte offset of `assets` in `deposit(assets, receiver)` calldata. */
 const VAULT_ASSETS_OFFSET = 4;
 /** Smallest and largest generated deposit: 2 USDC (room for a fee and an output) to 1,000 USDC. */
@@ -152,8 +148,6 @@ function originIntent(
 ): Intent {
   const { chain } = world.a;
   const usdc = chain.tokens.usdc;
-  const settler = chain.contracts.originSettler;
-  const ownBalance = { kind: FillKind.OwnBalance, token: usdc, offset: ERC20_AMOUNT_OFFSET } as const;
   return {
     mode: IntentMode.Origin,
     chainId: BigInt(chain.chainId),
@@ -167,21 +161,7 @@ function originIntent(
     minGas: 0n,
     calls: [
       transferCall(usdc, chain.accounts.feeCollector.address, feeAmount),
-      {
-        target: usdc,
-        value: 0n,
-        data: encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [settler, 0n] }),
-        fills: [ownBalance],
-      },
-      {
-        target: settler,
-        value: 0n,
-        data: encodeOpen(template),
-        fills: [
-          { kind: FillKind.OwnAddress, token: ZERO, offset: OPEN_DEPOSITOR_OFFSET },
-          { kind: FillKind.OwnBalance, token: usdc, offset: OPEN_INPUT_AMOUNT_OFFSET },
-        ],
-      },
+      ...lockCalls(usdc, chain.contracts.originSettler, template),
     ],
     sweepTokens: [],
   };
