@@ -1,23 +1,18 @@
 import { zeroAddress } from 'viem';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { intentAccountAbi, intentFactoryAbi } from '../../src/contracts/abis.generated.ts';
 import { encodeDeploy } from '../../src/contracts/calldata.ts';
 import { hashIntent } from '../../src/contracts/hash-intent.ts';
 import { predictIntentAddress } from '../../src/contracts/predict-intent-address.ts';
-import { startTestChain, type TestChain } from '../harness/chain.ts';
+import type { TestChain } from '../harness/chain.ts';
 import { buildRoute } from './route.ts';
+import { useTestChains } from './use-test-chains.ts';
 
 describe('intent hash and address computed off-chain', () => {
   let origin: TestChain;
   let dest: TestChain;
-  beforeAll(async () => {
-    [origin, dest] = await Promise.all([
-      startTestChain({ chainId: 7_770_301 }),
-      startTestChain({ chainId: 7_770_302 }),
-    ]);
-  });
-  afterAll(async () => {
-    await Promise.all([origin?.stop(), dest?.stop()]);
+  useTestChains([7_770_301, 7_770_302], (started) => {
+    [origin, dest] = started;
   });
 
   const route = () =>

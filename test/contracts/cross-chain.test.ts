@@ -1,27 +1,34 @@
-import { type Address, encodeFunctionData, erc20Abi, parseEventLogs, type TransactionReceipt } from 'viem';
+import { type Address, encodeFunctionData, parseEventLogs, type TransactionReceipt } from 'viem';
 import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
-  destinationSettlerAbi,
   intentAccountAbi,
   intentFactoryAbi,
   originSettlerAbi,
   revertingTargetAbi,
 } from '../../src/contracts/abis.generated.ts';
-import { fillAttestationTypedData } from '../../src/contracts/attestation.ts';
 import {
   encodeDeployIfNeededAndExecute,
   encodeDeployIfNeededAndRefund,
-  encodeFill,
-  encodeFillProof,
   encodeSettle,
 } from '../../src/contracts/calldata.ts';
 import { computeOrderId } from '../../src/contracts/order-id.ts';
 import { AccountState, FillStatus, OrderStatus } from '../../src/contracts/types.ts';
-import { expectRevert, startTestChain, type TestChain } from '../harness/chain.ts';
-import { buildRoute, openedOrder, type Route } from './route.ts';
+import { expectRevert, type TestChain } from '../harness/chain.ts';
+import { buildRoute, openedOrder, type Route, type RouteParams } from './route.ts';
+import {
+  accountStateOf,
+  allowanceOf,
+  attestFill,
+  fillOrder,
+  fillStatusOf,
+  fundSolver,
+  orderStatusOf,
+  transferToken,
+  USDC,
+} from './threats/t13-t23-support.ts';
+import { useTestChains } from './use-test-chains.ts';
 
-const USDC = 1_000_000n;
 const DEPOSIT = 100n * USDC;
 const FEE = USDC / 2n;
 const OUTPUT = 99n * USDC;
@@ -30,26 +37,23 @@ const SOLVER_INVENTORY = 10_000n * USDC;
 describe('lock → fill → settle across two anvil chains', () => {
   let origin: TestChain;
   let dest: TestChain;
-  beforeAll(async () => {
-    [origin, dest] = await Promise.all([
-      startTestChain({ chainId: 7_770_401 }),
-      startTestChain({ chainId: 7_770_402 }),
-    ]);
-    await dest.mint(dest.tokens.usdc, dest.accounts.solver.address, SOLVER_INVENTORY);
-    await dest.send('solver', {
-      to: dest.tokens.usdc,
-      data: encodeFunctionData({
-        abi: erc20Abi,
-        functionName: 'approve',
-        args: [dest.contracts.destinationSettler, SOLVER_INVENTORY],
-      }),
-    });
-  });
-  afterAll(async () => {
-    await Promise.all([origin?.stop(), dest?.stop()]);
+  useTestChains([7_770_401, 7_770_402], async (started) => {
+    [origin, dest] = started;
+    await fundSolver(dest, dest.tokens.usdc, SOLVER_INVENTORY);
   });
 
   const newRecipient = (): Address => privateKeyToAddress(generatePrivateKey());
+  /** A route of DEPOSIT (FEE to the collector) from the user on `origin` to OUTPUT for `recipient` on `dest`. */
+  const routeTo = (recipient: Address, destCalls?: RouteParams['destCalls']): Promise<Route> =>
+    buildRoute({
+      origin,
+      dest,
+      depositAmount: DEPOSIT,
+      feeAmount: FEE,
+      outputAmount: OUTPUT,
+      recipient,
+      destCalls,
+    });
 
   async function executeOrigin(route: Route): Promise<TransactionReceipt> {
     return origin.send('relayer', {
@@ -60,28 +64,14 @@ describe('lock → fill → settle across two anvil chains', () => {
 
   it('delivers to the recipient, pays fee and surplus, and repays the solver after attestation', async () => {
     const recipient = newRecipient();
-    const route = await buildRoute({
-      origin,
-      dest,
-      depositAmount: DEPOSIT,
-      feeAmount: FEE,
-      outputAmount: OUTPUT,
-      recipient,
-    });
+    const route = await routeTo(recipient);
     const { user, feeCollector, solver, attester } = origin.accounts;
     const surplus = 1n * USDC;
     await origin.mint(origin.tokens.usdc, user.address, DEPOSIT + surplus);
     const userBefore = await origin.balanceOf(origin.tokens.usdc, user.address);
 
     // 1. The user deposits (with 1 USDC too much) to the origin intent address.
-    await origin.send('user', {
-      to: origin.tokens.usdc,
-      data: encodeFunctionData({
-        abi: erc20Abi,
-        functionName: 'transfer',
-        args: [route.originAccount, DEPOSIT + surplus],
-      }),
-    });
+    await transferToken(origin, 'user', origin.tokens.usdc, route.originAccount, DEPOSIT + surplus);
 
     // 2. The relayer executes the origin intent: fee, lock, surplus back to the owner.
     const originReceipt = await executeOrigin(route);
@@ -100,29 +90,20 @@ describe('lock → fill → settle across two anvil chains', () => {
     expect(await origin.balanceOf(origin.tokens.usdc, origin.contracts.originSettler)).toBe(inputAmount);
     expect(await origin.balanceOf(origin.tokens.usdc, route.originAccount)).toBe(0n);
     expect(await origin.balanceOf(origin.tokens.usdc, user.address)).toBe(userBefore - DEPOSIT);
-    const leftover = await origin.publicClient.readContract({
-      address: origin.tokens.usdc,
-      abi: erc20Abi,
-      functionName: 'allowance',
-      args: [route.originAccount, origin.contracts.originSettler],
-    });
+    const leftover = await allowanceOf(
+      origin,
+      origin.tokens.usdc,
+      route.originAccount,
+      origin.contracts.originSettler,
+    );
     expect(leftover).toBe(0n);
 
     // 3. The solver fills the destination account from its own inventory.
     const solverBeforeDest = await dest.balanceOf(dest.tokens.usdc, solver.address);
-    await dest.send('solver', {
-      to: dest.contracts.destinationSettler,
-      data: encodeFill(order, BigInt(origin.chainId), origin.contracts.originSettler, solver.address),
-    });
+    await fillOrder(origin, dest, order, solver.address);
     expect(await dest.balanceOf(dest.tokens.usdc, route.destAccount)).toBe(OUTPUT);
     expect(await dest.balanceOf(dest.tokens.usdc, solver.address)).toBe(solverBeforeDest - OUTPUT);
-    const status = await dest.publicClient.readContract({
-      address: dest.contracts.destinationSettler,
-      abi: destinationSettlerAbi,
-      functionName: 'fillStatus',
-      args: [orderId],
-    });
-    expect(status).toBe(FillStatus.Filled);
+    expect(await fillStatusOf(dest, orderId)).toBe(FillStatus.Filled);
 
     // 4. Anyone executes the destination intent: the transfer reaches the recipient.
     const destReceipt = await dest.send('relayer', {
@@ -135,32 +116,20 @@ describe('lock → fill → settle across two anvil chains', () => {
     expect(await dest.balanceOf(dest.tokens.usdc, route.destAccount)).toBe(0n);
 
     // 5. The attester signs the fill; settle repays the solver on the origin.
-    const signature = await origin.wallets.attester.signTypedData(
-      fillAttestationTypedData({
-        verifier: origin.contracts.fillVerifier,
-        originChainId: BigInt(origin.chainId),
-        destChainId: BigInt(dest.chainId),
-        destSettler: dest.contracts.destinationSettler,
-        orderId,
-        filler: solver.address,
-        repaymentAddr: solver.address,
-      }),
-    );
+    const proof = await attestFill(origin, dest, {
+      orderId,
+      filler: solver.address,
+      repaymentAddr: solver.address,
+    });
     expect(attester.address).not.toBe(origin.accounts.relayer.address);
     const solverBeforeOrigin = await origin.balanceOf(origin.tokens.usdc, solver.address);
     await origin.send('relayer', {
       to: origin.contracts.originSettler,
-      data: encodeSettle(order, solver.address, encodeFillProof(solver.address, signature)),
+      data: encodeSettle(order, solver.address, proof),
     });
     expect(await origin.balanceOf(origin.tokens.usdc, solver.address)).toBe(solverBeforeOrigin + inputAmount);
     expect(await origin.balanceOf(origin.tokens.usdc, origin.contracts.originSettler)).toBe(0n);
-    const orderStatus = await origin.publicClient.readContract({
-      address: origin.contracts.originSettler,
-      abi: originSettlerAbi,
-      functionName: 'orderStatus',
-      args: [orderId],
-    });
-    expect(orderStatus).toBe(OrderStatus.Settled);
+    expect(await orderStatusOf(origin, orderId)).toBe(OrderStatus.Settled);
   });
 
   it('refunds the owner on the destination when a destination call fails', async () => {
@@ -172,21 +141,10 @@ describe('lock → fill → settle across two anvil chains', () => {
       fills: [],
     };
     const recipient = newRecipient();
-    const route = await buildRoute({
-      origin,
-      dest,
-      depositAmount: DEPOSIT,
-      feeAmount: FEE,
-      outputAmount: OUTPUT,
-      recipient,
-      destCalls: [failing],
-    });
+    const route = await routeTo(recipient, [failing]);
     const { user, solver } = dest.accounts;
     const order = openedOrder(route, DEPOSIT - FEE);
-    await dest.send('solver', {
-      to: dest.contracts.destinationSettler,
-      data: encodeFill(order, BigInt(origin.chainId), origin.contracts.originSettler, solver.address),
-    });
+    await fillOrder(origin, dest, order, solver.address);
     const userBefore = await dest.balanceOf(dest.tokens.usdc, user.address);
 
     const receipt = await dest.send('stranger', {
@@ -204,34 +162,15 @@ describe('lock → fill → settle across two anvil chains', () => {
     expect(await dest.balanceOf(dest.tokens.usdc, user.address)).toBe(userBefore + OUTPUT);
     expect(await dest.balanceOf(dest.tokens.usdc, route.destAccount)).toBe(0n);
     expect(await dest.balanceOf(dest.tokens.usdc, recipient)).toBe(0n);
-    const state = await dest.publicClient.readContract({
-      address: route.destAccount,
-      abi: intentAccountAbi,
-      functionName: 'state',
-    });
-    expect(state).toBe(AccountState.Executed);
+    expect(await accountStateOf(dest, route.destAccount)).toBe(AccountState.Executed);
   });
 
   it('refunds an unexecuted origin deposit to the owner after the deadline, called by a stranger', async () => {
-    const route = await buildRoute({
-      origin,
-      dest,
-      depositAmount: DEPOSIT,
-      feeAmount: FEE,
-      outputAmount: OUTPUT,
-      recipient: newRecipient(),
-    });
+    const route = await routeTo(newRecipient());
     const { user } = origin.accounts;
     await origin.mint(origin.tokens.usdc, user.address, DEPOSIT);
     const userBefore = await origin.balanceOf(origin.tokens.usdc, user.address);
-    await origin.send('user', {
-      to: origin.tokens.usdc,
-      data: encodeFunctionData({
-        abi: erc20Abi,
-        functionName: 'transfer',
-        args: [route.originAccount, DEPOSIT],
-      }),
-    });
+    await transferToken(origin, 'user', origin.tokens.usdc, route.originAccount, DEPOSIT);
     const refundCall = {
       address: origin.contracts.intentFactory,
       abi: intentFactoryAbi,

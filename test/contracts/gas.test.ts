@@ -8,14 +8,14 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import type { Address, Hex, TransactionReceipt } from 'viem';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   encodeDeployIfNeededAndExecute,
   encodeDeployIfNeededAndRefund,
   encodeOrderRefund,
   encodeSettle,
 } from '../../src/contracts/calldata.ts';
-import { startTestChain, TEST_GRACE_SECONDS, type TestChain } from '../harness/chain.ts';
+import { TEST_GRACE_SECONDS, type TestChain } from '../harness/chain.ts';
 import { buildRoute, INTENT_WINDOW_SECONDS, type Route } from './route.ts';
 import {
   attestFill,
@@ -25,6 +25,7 @@ import {
   transferToken,
   USDC,
 } from './threats/t13-t23-support.ts';
+import { useTestChains } from './use-test-chains.ts';
 
 const SNAPSHOT_FILE = fileURLToPath(new URL('./gas-snapshot.json', import.meta.url));
 /**
@@ -48,19 +49,13 @@ type GasSnapshot = Record<string, number>;
 describe('gas snapshot', () => {
   let origin: TestChain;
   let dest: TestChain;
-  beforeAll(async () => {
-    [origin, dest] = await Promise.all([
-      startTestChain({ chainId: 7_771_401 }),
-      startTestChain({ chainId: 7_771_402 }),
-    ]);
+  useTestChains([7_771_401, 7_771_402], async (started) => {
+    [origin, dest] = started;
     for (const chain of [origin, dest]) {
       await chain.testClient.setNextBlockTimestamp({ timestamp: START_TIMESTAMP });
       await chain.testClient.mine({ blocks: 1 });
     }
     await fundSolver(dest, dest.tokens.usdc, SOLVER_INVENTORY);
-  });
-  afterAll(async () => {
-    await Promise.all([origin?.stop(), dest?.stop()]);
   });
 
   async function route(salt: number): Promise<Route> {

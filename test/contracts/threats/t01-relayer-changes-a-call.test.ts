@@ -7,14 +7,15 @@
  */
 import fc from 'fast-check';
 import { type Address, getAddress, type Hex, toHex } from 'viem';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { intentFactoryAbi } from '../../../src/contracts/abis.generated.ts';
 import { encodeDeploy, encodeExecute, encodeOpen } from '../../../src/contracts/calldata.ts';
 import { hashIntent } from '../../../src/contracts/hash-intent.ts';
 import { FillKind, type Intent, type IntentCall, IntentMode } from '../../../src/contracts/types.ts';
-import { expectRevert, startTestChain, type TestChain } from '../../harness/chain.ts';
+import { expectRevert, type TestChain } from '../../harness/chain.ts';
 import { accountAddress, buildRoute, type Route, transferCall } from '../route.ts';
-import { deposit, expectRevertOnChain, newAddress, USDC, useSnapshots } from './support/fixture.ts';
+import { useIsolatedTestChains } from '../use-test-chains.ts';
+import { deposit, expectRevertOnChain, newAddress, USDC } from './support/fixture.ts';
 
 const DEPOSIT = 100n * USDC;
 const FEE = USDC / 2n;
@@ -181,13 +182,9 @@ function sameIntent(a: Intent, b: Intent): boolean {
 
 describe('threat 1: the relayer changes a call of the origin intent', () => {
   let chain: TestChain;
-  beforeAll(async () => {
-    chain = await startTestChain({ chainId: 7_771_001 });
+  useIsolatedTestChains([7_771_001], ([started]) => {
+    chain = started;
   });
-  afterAll(async () => {
-    await chain?.stop();
-  });
-  useSnapshots(() => [chain]);
 
   /** A funded, deployed origin account: fee transfer, approve and open as the server builds them. */
   async function fundedRoute(): Promise<Route> {

@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import { encodeFunctionData, parseEventLogs } from 'viem';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { intentAccountAbi, intentFactoryAbi } from '../../../src/contracts/abis.generated.ts';
 import {
   encodeDeploy,
@@ -15,8 +15,9 @@ import {
 } from '../../../src/contracts/calldata.ts';
 import { type Fill, FillKind, type Intent, IntentMode } from '../../../src/contracts/types.ts';
 import { InvalidIntentError, validateIntent } from '../../../src/contracts/validate-intent.ts';
-import { expectRevert, startTestChain, type TestChain } from '../../harness/chain.ts';
+import { expectRevert, type TestChain } from '../../harness/chain.ts';
 import { accountAddress } from '../route.ts';
+import { useIsolatedTestChains } from '../use-test-chains.ts';
 import {
   decodeReason,
   deposit,
@@ -24,7 +25,6 @@ import {
   expectRevertOnChain,
   paymentIntent,
   USDC,
-  useSnapshots,
   WINDOW_SECONDS,
   ZERO,
 } from './support/fixture.ts';
@@ -40,13 +40,9 @@ const MAX_UINT32 = 2 ** 32 - 1;
 
 describe('threat 2: abuse of run-time fills', () => {
   let chain: TestChain;
-  beforeAll(async () => {
-    chain = await startTestChain({ chainId: 7_771_002 });
+  useIsolatedTestChains([7_771_002], ([started]) => {
+    chain = started;
   });
-  afterAll(async () => {
-    await chain?.stop();
-  });
-  useSnapshots(() => [chain]);
 
   /** An intent whose one call is `transfer(recipient, amount)` with the given fills on it. */
   async function intentWithFills(fills: Fill[], amount = AMOUNT): Promise<Intent> {

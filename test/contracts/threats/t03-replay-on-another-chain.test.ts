@@ -4,7 +4,7 @@
  * by executing O on B (its chain id is committed), and anyone can send them back to the owner on B.
  */
 import { parseEventLogs } from 'viem';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { intentAccountAbi } from '../../../src/contracts/abis.generated.ts';
 import {
   encodeDeployIfNeededAndExecute,
@@ -12,9 +12,10 @@ import {
   encodeExecute,
 } from '../../../src/contracts/calldata.ts';
 import { AccountState } from '../../../src/contracts/types.ts';
-import { startTestChain, type TestChain } from '../../harness/chain.ts';
+import type { TestChain } from '../../harness/chain.ts';
 import { accountAddress, buildRoute } from '../route.ts';
-import { deposit, expectRevertOnChain, newAddress, USDC, useSnapshots, ZERO } from './support/fixture.ts';
+import { useIsolatedTestChains } from '../use-test-chains.ts';
+import { deposit, expectRevertOnChain, newAddress, USDC, ZERO } from './support/fixture.ts';
 
 const DEPOSIT = 100n * USDC;
 const FEE = USDC / 2n;
@@ -25,16 +26,9 @@ const NATIVE = 10n ** 17n;
 describe('threat 3: replay of an origin intent on another chain', () => {
   let a: TestChain;
   let b: TestChain;
-  beforeAll(async () => {
-    [a, b] = await Promise.all([
-      startTestChain({ chainId: 7_771_031 }),
-      startTestChain({ chainId: 7_771_032 }),
-    ]);
+  useIsolatedTestChains([7_771_031, 7_771_032], (started) => {
+    [a, b] = started;
   });
-  afterAll(async () => {
-    await Promise.all([a?.stop(), b?.stop()]);
-  });
-  useSnapshots(() => [a, b]);
 
   it('test_execute_revertsWrongChain_onChainB_andAStrangersRefundPaysTheOwnerOnB', async () => {
     expect(b.contracts.intentFactory).toBe(a.contracts.intentFactory);

@@ -11,33 +11,20 @@ import {
 } from '../../../src/contracts/calldata.ts';
 import { AccountState } from '../../../src/contracts/types.ts';
 import type { TestChain } from '../../harness/chain.ts';
-import { accountAddress } from '../route.ts';
-import {
-  deposit,
-  expectRevertOnChain,
-  newAddress,
-  paymentIntent,
-  USDC,
-  useThreatChain,
-  WINDOW_SECONDS,
-} from './support/fixture.ts';
+import { useIsolatedTestChains } from '../use-test-chains.ts';
+import { deposit, duePayment, expectRevertOnChain, newAddress, USDC } from './support/fixture.ts';
 
 const AMOUNT = 100n * USDC;
 
 describe('threat 4: double execute', () => {
   let chain: TestChain;
-  useThreatChain(7_771_004, (started) => {
+  useIsolatedTestChains([7_771_004], ([started]) => {
     chain = started;
   });
 
   it('test_execute_revertsInvalidStateOnSecondExecute_andALaterDepositIsOnlyRefundable', async () => {
     const recipient = newAddress();
-    const intent = paymentIntent(chain, {
-      recipient,
-      amount: AMOUNT,
-      deadline: (await chain.now()) + WINDOW_SECONDS,
-    });
-    const { address: account } = accountAddress(chain, intent);
+    const { intent, account } = await duePayment(chain, { recipient, amount: AMOUNT });
     const { usdc } = chain.tokens;
     const user = chain.accounts.user.address;
     await deposit(chain, usdc, account, AMOUNT);

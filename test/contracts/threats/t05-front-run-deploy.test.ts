@@ -13,7 +13,8 @@ import {
 } from '../../../src/contracts/calldata.ts';
 import { AccountState } from '../../../src/contracts/types.ts';
 import type { TestChain } from '../../harness/chain.ts';
-import { deposit, expectRevertOnChain, sameChainRoute, USDC, useThreatChain } from './support/fixture.ts';
+import { useIsolatedTestChains } from '../use-test-chains.ts';
+import { deposit, expectRevertOnChain, sameChainRoute, USDC } from './support/fixture.ts';
 
 const DEPOSIT = 100n * USDC;
 const FEE = USDC / 2n;
@@ -21,7 +22,7 @@ const OUTPUT = 99n * USDC;
 
 describe('threat 5: front-running the deploy', () => {
   let chain: TestChain;
-  useThreatChain(7_771_005, (started) => {
+  useIsolatedTestChains([7_771_005], ([started]) => {
     chain = started;
   });
 

@@ -8,14 +8,13 @@ import {
   encodeDeployIfNeededAndRefund,
 } from '../../../src/contracts/calldata.ts';
 import { expectRevert, type TestChain } from '../../harness/chain.ts';
-import { accountAddress } from '../route.ts';
+import { useIsolatedTestChains } from '../use-test-chains.ts';
 import {
   deposit,
+  duePayment,
   expectRevertOnChain,
   newAddress,
-  paymentIntent,
   USDC,
-  useThreatChain,
   WINDOW_SECONDS,
 } from './support/fixture.ts';
 
@@ -23,18 +22,13 @@ const AMOUNT = 100n * USDC;
 
 describe('threat 6: deposit after expiry', () => {
   let chain: TestChain;
-  useThreatChain(7_771_006, (started) => {
+  useIsolatedTestChains([7_771_006], ([started]) => {
     chain = started;
   });
 
   it('test_execute_revertsExpired_afterTheDeadline_andAStrangersRefundPaysTheOwner', async () => {
     const recipient = newAddress();
-    const intent = paymentIntent(chain, {
-      recipient,
-      amount: AMOUNT,
-      deadline: (await chain.now()) + WINDOW_SECONDS,
-    });
-    const { address: account } = accountAddress(chain, intent);
+    const { intent, account } = await duePayment(chain, { recipient, amount: AMOUNT });
     const { usdc } = chain.tokens;
     const user = chain.accounts.user.address;
 
@@ -61,13 +55,7 @@ describe('threat 6: deposit after expiry', () => {
   });
 
   it('test_execute_revertsExpired_exactlyAtTheDeadline', async () => {
-    const recipient = newAddress();
-    const intent = paymentIntent(chain, {
-      recipient,
-      amount: AMOUNT,
-      deadline: (await chain.now()) + WINDOW_SECONDS,
-    });
-    const { address: account } = accountAddress(chain, intent);
+    const { intent, account } = await duePayment(chain, { recipient: newAddress(), amount: AMOUNT });
     await deposit(chain, chain.tokens.usdc, account, AMOUNT);
     // The latest block is mined exactly at the deadline; the simulation runs against it.
     await chain.testClient.setNextBlockTimestamp({ timestamp: intent.deadline });

@@ -10,7 +10,8 @@ import {
 } from '../../../src/contracts/calldata.ts';
 import type { TestChain } from '../../harness/chain.ts';
 import type { Route } from '../route.ts';
-import { deposit, expectRevertOnChain, sameChainRoute, useThreatChain } from './support/fixture.ts';
+import { useIsolatedTestChains } from '../use-test-chains.ts';
+import { deposit, expectRevertOnChain, sameChainRoute } from './support/fixture.ts';
 
 /** The brief's 99/100, in base units: the smallest shortfalls are the interesting ones. */
 const DEPOSIT = 100n;
@@ -20,7 +21,7 @@ const OUTPUT = 98n;
 
 describe('threat 7: underpayment', () => {
   let chain: TestChain;
-  useThreatChain(7_771_007, (started) => {
+  useIsolatedTestChains([7_771_007], ([started]) => {
     chain = started;
   });
 

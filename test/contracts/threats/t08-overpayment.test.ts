@@ -7,7 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { intentAccountAbi } from '../../../src/contracts/abis.generated.ts';
 import { encodeDeployIfNeededAndExecute } from '../../../src/contracts/calldata.ts';
 import type { TestChain } from '../../harness/chain.ts';
-import { deposit, sameChainRoute, USDC, useThreatChain } from './support/fixture.ts';
+import { useIsolatedTestChains } from '../use-test-chains.ts';
+import { deposit, sameChainRoute, USDC } from './support/fixture.ts';
 
 const DEPOSIT = 100n * USDC;
 const PAID = 150n * USDC;
@@ -16,7 +17,7 @@ const OUTPUT = 99n * USDC;
 
 describe('threat 8: overpayment', () => {
   let chain: TestChain;
-  useThreatChain(7_771_008, (started) => {
+  useIsolatedTestChains([7_771_008], ([started]) => {
     chain = started;
   });
 

@@ -13,16 +13,8 @@ import {
 } from '../../../src/contracts/calldata.ts';
 import { AccountState, type Intent } from '../../../src/contracts/types.ts';
 import type { TestChain } from '../../harness/chain.ts';
-import { accountAddress } from '../route.ts';
-import {
-  deposit,
-  expectRevertOnChain,
-  newAddress,
-  paymentIntent,
-  USDC,
-  useThreatChain,
-  WINDOW_SECONDS,
-} from './support/fixture.ts';
+import { useIsolatedTestChains } from '../use-test-chains.ts';
+import { deposit, duePayment, expectRevertOnChain, newAddress, USDC } from './support/fixture.ts';
 
 const AMOUNT = 100n * USDC;
 /** 100 DAI (18 decimals): the "same" amount in the wrong token. */
@@ -30,18 +22,13 @@ const WRONG_AMOUNT = 100n * 10n ** 18n;
 
 describe('threat 9: wrong token deposited', () => {
   let chain: TestChain;
-  useThreatChain(7_771_009, (started) => {
+  useIsolatedTestChains([7_771_009], ([started]) => {
     chain = started;
   });
 
   /** A USDC intent funded with DAI; the relayer's execute is refused and leaves the relayer's balances alone. */
   async function fundedWithWrongToken(): Promise<{ intent: Intent; account: `0x${string}` }> {
-    const intent = paymentIntent(chain, {
-      recipient: newAddress(),
-      amount: AMOUNT,
-      deadline: (await chain.now()) + WINDOW_SECONDS,
-    });
-    const { address: account } = accountAddress(chain, intent);
+    const { intent, account } = await duePayment(chain, { recipient: newAddress(), amount: AMOUNT });
     const { usdc, dai } = chain.tokens;
     const relayer = chain.accounts.relayer.address;
     await deposit(chain, dai, account, WRONG_AMOUNT);

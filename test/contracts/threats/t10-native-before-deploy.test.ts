@@ -4,35 +4,24 @@
  * or refund it.
  */
 import { type Address, parseEther } from 'viem';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   encodeDeployIfNeededAndExecute,
   encodeDeployIfNeededAndRefund,
 } from '../../../src/contracts/calldata.ts';
-import { startTestChain, type TestChain } from '../../harness/chain.ts';
+import type { TestChain } from '../../harness/chain.ts';
 import { accountAddress } from '../route.ts';
-import {
-  deposit,
-  newAddress,
-  paymentIntent,
-  USDC,
-  useSnapshots,
-  WINDOW_SECONDS,
-  ZERO,
-} from './support/fixture.ts';
+import { useIsolatedTestChains } from '../use-test-chains.ts';
+import { deposit, newAddress, paymentIntent, USDC, WINDOW_SECONDS, ZERO } from './support/fixture.ts';
 
 const NATIVE_AMOUNT = parseEther('1');
 const NATIVE_PAID = parseEther('1.5');
 
 describe('threat 10: native sent before deployment', () => {
   let chain: TestChain;
-  beforeAll(async () => {
-    chain = await startTestChain({ chainId: 7_771_010 });
+  useIsolatedTestChains([7_771_010], ([started]) => {
+    chain = started;
   });
-  afterAll(async () => {
-    await chain?.stop();
-  });
-  useSnapshots(() => [chain]);
 
   async function sendNativeTo(to: Address, value: bigint): Promise<void> {
     await chain.send('user', { to, value, data: '0x' });

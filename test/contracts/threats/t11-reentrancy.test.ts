@@ -5,7 +5,7 @@
  * a destination intent that re-enters sends the destination down its refund path. Balances are conserved.
  */
 import { type Address, encodeFunctionData, erc20Abi, getAddress, type Hex, parseEventLogs } from 'viem';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   destinationSettlerAbi,
   intentAccountAbi,
@@ -32,8 +32,9 @@ import {
   IntentMode,
   type OrderData,
 } from '../../../src/contracts/types.ts';
-import { startTestChain, type TestChain } from '../../harness/chain.ts';
+import type { TestChain } from '../../harness/chain.ts';
 import { accountAddress } from '../route.ts';
+import { useIsolatedTestChains } from '../use-test-chains.ts';
 import {
   decodeReason,
   deposit,
@@ -42,7 +43,6 @@ import {
   paymentIntent,
   randomSalt,
   USDC,
-  useSnapshots,
   WINDOW_SECONDS,
   ZERO,
 } from './support/fixture.ts';
@@ -59,14 +59,10 @@ const GUARD_ERROR = { errorName: 'ReentrancyGuardReentrantCall', args: [] };
 describe('threat 11: re-entrancy through token hooks or a malicious vault', () => {
   let chain: TestChain;
   let token: Address;
-  beforeAll(async () => {
-    chain = await startTestChain({ chainId: 7_771_011 });
+  useIsolatedTestChains([7_771_011], async ([started]) => {
+    chain = started;
     token = await chain.deploy('ReentrantToken');
   });
-  afterAll(async () => {
-    await chain?.stop();
-  });
-  useSnapshots(() => [chain]);
 
   async function armToken(target: Address, data: Hex, bubble: boolean): Promise<void> {
     await chain.send('deployer', {

@@ -4,7 +4,7 @@
  * token reverts ShortTransfer — no order records more than the escrow holds — and the intent stays refundable.
  */
 import { type Address, encodeFunctionData, erc20Abi, getAddress, type Hex } from 'viem';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { intentAccountAbi } from '../../../src/contracts/abis.generated.ts';
 import {
   encodeDeploy,
@@ -13,14 +13,9 @@ import {
   encodeRefund,
 } from '../../../src/contracts/calldata.ts';
 import { AccountState } from '../../../src/contracts/types.ts';
-import { startTestChain, type TestChain } from '../../harness/chain.ts';
-import {
-  decodeReason,
-  expectRevertOnChain,
-  newAddress,
-  useSnapshots,
-  WINDOW_SECONDS,
-} from './support/fixture.ts';
+import type { TestChain } from '../../harness/chain.ts';
+import { useIsolatedTestChains } from '../use-test-chains.ts';
+import { decodeReason, expectRevertOnChain, newAddress, WINDOW_SECONDS } from './support/fixture.ts';
 import { LOCK_OPEN_CALL, type LockIntent, lockIntent } from './support/lock-intent.ts';
 import { deployNpmArtifact } from './support/npm-artifact.ts';
 
@@ -37,14 +32,10 @@ const HELD = afterBurn(SENT);
 describe('threat 12: fee-on-transfer token on the lock path', () => {
   let chain: TestChain;
   let token: Address;
-  beforeAll(async () => {
-    chain = await startTestChain({ chainId: 7_771_012 });
+  useIsolatedTestChains([7_771_012], async ([started]) => {
+    chain = started;
     token = getAddress(await deployNpmArtifact(chain, DEFLATING_ARTIFACT, [TOTAL_SUPPLY]));
   });
-  afterAll(async () => {
-    await chain?.stop();
-  });
-  useSnapshots(() => [chain]);
 
   async function transfer(from: 'deployer' | 'user', to: Address, amount: bigint): Promise<void> {
     await chain.send(from, {

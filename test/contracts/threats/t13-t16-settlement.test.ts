@@ -4,8 +4,7 @@
  * the same snapshot.
  */
 import type { Address, Hex } from 'viem';
-import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   encodeFill,
   encodeFillProof,
@@ -14,8 +13,10 @@ import {
 } from '../../../src/contracts/calldata.ts';
 import { computeOrderId } from '../../../src/contracts/order-id.ts';
 import { FillStatus, type OrderData, OrderStatus } from '../../../src/contracts/types.ts';
-import { startTestChain, TEST_GRACE_SECONDS, type TestChain } from '../../harness/chain.ts';
+import { type Role, TEST_GRACE_SECONDS, type TestChain } from '../../harness/chain.ts';
 import { buildRoute, type Route } from '../route.ts';
+import { useIsolatedTestChains } from '../use-test-chains.ts';
+import { newAddress } from './support/fixture.ts';
 import {
   attestFill,
   depositAndOpen,
@@ -23,7 +24,6 @@ import {
   fillOrder,
   fillStatusOf,
   fundSolver,
-  isolateEachTest,
   orderStatusOf,
   USDC,
   warpTo,
@@ -39,17 +39,10 @@ const SOLVER_INVENTORY = 10_000n * USDC;
 describe('settlement threats #13–#16', () => {
   let origin: TestChain;
   let dest: TestChain;
-  beforeAll(async () => {
-    [origin, dest] = await Promise.all([
-      startTestChain({ chainId: 7_771_301 }),
-      startTestChain({ chainId: 7_771_302 }),
-    ]);
+  useIsolatedTestChains([7_771_301, 7_771_302], async (started) => {
+    [origin, dest] = started;
     await fundSolver(dest, dest.tokens.usdc, SOLVER_INVENTORY);
   });
-  afterAll(async () => {
-    await Promise.all([origin?.stop(), dest?.stop()]);
-  });
-  isolateEachTest(() => [origin, dest]);
 
   interface OpenOrder {
     route: Route;
@@ -65,7 +58,7 @@ describe('settlement threats #13–#16', () => {
       depositAmount: DEPOSIT,
       feeAmount: FEE,
       outputAmount: OUTPUT,
-      recipient: privateKeyToAddress(generatePrivateKey()),
+      recipient: newAddress(),
     });
     const { order, orderId } = await depositAndOpen(origin, route, INPUT);
     return { route, order, orderId };
@@ -81,6 +74,28 @@ describe('settlement threats #13–#16', () => {
     to: origin.contracts.originSettler,
     data: encodeOrderRefund(order),
   });
+  const fillTx = (order: OrderData, repaymentAddr: Address) => ({
+    to: dest.contracts.destinationSettler,
+    data: encodeFill(order, BigInt(origin.chainId), origin.contracts.originSettler, repaymentAddr),
+  });
+  /** The attestation of a fill of `orderId` by the solver, repaid to the solver, signed by `signer`. */
+  const solverProof = (orderId: Hex, signer?: Role) => {
+    const { solver } = origin.accounts;
+    return attestFill(origin, dest, {
+      orderId,
+      filler: solver.address,
+      repaymentAddr: solver.address,
+      signer,
+    });
+  };
+  /** `from` settles `order` on the origin for `repaymentAddr`; expects `errorName` and returns its args. */
+  const settleReverts = (
+    from: Role,
+    order: OrderData,
+    repaymentAddr: Address,
+    proof: Hex,
+    errorName: string,
+  ) => expectRevertOnChain(origin, from, settleTx(order, repaymentAddr, proof), errorName);
 
   describe('#13 OriginSettler.settle without a fill', () => {
     it('reverts FillNotVerified when the proof carries no attester signature', async () => {
@@ -88,10 +103,11 @@ describe('settlement threats #13–#16', () => {
       const { solver } = origin.accounts;
       const solverBefore = await usdcA(solver.address);
 
-      const args = await expectRevertOnChain(
-        origin,
+      const args = await settleReverts(
         'solver',
-        settleTx(order, solver.address, encodeFillProof(solver.address, '0x')),
+        order,
+        solver.address,
+        encodeFillProof(solver.address, '0x'),
         'FillNotVerified',
       );
       expect(args).toEqual([orderId]);
@@ -104,19 +120,9 @@ describe('settlement threats #13–#16', () => {
       const { order, orderId } = await openOrder();
       const { solver } = origin.accounts;
       const solverBefore = await usdcA(solver.address);
-      const forged = await attestFill(origin, dest, {
-        orderId,
-        filler: solver.address,
-        repaymentAddr: solver.address,
-        signer: 'relayer',
-      });
+      const forged = await solverProof(orderId, 'relayer');
 
-      const args = await expectRevertOnChain(
-        origin,
-        'relayer',
-        settleTx(order, solver.address, forged),
-        'FillNotVerified',
-      );
+      const args = await settleReverts('relayer', order, solver.address, forged, 'FillNotVerified');
       expect(args).toEqual([orderId]);
       expect(await orderStatusOf(origin, orderId)).toBe(OrderStatus.Open);
       expect(await usdcA(origin.contracts.originSettler)).toBe(INPUT);
@@ -129,17 +135,14 @@ describe('settlement threats #13–#16', () => {
       const second = await openOrder();
       const { solver } = origin.accounts;
       await fillOrder(origin, dest, second.order, solver.address);
-      const proofOfSecond = await attestFill(origin, dest, {
-        orderId: second.orderId,
-        filler: solver.address,
-        repaymentAddr: solver.address,
-      });
+      const proofOfSecond = await solverProof(second.orderId);
       const solverBefore = await usdcA(solver.address);
 
-      const args = await expectRevertOnChain(
-        origin,
+      const args = await settleReverts(
         'solver',
-        settleTx(first.order, solver.address, proofOfSecond),
+        first.order,
+        solver.address,
+        proofOfSecond,
         'FillNotVerified',
       );
       expect(args).toEqual([first.orderId]);
@@ -157,19 +160,10 @@ describe('settlement threats #13–#16', () => {
       const { order, orderId } = await openOrder();
       const { solver, stranger } = origin.accounts;
       await fillOrder(origin, dest, order, solver.address);
-      const proof = await attestFill(origin, dest, {
-        orderId,
-        filler: solver.address,
-        repaymentAddr: solver.address,
-      });
+      const proof = await solverProof(orderId);
       const strangerBefore = await usdcA(stranger.address);
 
-      const args = await expectRevertOnChain(
-        origin,
-        'stranger',
-        settleTx(order, stranger.address, proof),
-        'FillNotVerified',
-      );
+      const args = await settleReverts('stranger', order, stranger.address, proof, 'FillNotVerified');
       expect(args).toEqual([orderId]);
       expect(await usdcA(stranger.address)).toBe(strangerBefore);
       expect(await orderStatusOf(origin, orderId)).toBe(OrderStatus.Open);
@@ -187,11 +181,7 @@ describe('settlement threats #13–#16', () => {
       const opened = await openOrder();
       const { solver } = origin.accounts;
       await fillOrder(origin, dest, opened.order, solver.address);
-      const proof = await attestFill(origin, dest, {
-        orderId: opened.orderId,
-        filler: solver.address,
-        repaymentAddr: solver.address,
-      });
+      const proof = await solverProof(opened.orderId);
       return { ...opened, proof };
     }
 
@@ -205,12 +195,7 @@ describe('settlement threats #13–#16', () => {
       const solverBefore = await usdcA(solver.address);
       await origin.send('solver', settleTx(order, solver.address, proof));
 
-      const args = await expectRevertOnChain(
-        origin,
-        'solver',
-        settleTx(order, solver.address, proof),
-        'InvalidStatus',
-      );
+      const args = await settleReverts('solver', order, solver.address, proof, 'InvalidStatus');
       expect(args).toEqual([orderId, OrderStatus.Open, OrderStatus.Settled]);
       expect(await usdcA(solver.address)).toBe(solverBefore + INPUT);
       expect(await usdcA(origin.contracts.originSettler)).toBe(0n);
@@ -226,12 +211,7 @@ describe('settlement threats #13–#16', () => {
       expect(await usdcA(user.address)).toBe(userBefore + INPUT);
       const solverBefore = await usdcA(solver.address);
 
-      const args = await expectRevertOnChain(
-        origin,
-        'solver',
-        settleTx(order, solver.address, proof),
-        'InvalidStatus',
-      );
+      const args = await settleReverts('solver', order, solver.address, proof, 'InvalidStatus');
       expect(args).toEqual([orderId, OrderStatus.Open, OrderStatus.Refunded]);
       expect(await usdcA(solver.address)).toBe(solverBefore);
       expect(await usdcA(origin.contracts.originSettler)).toBe(0n);
@@ -280,15 +260,7 @@ describe('settlement threats #13–#16', () => {
       const lateFill = await expectRevertOnChain(
         dest,
         'solver',
-        {
-          to: dest.contracts.destinationSettler,
-          data: encodeFill(
-            order,
-            BigInt(origin.chainId),
-            origin.contracts.originSettler,
-            dest.accounts.solver.address,
-          ),
-        },
+        fillTx(order, dest.accounts.solver.address),
         'FillDeadlinePassed',
       );
       expect(lateFill).toEqual([fillDeadline, justLate]);
@@ -322,11 +294,7 @@ describe('settlement threats #13–#16', () => {
 
       await origin.testClient.setNextBlockTimestamp({ timestamp: order.fillDeadline + 1n });
       await expectRevertOnChain(origin, 'stranger', refundTx(order), 'RefundTooEarly');
-      const proof = await attestFill(origin, dest, {
-        orderId,
-        filler: solver.address,
-        repaymentAddr: solver.address,
-      });
+      const proof = await solverProof(orderId);
       const solverBefore = await usdcA(solver.address);
       await origin.send('solver', settleTx(order, solver.address, proof));
       expect(await usdcA(solver.address)).toBe(solverBefore + INPUT);
@@ -341,15 +309,7 @@ describe('settlement threats #13–#16', () => {
       await fillOrder(origin, dest, order, solver.address);
       const solverBefore = await usdcB(solver.address);
 
-      const args = await expectRevertOnChain(
-        dest,
-        'solver',
-        {
-          to: dest.contracts.destinationSettler,
-          data: encodeFill(order, BigInt(origin.chainId), origin.contracts.originSettler, solver.address),
-        },
-        'AlreadyFilled',
-      );
+      const args = await expectRevertOnChain(dest, 'solver', fillTx(order, solver.address), 'AlreadyFilled');
       expect(args).toEqual([orderId, solver.address]);
       expect(await usdcB(route.destAccount)).toBe(OUTPUT);
       expect(await usdcB(solver.address)).toBe(solverBefore);
@@ -367,25 +327,11 @@ describe('settlement threats #13–#16', () => {
       expect(await orderStatusOf(origin, alteredId)).toBe(OrderStatus.None);
 
       // An honest attester signs the fill it saw, i.e. the altered order id.
-      const proof = await attestFill(origin, dest, {
-        orderId: alteredId,
-        filler: solver.address,
-        repaymentAddr: solver.address,
-      });
+      const proof = await solverProof(alteredId);
       const solverBefore = await usdcA(solver.address);
-      const againstReal = await expectRevertOnChain(
-        origin,
-        'solver',
-        settleTx(order, solver.address, proof),
-        'FillNotVerified',
-      );
+      const againstReal = await settleReverts('solver', order, solver.address, proof, 'FillNotVerified');
       expect(againstReal).toEqual([orderId]);
-      const againstAltered = await expectRevertOnChain(
-        origin,
-        'solver',
-        settleTx(altered, solver.address, proof),
-        'InvalidStatus',
-      );
+      const againstAltered = await settleReverts('solver', altered, solver.address, proof, 'InvalidStatus');
       expect(againstAltered).toEqual([alteredId, OrderStatus.Open, OrderStatus.None]);
       expect(await usdcA(solver.address)).toBe(solverBefore);
       expect(await usdcA(origin.contracts.originSettler)).toBe(INPUT);

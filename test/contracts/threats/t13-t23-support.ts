@@ -1,7 +1,7 @@
 /**
- * Shared steps of the threat tests #13–#23 (contracts-brief §3): per-test chain snapshots, funding the
- * solver, depositing and executing an origin intent, attesting a fill, and reading statuses. Each test file
- * still starts its own chains; this module only holds the steps they repeat.
+ * Shared steps of the threat tests #13–#23 (contracts-brief §3): funding the solver, depositing and
+ * executing an origin intent, attesting a fill, and reading statuses. Each test file starts its own chains
+ * (`useIsolatedTestChains`); this module only holds the steps they repeat.
  */
 import {
   type Address,
@@ -11,7 +11,6 @@ import {
   parseEventLogs,
   type TransactionReceipt,
 } from 'viem';
-import { afterEach, beforeEach } from 'vitest';
 import {
   destinationSettlerAbi,
   intentAccountAbi,
@@ -30,24 +29,6 @@ import { openedOrder, type Route } from '../route.ts';
 
 /** One USDC in base units (6 decimals). */
 export const USDC = 1_000_000n;
-
-/**
- * Takes an `evm_snapshot` of every chain before each test and reverts to it after, so tests share one
- * deployment but never each other's state (balances, order statuses, clocks). `chains` is read lazily
- * because the chains are started in `beforeAll`.
- */
-export function isolateEachTest(chains: () => TestChain[]): void {
-  let snapshots: { chain: TestChain; id: Hex }[] = [];
-  beforeEach(async () => {
-    snapshots = await Promise.all(
-      chains().map(async (chain) => ({ chain, id: await chain.testClient.snapshot() })),
-    );
-  });
-  afterEach(async () => {
-    await Promise.all(snapshots.map(({ chain, id }) => chain.testClient.revert({ id })));
-    snapshots = [];
-  });
-}
 
 /** Mints `amount` of `token` to the solver and approves the destination settler for all of it. */
 export async function fundSolver(dest: TestChain, token: Address, amount: bigint): Promise<void> {

@@ -8,14 +8,12 @@ import {
   encodeFunctionData,
   getAddress,
   type Hex,
-  keccak256,
   parseEventLogs,
   type TransactionReceipt,
-  toHex,
   zeroAddress,
 } from 'viem';
 import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { intentAccountAbi, returnBombTokenAbi } from '../../../src/contracts/abis.generated.ts';
 import {
   encodeDeploy,
@@ -23,9 +21,11 @@ import {
   encodeExecute,
 } from '../../../src/contracts/calldata.ts';
 import { AccountState, type Intent, IntentMode } from '../../../src/contracts/types.ts';
-import { expectRevert, startTestChain, type TestChain } from '../../harness/chain.ts';
+import { expectRevert, type TestChain } from '../../harness/chain.ts';
 import { accountAddress, DEST_MIN_GAS, INTENT_WINDOW_SECONDS, transferCall } from '../route.ts';
-import { accountStateOf, isolateEachTest, sendWithGas, transferToken, USDC } from './t13-t23-support.ts';
+import { useIsolatedTestChains } from '../use-test-chains.ts';
+import { userIntent } from './support/fixture.ts';
+import { accountStateOf, sendWithGas, transferToken, USDC } from './t13-t23-support.ts';
 
 const AMOUNT = 40n * USDC;
 /** Upper bound of the gas search: far above what one destination execute needs. */
@@ -40,32 +40,21 @@ const RETURN_BOMB_BYTES = 100_000n;
 
 describe('threats #17–#18', () => {
   let chain: TestChain;
-  beforeAll(async () => {
-    chain = await startTestChain({ chainId: 7_771_317 });
+  useIsolatedTestChains([7_771_317], ([started]) => {
+    chain = started;
   });
-  afterAll(async () => {
-    await chain?.stop();
-  });
-  isolateEachTest(() => [chain]);
 
   const usdc = (holder: Address) => chain.balanceOf(chain.tokens.usdc, holder);
 
+  /** A USDC intent of the user for AMOUNT that anyone may execute, unless `p` says otherwise. */
   async function intentWith(p: Partial<Intent> & Pick<Intent, 'calls'>): Promise<Intent> {
-    const user = chain.accounts.user.address;
-    return {
-      mode: IntentMode.Origin,
-      chainId: BigInt(chain.chainId),
-      owner: user,
-      refundRecipient: user,
+    return userIntent(chain, {
       executor: zeroAddress,
       deadline: (await chain.now()) + INTENT_WINDOW_SECONDS,
-      salt: keccak256(toHex(`t17-t18-${Math.random()}`)),
       depositToken: chain.tokens.usdc,
       depositAmount: AMOUNT,
-      minGas: 0n,
-      sweepTokens: [],
       ...p,
-    };
+    });
   }
 
   /** Deploys the account for `intent` (as a stranger would) and returns its address. */

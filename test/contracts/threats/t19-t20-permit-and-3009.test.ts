@@ -3,36 +3,30 @@
  * an attacker. The permit's spender and the EIP-3009 receiver are the intent account itself, so a front-run
  * signature still funds that account, and no signature funds anything else.
  */
-import { type Address, encodeFunctionData, type Hex, keccak256, parseSignature, toHex } from 'viem';
-import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Address, encodeFunctionData, type Hex, parseSignature } from 'viem';
+import { describe, expect, it } from 'vitest';
 import { devUsdcAbi } from '../../../src/contracts/abis.generated.ts';
 import {
   depositAuthorizationNonce,
   encodePermitAuthData,
   encodeReceiveAuthData,
-  permitTypedData,
   receiveWithAuthorizationTypedData,
 } from '../../../src/contracts/auth-data.ts';
 import { encodeDeployIfNeededAndExecute } from '../../../src/contracts/calldata.ts';
-import { type Intent, IntentMode } from '../../../src/contracts/types.ts';
-import { startTestChain, type TestChain } from '../../harness/chain.ts';
-import { accountAddress, INTENT_WINDOW_SECONDS, transferCall } from '../route.ts';
-import { allowanceOf, expectRevertOnChain, isolateEachTest, USDC } from './t13-t23-support.ts';
+import type { Intent } from '../../../src/contracts/types.ts';
+import type { TestChain } from '../../harness/chain.ts';
+import { signUserPermit, userAuthorization } from '../gasless-auth.ts';
+import { useIsolatedTestChains } from '../use-test-chains.ts';
+import { duePayment, newAddress } from './support/fixture.ts';
+import { allowanceOf, expectRevertOnChain, USDC } from './t13-t23-support.ts';
 
 const AMOUNT = 25n * USDC;
-/** DevUSDC's EIP-712 domain name (its constructor's ERC20Permit name). */
-const TOKEN_NAME = 'USD Coin (devnet)';
 
 describe('gasless-deposit threats #19–#20', () => {
   let chain: TestChain;
-  beforeAll(async () => {
-    chain = await startTestChain({ chainId: 7_771_319 });
+  useIsolatedTestChains([7_771_319], ([started]) => {
+    chain = started;
   });
-  afterAll(async () => {
-    await chain?.stop();
-  });
-  isolateEachTest(() => [chain]);
 
   const usdc = (holder: Address) => chain.balanceOf(chain.tokens.usdc, holder);
 
@@ -45,48 +39,13 @@ describe('gasless-deposit threats #19–#20', () => {
 
   /** An origin intent of the user (executor = relayer) that pays AMOUNT of USDC to a fresh recipient. */
   async function payingIntent(): Promise<PayingIntent> {
-    const recipient = privateKeyToAddress(generatePrivateKey());
-    const user = chain.accounts.user.address;
-    const intent: Intent = {
-      mode: IntentMode.Origin,
-      chainId: BigInt(chain.chainId),
-      owner: user,
-      refundRecipient: user,
-      executor: chain.accounts.relayer.address,
-      deadline: (await chain.now()) + INTENT_WINDOW_SECONDS,
-      salt: keccak256(toHex(`t19-t20-${recipient}`)),
-      depositToken: chain.tokens.usdc,
-      depositAmount: AMOUNT,
-      minGas: 0n,
-      calls: [transferCall(chain.tokens.usdc, recipient, AMOUNT)],
-      sweepTokens: [],
-    };
-    const { address, hash } = accountAddress(chain, intent);
-    return { intent, account: address, hash, recipient };
+    const recipient = newAddress();
+    return { ...(await duePayment(chain, { recipient, amount: AMOUNT })), recipient };
   }
 
-  /** The user's EIP-2612 permit for `spender` (an intent account), at the user's current permit nonce. */
-  async function signPermit(spender: Address, deadline: bigint): Promise<Hex> {
-    const owner = chain.accounts.user.address;
-    const nonce = await chain.publicClient.readContract({
-      address: chain.tokens.usdc,
-      abi: devUsdcAbi,
-      functionName: 'nonces',
-      args: [owner],
-    });
-    return chain.wallets.user.signTypedData(
-      permitTypedData({
-        token: chain.tokens.usdc,
-        tokenName: TOKEN_NAME,
-        chainId: BigInt(chain.chainId),
-        owner,
-        account: spender,
-        value: AMOUNT,
-        nonce,
-        deadline,
-      }),
-    );
-  }
+  /** The user's EIP-2612 permit of AMOUNT for `spender` (an intent account). */
+  const signPermit = (spender: Address, deadline: bigint): Promise<Hex> =>
+    signUserPermit(chain, { spender, value: AMOUNT, deadline });
 
   /** `DevUSDC.permit(user, spender, AMOUNT, deadline, v, r, s)` calldata, as anyone could submit it. */
   function permitCalldata(spender: Address, deadline: bigint, signature: Hex): Hex {
@@ -187,12 +146,7 @@ describe('gasless-deposit threats #19–#20', () => {
       const validBefore = intent.deadline;
       const signature = await chain.wallets.user.signTypedData(
         receiveWithAuthorizationTypedData({
-          token: chain.tokens.usdc,
-          tokenName: TOKEN_NAME,
-          chainId: BigInt(chain.chainId),
-          owner: user.address,
-          account,
-          value: AMOUNT,
+          ...userAuthorization(chain, account, AMOUNT),
           validAfter: 0n,
           validBefore,
           nonce,

@@ -17,7 +17,7 @@ import {
   zeroAddress,
 } from 'viem';
 import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { accruingVaultAbi } from '../../../src/contracts/abis.generated.ts';
 import {
   encodeDeploy,
@@ -38,13 +38,14 @@ import {
   OrderStatus,
 } from '../../../src/contracts/types.ts';
 import { loadUniswapArtifacts } from '../../../src/devnet/uniswap-artifacts.ts';
-import { startTestChain, type TestChain } from '../../harness/chain.ts';
+import type { TestChain } from '../../harness/chain.ts';
 import { accountAddress, DEST_MIN_GAS, INTENT_WINDOW_SECONDS, transferCall } from '../route.ts';
+import { useIsolatedTestChains } from '../use-test-chains.ts';
+import { userIntent } from './support/fixture.ts';
 import {
   accountStateOf,
   allowanceOf,
   expectRevertOnChain,
-  isolateEachTest,
   orderStatusOf,
   transferToken,
   USDC,
@@ -77,35 +78,23 @@ describe('threats #21–#23', () => {
   let chain: TestChain;
   let router: Address;
   let vault: Address;
-  beforeAll(async () => {
-    chain = await startTestChain({ chainId: 7_771_321 });
+  useIsolatedTestChains([7_771_321], async ([started]) => {
+    chain = started;
     router = await deployUniswapV2(chain);
     vault = getAddress(await chain.deploy('AccruingVault', [chain.tokens.usdc, 'Vault USDC', 'vUSDC', 0n]));
     await seedStablePool(chain, router);
   });
-  afterAll(async () => {
-    await chain?.stop();
-  });
-  isolateEachTest(() => [chain]);
 
   const usdc = (holder: Address) => chain.balanceOf(chain.tokens.usdc, holder);
 
+  /** A USDC intent of the user for AMOUNT, run by the relayer, unless `p` says otherwise. */
   async function baseIntent(p: Partial<Intent> & Pick<Intent, 'calls'>): Promise<Intent> {
-    const user = chain.accounts.user.address;
-    return {
-      mode: IntentMode.Origin,
-      chainId: BigInt(chain.chainId),
-      owner: user,
-      refundRecipient: user,
-      executor: chain.accounts.relayer.address,
+    return userIntent(chain, {
       deadline: (await chain.now()) + INTENT_WINDOW_SECONDS,
-      salt: keccak256(toHex(`t21-t23-${Math.random()}`)),
       depositToken: chain.tokens.usdc,
       depositAmount: AMOUNT,
-      minGas: 0n,
-      sweepTokens: [],
       ...p,
-    };
+    });
   }
 
   /** The user deposits AMOUNT USDC to `account` with a plain transfer. */

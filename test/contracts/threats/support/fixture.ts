@@ -1,5 +1,5 @@
 /**
- * Shared pieces of the account and factory threat tests (t01–t12): snapshots between tests, simple intents,
+ * Shared pieces of the account and factory threat tests (t01–t12): simple intents,
  * deposits, and reverts asserted both in a simulation (to decode the custom error) and in a mined
  * transaction (so balance checks afterwards see a real on-chain revert).
  */
@@ -14,17 +14,11 @@ import {
   toHex,
 } from 'viem';
 import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts';
-import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
+import { expect } from 'vitest';
 import * as abis from '../../../../src/contracts/abis.generated.ts';
 import { type Intent, type IntentCall, IntentMode } from '../../../../src/contracts/types.ts';
-import {
-  expectRevert,
-  POLLING_INTERVAL_MS,
-  type Role,
-  startTestChain,
-  type TestChain,
-} from '../../../harness/chain.ts';
-import { buildRoute, type Route, transferCall } from '../../route.ts';
+import { expectRevert, POLLING_INTERVAL_MS, type Role, type TestChain } from '../../../harness/chain.ts';
+import { accountAddress, buildRoute, type Route, transferCall } from '../../route.ts';
 
 export const ZERO: Address = '0x0000000000000000000000000000000000000000';
 /** Execute window of test intents: long enough that no test reaches it without warping. */
@@ -33,33 +27,6 @@ export const WINDOW_SECONDS = 3_600n;
 const REVERTING_TX_GAS = 3_000_000n;
 /** One USDC in base units (6 decimals). */
 export const USDC = 1_000_000n;
-
-/** Takes an `evm_snapshot` of every chain before each test and reverts to it after, so tests never see each other. */
-export function useSnapshots(chains: () => readonly TestChain[]): void {
-  let ids: Hex[] = [];
-  beforeEach(async () => {
-    ids = await Promise.all(chains().map((c) => c.testClient.snapshot()));
-  });
-  afterEach(async () => {
-    await Promise.all(chains().map((c, i) => c.testClient.revert({ id: ids[i]! })));
-  });
-}
-
-/**
- * One anvil chain for a describe block: started before its tests, stopped after them, snapshotted around each
- * test. `onStart` receives the chain so the block can keep it in its own variable.
- */
-export function useThreatChain(chainId: number, onStart: (chain: TestChain) => void): void {
-  let chain: TestChain | undefined;
-  beforeAll(async () => {
-    chain = await startTestChain({ chainId });
-    onStart(chain);
-  });
-  afterAll(async () => {
-    await chain?.stop();
-  });
-  useSnapshots(() => (chain ? [chain] : []));
-}
 
 export const newAddress = (): Address => privateKeyToAddress(generatePrivateKey());
 export const randomSalt = (): Hex => keccak256(toHex(`threat-${generatePrivateKey()}`));
@@ -79,6 +46,34 @@ export interface PaymentIntentParams {
   minGas?: bigint;
 }
 
+/**
+ * An intent owned by (and refunded to) the `user` role, run by the relayer (Switchyard pins the origin
+ * executor) in origin mode, with a fresh salt, no gas floor and no sweep tokens unless `p` says otherwise.
+ */
+export function userIntent(
+  chain: TestChain,
+  p: Partial<Intent> & Pick<Intent, 'calls' | 'deadline' | 'depositToken' | 'depositAmount'>,
+): Intent {
+  const user = chain.accounts.user.address;
+  // Fields listed in the struct's order (tests compare intents serialised as JSON); `rest` overrides in place.
+  const { deadline, depositToken, depositAmount, calls, ...rest } = p;
+  return {
+    mode: IntentMode.Origin,
+    chainId: BigInt(chain.chainId),
+    owner: user,
+    refundRecipient: user,
+    executor: chain.accounts.relayer.address,
+    deadline,
+    salt: randomSalt(),
+    depositToken,
+    depositAmount,
+    minGas: 0n,
+    calls,
+    sweepTokens: [],
+    ...rest,
+  };
+}
+
 /** An intent owned by the `user` role that pays `amount` of one token to `recipient`. */
 export function paymentIntent(chain: TestChain, p: PaymentIntentParams): Intent {
   const token = p.token ?? chain.tokens.usdc;
@@ -86,21 +81,26 @@ export function paymentIntent(chain: TestChain, p: PaymentIntentParams): Intent 
     token === ZERO
       ? { target: p.recipient, value: p.amount, data: '0x', fills: [] }
       : transferCall(token, p.recipient, p.amount);
-  const user = chain.accounts.user.address;
-  return {
+  return userIntent(chain, {
     mode: p.mode ?? IntentMode.Origin,
-    chainId: BigInt(chain.chainId),
-    owner: user,
-    refundRecipient: user,
     executor: p.executor ?? chain.accounts.relayer.address,
     deadline: p.deadline,
-    salt: randomSalt(),
     depositToken: token,
     depositAmount: p.amount,
     minGas: p.minGas ?? 0n,
     calls: p.calls ?? [pay],
     sweepTokens: p.sweepTokens ?? [],
-  };
+  });
+}
+
+/** A payment intent due `WINDOW_SECONDS` from now, with its hash and the address of its (undeployed) account. */
+export async function duePayment(
+  chain: TestChain,
+  p: Omit<PaymentIntentParams, 'deadline'>,
+): Promise<{ intent: Intent; account: Address; hash: Hex }> {
+  const intent = paymentIntent(chain, { ...p, deadline: (await chain.now()) + WINDOW_SECONDS });
+  const { address: account, hash } = accountAddress(chain, intent);
+  return { intent, account, hash };
 }
 
 /** A same-chain route (origin and destination on `chain`) paying a fresh address `outputAmount` of DevUSDC. */
