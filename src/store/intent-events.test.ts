@@ -1,7 +1,7 @@
 import { beforeAll, expect, it } from 'vitest';
 import { describeEachDialect, rawQuery } from '../../test/harness/database.ts';
 import { newIntent, randomHash } from './testing.ts';
-import type { Project, Store } from './types.ts';
+import type { IntentInserted, Project, Store } from './types.ts';
 
 /** Resolves with the first notification for `intentId`. */
 function nextChange(store: Store, intentId: string): Promise<string> {
@@ -9,6 +9,18 @@ function nextChange(store: Store, intentId: string): Promise<string> {
     const off = store.events.subscribe(intentId, (id) => {
       off();
       resolve(id);
+    });
+  });
+}
+
+/** Resolves with the first insert notification `store` hears for `projectId` (and owner, when given). */
+function nextInsert(store: Store, projectId: number, ownerAddress?: string): Promise<IntentInserted> {
+  return new Promise((resolve) => {
+    const off = store.events.subscribeInserts((insert) => {
+      if (insert.projectId !== projectId) return;
+      if (ownerAddress !== undefined && insert.ownerAddress !== ownerAddress) return;
+      off();
+      resolve(insert);
     });
   });
 }
@@ -71,5 +83,47 @@ describeEachDialect('intent change notifications', ({ openStore, database }) => 
       // One per store (writer and waiter), however many waiters there are.
       expect(Number(listening[0]!.n)).toBe(2);
     }
+  });
+
+  it('publishes every insert with its project and lower-case owner, to this process and the others', async () => {
+    const other = await writer.projects.create('events-other');
+    const ownerAddress = '0xAbCdEf0000000000000000000000000000000001';
+    const lower = ownerAddress.toLowerCase();
+    const inWriter = nextInsert(writer, project.id, lower);
+    const inWaiter = nextInsert(waiter, project.id, lower);
+    const inOther = nextInsert(waiter, other.id);
+    await writer.intents.insert(newIntent(project.id, { ownerAddress }));
+    const expected = { projectId: project.id, ownerAddress: lower };
+    expect(await inWriter).toEqual(expected);
+    expect(await inWaiter).toEqual(expected);
+    await writer.intents.insert(newIntent(other.id, { ownerAddress }));
+    expect(await inOther).toEqual({ projectId: other.id, ownerAddress: lower });
+  });
+
+  it('tells the writing process of its insert before insert returns', async () => {
+    const heard: IntentInserted[] = [];
+    const off = writer.events.subscribeInserts((insert) => heard.push(insert));
+    const { ownerAddress } = await writer.intents.insert(newIntent(project.id));
+    off();
+    expect(heard).toContainEqual({ projectId: project.id, ownerAddress });
+  });
+
+  it('stops delivering inserts after unsubscribing', async () => {
+    // One owner for this test: earlier tests' notifications may still be arriving (Postgres).
+    const ownerAddress = randomHash().slice(0, 42);
+    const heard: IntentInserted[] = [];
+    const off = waiter.events.subscribeInserts((insert) => {
+      if (insert.ownerAddress === ownerAddress) heard.push(insert);
+    });
+    const first = nextInsert(waiter, project.id, ownerAddress);
+    await writer.intents.insert(newIntent(project.id, { ownerAddress }));
+    await first;
+    off();
+    // Notifications arrive in order: once the third insert is heard, the second was delivered too.
+    await writer.intents.insert(newIntent(project.id, { ownerAddress }));
+    const third = nextInsert(waiter, project.id, ownerAddress);
+    await writer.intents.insert(newIntent(project.id, { ownerAddress }));
+    await third;
+    expect(heard).toHaveLength(1);
   });
 });

@@ -6,7 +6,7 @@
  * cached bytes never cross projects. SQLite and Postgres.
  */
 import Fastify, { type FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { intentFixture, randomAddress } from '../../bench/fixtures/wire-intent.ts';
 import { TO_SERVICE } from '../../src/api/dialect.ts';
 import { historyEntryToWire, receiptToWire } from '../../src/api/methods/reads/to-wire.ts';
@@ -46,10 +46,14 @@ async function referenceServer(store: Store): Promise<FastifyInstance> {
     ref.post(`/${dialect}/GetIntentHistory`, { schema: schemaOf('GetIntentHistory') }, async (request) => {
       const { projectId, ownerAddress, page } = request.body as {
         projectId: number;
-        ownerAddress: string;
+        ownerAddress?: string;
         page?: Page;
       };
-      const result = await store.intents.history({ projectId, ownerAddress, ...(page && { page }) });
+      const result = await store.intents.history({
+        projectId,
+        ...(ownerAddress && { ownerAddress }),
+        ...(page && { page }),
+      });
       return {
         intents: result.intents.map((r) => historyEntryToWire({ chainById }, r, dialect)),
         nextPage: result.nextPage,
@@ -65,6 +69,38 @@ async function referenceServer(store: Store): Promise<FastifyInstance> {
   return ref;
 }
 
+/** Stores an intent of `owner` and walks it to `status` with its receipt transactions. */
+async function addIntent(
+  store: Store,
+  { projectId, owner, status, i }: { projectId: number; owner: string; status: IntentStatus; i: number },
+): Promise<string> {
+  const fixture = intentFixture({
+    projectId,
+    ownerAddress: owner,
+    originChainId: alpha.chainId,
+    destinationChainId: beta.chainId,
+    originTokenAddress: USDC_A.toLowerCase(),
+    destinationTokenAddress: WETH_B.toLowerCase(),
+    createdAt: new Date(Date.UTC(2025, 5, 1, 12, 0, i)),
+  });
+  const { intentId } = await store.intents.insert(fixture.intent);
+  for (const to of PATH_TO[status]!) await store.intents.updateStatus({ intentId, to });
+  if (status === 'QUOTED') return intentId;
+  const transactions: TransactionUpsert[] =
+    status === 'EXECUTING'
+      ? // A relayed origin (spelt SENT on /rpc/Trails) and no destination yet.
+        [fixture.transactions[0]!, { ...fixture.transactions[1]!, status: 'RELAYED', minedAt: null }]
+      : status === 'FAILED'
+        ? [
+            fixture.transactions[0]!,
+            { ...fixture.transactions[1]!, status: 'FAILED', statusReason: 'execution reverted' },
+            fixture.transactions[3]!,
+          ]
+        : fixture.transactions.slice(0, 3).map((t) => ({ ...t, meta: { metaTxnId: `meta-${i}` } }));
+  for (const t of transactions) await store.transactions.upsert(t);
+  return intentId;
+}
+
 describeEachDialect('cached receipt reads', ({ openStore }) => {
   const owner = randomAddress();
   const intentIds: string[] = [];
@@ -76,6 +112,8 @@ describeEachDialect('cached receipt reads', ({ openStore }) => {
   let key: string;
   let otherKey: string;
   let receiptsRead: string[] = [];
+  /** History page index queries: a page answered from the page cache makes none. */
+  let indexReads = 0;
 
   const post = async (dialect: WireDialect, method: string, body: unknown, accessKey = key) => {
     const response = await fetch(`${url}/rpc/${dialect}/${method}`, {
@@ -94,34 +132,10 @@ describeEachDialect('cached receipt reads', ({ openStore }) => {
     key = (await store.accessKeys.create({ projectId })).key;
     const other = await store.projects.create('cache-other');
     otherKey = (await store.accessKeys.create({ projectId: other.id })).key;
-    for (let i = 0; i < INTENT_COUNT; i++) {
-      const status = STATUS_MIX[i % STATUS_MIX.length]!;
-      const fixture = intentFixture({
-        projectId,
-        ownerAddress: owner,
-        originChainId: alpha.chainId,
-        destinationChainId: beta.chainId,
-        originTokenAddress: USDC_A.toLowerCase(),
-        destinationTokenAddress: WETH_B.toLowerCase(),
-        createdAt: new Date(Date.UTC(2025, 5, 1, 12, 0, i)),
-      });
-      const { intentId } = await store.intents.insert(fixture.intent);
-      intentIds.push(intentId);
-      for (const to of PATH_TO[status]!) await store.intents.updateStatus({ intentId, to });
-      if (status === 'QUOTED') continue;
-      const transactions: TransactionUpsert[] =
-        status === 'EXECUTING'
-          ? // A relayed origin (spelt SENT on /rpc/Trails) and no destination yet.
-            [fixture.transactions[0]!, { ...fixture.transactions[1]!, status: 'RELAYED', minedAt: null }]
-          : status === 'FAILED'
-            ? [
-                fixture.transactions[0]!,
-                { ...fixture.transactions[1]!, status: 'FAILED', statusReason: 'execution reverted' },
-                fixture.transactions[3]!,
-              ]
-            : fixture.transactions.slice(0, 3).map((t) => ({ ...t, meta: { metaTxnId: `meta-${i}` } }));
-      for (const t of transactions) await store.transactions.upsert(t);
-    }
+    for (let i = 0; i < INTENT_COUNT; i++)
+      intentIds.push(
+        await addIntent(store, { projectId, owner, status: STATUS_MIX[i % STATUS_MIX.length]!, i }),
+      );
     // Counts the intents whose receipts the API had to read from the database.
     const getReceipts = store.intents.getReceipts.bind(store.intents);
     const getReceipt = store.intents.getReceipt.bind(store.intents);
@@ -132,6 +146,11 @@ describeEachDialect('cached receipt reads', ({ openStore }) => {
     store.intents.getReceipt = async (input) => {
       receiptsRead.push(input.intentId);
       return getReceipt(input);
+    };
+    const historyIndex = store.intents.historyIndex.bind(store.intents);
+    store.intents.historyIndex = async (filter) => {
+      indexReads++;
+      return historyIndex(filter);
     };
     api = await createApiServer({ chains: CHAINS, store, log: createSilentLogger(), rateLimit: false });
     url = await api.listen(0, '127.0.0.1');
@@ -255,5 +274,174 @@ describeEachDialect('cached receipt reads', ({ openStore }) => {
     expect(JSON.parse(other.text)).toMatchObject({ error: 'NotFound' });
     const history = await post('Trails', 'GetIntentHistory', { byOwnerAddress: owner }, otherKey);
     expect(JSON.parse(history.text).intents).toEqual([]);
+  });
+
+  describe('whole pages from the page cache', () => {
+    // A project whose intents are all finished, so its pages (by owner and project-wide) are cacheable.
+    const [ownerA, ownerB] = [randomAddress(), randomAddress()];
+    const idsA: string[] = [];
+    const idsB: string[] = [];
+    let finished: number;
+    let finishedKey: string;
+    let count = 0;
+    const add = async (target: Store, project: number, owner: string, status: IntentStatus) =>
+      addIntent(target, { projectId: project, owner, status, i: 100 + count++ });
+    const pageOf = (owner?: string) => ({
+      ...(owner && { byOwnerAddress: owner }),
+      page: { pageSize: PAGE_SIZE },
+    });
+    const read = async (dialect: WireDialect, owner?: string) => {
+      const ours = await post(dialect, 'GetIntentHistory', pageOf(owner), finishedKey);
+      expect(ours.status).toBe(200);
+      return ours.text;
+    };
+    const expected = (dialect: WireDialect, owner?: string) =>
+      reference(dialect, 'GetIntentHistory', {
+        projectId: finished,
+        ...(owner && { ownerAddress: owner }),
+        page: { pageSize: PAGE_SIZE },
+      });
+    const idsOn = (text: string) =>
+      (JSON.parse(text) as { intents: { intentId: string }[] }).intents.map((e) => e.intentId);
+
+    beforeAll(async () => {
+      finished = (await store.projects.create('cache-finished')).id;
+      finishedKey = (await store.accessKeys.create({ projectId: finished })).key;
+      for (const status of ['SUCCEEDED', 'FAILED', 'SUCCEEDED'] as const)
+        idsA.push(await add(store, finished, ownerA, status));
+      for (const status of ['SUCCEEDED', 'SUCCEEDED'] as const)
+        idsB.push(await add(store, finished, ownerB, status));
+    });
+
+    it('answers a page again without reading its index, with the same bytes, on both dialects', async () => {
+      for (const dialect of DIALECTS) {
+        for (const owner of [ownerA, undefined]) {
+          const first = await read(dialect, owner);
+          indexReads = 0;
+          receiptsRead = [];
+          const again = await read(dialect, owner);
+          expect(indexReads).toBe(0);
+          expect(receiptsRead).toEqual([]);
+          expect(again).toBe(first);
+          expect(again).toBe(await expected(dialect, owner));
+        }
+      }
+      expect(idsOn(await read('Trails', ownerA))).toEqual([...idsA].reverse());
+    });
+
+    it("shows an insert on the next read of the owner's pages and the project-wide pages, and keeps other owners' pages", async () => {
+      for (const owner of [ownerA, ownerB, undefined]) await read('Trails', owner);
+      // Finished, so that the owner's pages stay cacheable for the tests below.
+      const fresh = await add(store, finished, ownerA, 'SUCCEEDED');
+      indexReads = 0;
+      const pageA = await read('Trails', ownerA);
+      expect(idsOn(pageA)[0]).toBe(fresh);
+      expect(pageA).toBe(await expected('Trails', ownerA));
+      const project = await read('Trails');
+      expect(idsOn(project)[0]).toBe(fresh);
+      expect(project).toBe(await expected('Trails'));
+      expect(indexReads).toBe(2);
+      // Owner B's page cannot hold the new intent: it stays cached.
+      expect(await read('Trails', ownerB)).toBe(await expected('Trails', ownerB));
+      expect(indexReads).toBe(2);
+      idsA.push(fresh);
+    });
+
+    it("shows a change to a cached page's intent on the next read", async () => {
+      const intentId = idsB[0]!;
+      await read('Service', ownerB);
+      await read('Service');
+      const hash = `0x${'ef'.repeat(32)}`;
+      await store.transactions.upsert({
+        intentId,
+        kind: 'refund',
+        chainId: alpha.chainId,
+        status: 'SUCCEEDED',
+        txnHash: hash,
+      });
+      for (const owner of [ownerB, undefined]) {
+        const page = await read('Service', owner);
+        expect(page).toContain(hash);
+        expect(page).toBe(await expected('Service', owner));
+      }
+    });
+
+    it('never shows one project’s page to another, nor another project’s insert', async () => {
+      const pageA = await read('Trails', ownerA);
+      // The same owner in another project (the main one): its own page, and no trace of this one's.
+      const elsewhere = await add(store, projectId, ownerA, 'SUCCEEDED');
+      const mainPage = await post('Trails', 'GetIntentHistory', pageOf(ownerA));
+      expect(idsOn(mainPage.text)).toEqual([elsewhere]);
+      indexReads = 0;
+      expect(await read('Trails', ownerA)).toBe(pageA);
+      expect(indexReads).toBe(0);
+      expect(pageA).toBe(await expected('Trails', ownerA));
+      const other = await post('Trails', 'GetIntentHistory', pageOf(ownerA), otherKey);
+      expect(idsOn(other.text)).toEqual([]);
+    });
+
+    it('never caches pages filtered by status: an intent reaching the status shows', async () => {
+      const body = { byOwnerAddress: ownerB, byStatus: 'SUCCEEDED', page: { pageSize: PAGE_SIZE } };
+      const late = await add(store, finished, ownerB, 'QUOTED');
+      indexReads = 0;
+      expect(idsOn((await post('Trails', 'GetIntentHistory', body, finishedKey)).text)).not.toContain(late);
+      expect(idsOn((await post('Trails', 'GetIntentHistory', body, finishedKey)).text)).not.toContain(late);
+      expect(indexReads).toBe(2);
+      for (const to of PATH_TO.SUCCEEDED!) await store.intents.updateStatus({ intentId: late, to });
+      expect(idsOn((await post('Trails', 'GetIntentHistory', body, finishedKey)).text)[0]).toBe(late);
+      idsB.push(late);
+    });
+
+    it('shows an insert and a change written by another process once their notifications arrive (Postgres)', async () => {
+      if (!store.capabilities.supportsListenNotify) return;
+      const writer = await openStore();
+      await read('Trails', ownerA);
+      await read('Trails');
+      const inserted = new Promise<void>((resolve) => {
+        const off = store.events.subscribeInserts((insert) => {
+          if (insert.projectId !== finished || insert.ownerAddress !== ownerA) return;
+          off();
+          resolve();
+        });
+      });
+      const fresh = await writer.intents.insert(
+        intentFixture({
+          projectId: finished,
+          ownerAddress: ownerA,
+          originChainId: alpha.chainId,
+          destinationChainId: beta.chainId,
+          originTokenAddress: USDC_A.toLowerCase(),
+          destinationTokenAddress: WETH_B.toLowerCase(),
+          createdAt: new Date(Date.UTC(2025, 5, 1, 13, 0, 0)),
+        }).intent,
+      );
+      await inserted;
+      for (const owner of [ownerA, undefined]) {
+        const page = await read('Trails', owner);
+        expect(idsOn(page)[0]).toBe(fresh.intentId);
+        expect(page).toBe(await expected('Trails', owner));
+      }
+      // A change to a finished intent on a cached page (owner B's page: all finished).
+      await read('Trails', ownerB);
+      const intentId = idsB[1]!;
+      const changed = new Promise<void>((resolve) => {
+        const off = store.events.subscribe(intentId, () => {
+          off();
+          resolve();
+        });
+      });
+      const hash = `0x${'12'.repeat(32)}`;
+      await writer.transactions.upsert({
+        intentId,
+        kind: 'refund',
+        chainId: alpha.chainId,
+        status: 'FAILED',
+        txnHash: hash,
+      });
+      await changed;
+      const page = await read('Trails', ownerB);
+      expect(page).toContain(hash);
+      expect(page).toBe(await expected('Trails', ownerB));
+    });
   });
 });

@@ -125,8 +125,8 @@ export function createHistoryPageCache(deps: {
       return {
         fill({ intentIds, bytes: pageBytes, current }) {
           if (!current || (inserts.get(projectId) ?? 0) !== seen) return;
-          if (pageBytes.length > maxBytes) return;
           drop(key);
+          if (pageBytes.length > maxBytes) return;
           while (bytes + pageBytes.length > maxBytes) drop(pages.keys().next().value as string);
           const page: Page = {
             key,
