@@ -35,7 +35,14 @@ export type ToServer = { id: number } & (
 
 export type FromServer = { id: number } & (
   | { type: 'ready'; url: string; key: string; intentIds: string[] }
-  | { type: 'stats'; rss: number; heapUsed: number; external: number; inFlight: number }
+  | {
+      type: 'stats';
+      rss: number;
+      heapUsed: number;
+      heapTotal: number;
+      external: number;
+      inFlight: number;
+    }
   | { type: 'changed'; at: Record<string, number> }
   | { type: 'error'; message: string }
 );
@@ -103,6 +110,7 @@ export async function serverRole(): Promise<void> {
           type: 'stats',
           rss: memory.rss,
           heapUsed: memory.heapUsed,
+          heapTotal: memory.heapTotal,
           external: memory.external,
           inFlight,
         });
