@@ -4,7 +4,7 @@ import { intentHistory, intentHistoryIndex, receiptsOf } from './intent-history.
 import { byKind, intentFromRow, lower, transactionFromRow } from './rows.ts';
 import { searchIntents } from './search-intents.ts';
 import { isTerminal, predecessorsOf } from './statuses.ts';
-import { selectTransactionsOf } from './transactions.ts';
+import { newTransactionRow, selectTransactionsOf } from './transactions.ts';
 import type { IntentStatus, IntentsRepo } from './types.ts';
 
 export function createIntentsRepo(ctx: StoreContext): IntentsRepo {
@@ -23,30 +23,45 @@ export function createIntentsRepo(ctx: StoreContext): IntentsRepo {
   return {
     async insert(input) {
       const createdAt = (input.createdAt ?? ctx.now()).getTime();
-      const row = await db
-        .insertInto('intents')
-        .values({
-          intent_id: lower(input.intentId),
-          project_id: input.projectId,
-          status: 'QUOTED',
-          owner_address: lower(input.ownerAddress),
-          origin_chain_id: input.originChainId,
-          destination_chain_id: input.destinationChainId,
-          origin_intent_address: lower(input.originIntentAddress),
-          destination_intent_address: lower(input.destinationIntentAddress),
-          origin_token_address: lower(input.originTokenAddress),
-          origin_token_amount: input.originTokenAmount.toString(),
-          destination_token_address: lower(input.destinationTokenAddress),
-          destination_token_amount: input.destinationTokenAmount.toString(),
-          intent_json: JSON.stringify(input.intent),
-          plan_json: input.planJson ?? null,
-          quote_expires_at: input.quoteExpiresAt.getTime(),
-          created_at: createdAt,
-          updated_at: createdAt,
-        })
-        .returningAll()
-        .executeTakeFirstOrThrow();
+      const insertIntent = (trx: typeof db) =>
+        trx
+          .insertInto('intents')
+          .values({
+            intent_id: lower(input.intentId),
+            project_id: input.projectId,
+            status: 'QUOTED',
+            owner_address: lower(input.ownerAddress),
+            origin_chain_id: input.originChainId,
+            destination_chain_id: input.destinationChainId,
+            origin_intent_address: lower(input.originIntentAddress),
+            destination_intent_address: lower(input.destinationIntentAddress),
+            origin_token_address: lower(input.originTokenAddress),
+            origin_token_amount: input.originTokenAmount.toString(),
+            destination_token_address: lower(input.destinationTokenAddress),
+            destination_token_amount: input.destinationTokenAmount.toString(),
+            intent_json: JSON.stringify(input.intent),
+            plan_json: input.planJson ?? null,
+            quote_expires_at: input.quoteExpiresAt.getTime(),
+            created_at: createdAt,
+            updated_at: createdAt,
+          })
+          .returningAll()
+          .executeTakeFirstOrThrow();
+      const transactions = input.transactions ?? [];
+      const row =
+        transactions.length === 0
+          ? await insertIntent(db)
+          : await db.transaction().execute(async (trx) => {
+              const inserted = await insertIntent(trx);
+              const now = ctx.now().getTime();
+              await trx
+                .insertInto('intent_transactions')
+                .values(transactions.map((t) => newTransactionRow({ ...t, intentId: input.intentId }, now)))
+                .execute();
+              return inserted;
+            });
       await ctx.notifyInsert({ projectId: row.project_id, ownerAddress: row.owner_address });
+      if (transactions.length > 0) await ctx.notify(row.intent_id);
       return intentFromRow(row);
     },
 

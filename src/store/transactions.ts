@@ -36,6 +36,28 @@ function changedColumns(input: TransactionUpsert) {
   return columns;
 }
 
+/** The full row a first write of (intent, kind) inserts: the given fields, null for the rest. */
+export function newTransactionRow(input: TransactionUpsert, now: number) {
+  return {
+    intent_id: lower(input.intentId),
+    kind: input.kind,
+    chain_id: input.chainId,
+    status: input.status,
+    from_address: null,
+    to_address: null,
+    token_address: null,
+    token_amount: null,
+    status_reason: null,
+    txn_hash: null,
+    calldata: null,
+    mined_at: null,
+    meta_json: null,
+    ...changedColumns(input),
+    updated_at: now,
+    created_at: now,
+  };
+}
+
 export function createTransactionsRepo(ctx: StoreContext): TransactionsRepo {
   const { db } = ctx;
   return {

@@ -15,9 +15,19 @@ import { planErrorToRpc } from './plan-error-to-rpc.ts';
 import { createPermitProbe } from './token-info.ts';
 import type { IntentServicesDeps } from './types.ts';
 
-/** Bigints as decimal strings: what the store keeps and what the wire carries. */
-export function toStoredJson<T>(value: T): unknown {
-  return JSON.parse(JSON.stringify(value, (_k, v) => (typeof v === 'bigint' ? v.toString() : v)));
+/**
+ * Bigints as decimal strings: what the store keeps and what the wire carries. A copy made in one walk
+ * (the store serialises it once; a JSON round trip here would serialise it twice and parse it once).
+ * Undefined members stay undefined, which JSON.stringify then leaves out, as before.
+ */
+export function toStoredJson(value: unknown): unknown {
+  if (typeof value === 'bigint') return value.toString();
+  if (Array.isArray(value)) return value.map(toStoredJson);
+  if (value === null || typeof value !== 'object') return value;
+  if (value instanceof Date) return value.toISOString();
+  const out: Record<string, unknown> = {};
+  for (const [key, member] of Object.entries(value)) out[key] = toStoredJson(member);
+  return out;
 }
 
 export function toPlanRequest(input: MethodRequest<'QuoteIntent'>, serviceFeeBps: bigint): PlanRequest {
@@ -109,8 +119,9 @@ async function storeQuote(
     planJson: encodePlan(plan),
     quoteExpiresAt: new Date(Number(plan.deadlines.quoteExpiresAt) * 1000),
     createdAt,
+    // In the intent's own database transaction: one commit for the quote.
+    transactions: receiptRows(intent, plan),
   });
-  for (const row of receiptRows(intent, plan)) await store.transactions.upsert(row);
 }
 
 /** The three receipt rows a fresh quote already has: what each transaction will move, status UNKNOWN. */
