@@ -21,8 +21,9 @@ import { useIsolatedTestChains } from '../use-test-chains.ts';
 import {
   decodeReason,
   deposit,
+  executeViaFactory,
+  expectExecuteReverts,
   expectRawRevert,
-  expectRevertOnChain,
   paymentIntent,
   USDC,
   WINDOW_SECONDS,
@@ -78,12 +79,7 @@ describe('threat 2: abuse of run-time fills', () => {
     const user = chain.accounts.user.address;
     await deposit(chain, usdc, account, AMOUNT);
     const userBefore = await chain.balanceOf(usdc, user);
-    const args = await expectRevertOnChain(
-      chain,
-      'relayer',
-      { to: chain.contracts.intentFactory, data: encodeDeployIfNeededAndExecute(intent) },
-      'InvalidFillKind',
-    );
+    const args = await expectExecuteReverts(chain, intent, 'InvalidFillKind');
     expect(args).toEqual([0n]);
     expect(await chain.balanceOf(usdc, account)).toBe(AMOUNT);
     await chain.send('relayer', { to: chain.contracts.intentFactory, data: encodeDeploy(intent) });
@@ -100,10 +96,7 @@ describe('threat 2: abuse of run-time fills', () => {
       to: chain.contracts.intentFactory,
       data: encodeFunctionData({ abi: intentFactoryAbi, functionName: 'hashIntent', args: [intent] }),
     });
-    await expectRawRevert(chain, 'relayer', {
-      to: chain.contracts.intentFactory,
-      data: encodeDeployIfNeededAndExecute(intent),
-    });
+    await expectRawRevert(chain, 'relayer', executeViaFactory(chain, intent));
   });
 
   it('test_execute_ownAddressFillInTheRecipientSlotWritesTheAccount_neverTheCaller', async () => {
@@ -115,10 +108,7 @@ describe('threat 2: abuse of run-time fills', () => {
     const { user, relayer, feeCollector } = chain.accounts;
     await deposit(chain, usdc, account, AMOUNT);
     const userBefore = await chain.balanceOf(usdc, user.address);
-    await chain.send('relayer', {
-      to: chain.contracts.intentFactory,
-      data: encodeDeployIfNeededAndExecute(intent),
-    });
+    await chain.send('relayer', executeViaFactory(chain, intent));
     // transfer(account, amount) moved nothing out; the sweep returned it all to the owner.
     expect(await chain.balanceOf(usdc, relayer.address)).toBe(0n);
     expect(await chain.balanceOf(usdc, feeCollector.address)).toBe(0n);
@@ -161,12 +151,7 @@ describe('threat 2: abuse of run-time fills', () => {
     const bad = await intentWithFills([{ kind: FillKind.OwnBalance, token: usdc, offset: lastWord + 1 }]);
     const { address: account } = accountAddress(chain, bad);
     await deposit(chain, usdc, account, AMOUNT);
-    const args = await expectRevertOnChain(
-      chain,
-      'relayer',
-      { to: chain.contracts.intentFactory, data: encodeDeployIfNeededAndExecute(bad) },
-      'FillOutOfBounds',
-    );
+    const args = await expectExecuteReverts(chain, bad, 'FillOutOfBounds');
     expect(args).toEqual([0n, BigInt(lastWord + 1), BigInt(TRANSFER_DATA_BYTES)]);
     expect(await chain.balanceOf(usdc, account)).toBe(AMOUNT);
     expect(await chain.balanceOf(usdc, chain.accounts.feeCollector.address)).toBe(0n);
@@ -174,10 +159,7 @@ describe('threat 2: abuse of run-time fills', () => {
     // The same fill at the last word writes the own balance into transfer's amount and pays it.
     const { address: goodAccount } = accountAddress(chain, good);
     await deposit(chain, usdc, goodAccount, AMOUNT);
-    await chain.send('relayer', {
-      to: chain.contracts.intentFactory,
-      data: encodeDeployIfNeededAndExecute(good),
-    });
+    await chain.send('relayer', executeViaFactory(chain, good));
     expect(await chain.balanceOf(usdc, chain.accounts.feeCollector.address)).toBe(AMOUNT);
   });
 
@@ -191,10 +173,7 @@ describe('threat 2: abuse of run-time fills', () => {
     const user = chain.accounts.user.address;
     await deposit(chain, usdc, account, AMOUNT);
     const userBefore = await chain.balanceOf(usdc, user);
-    const receipt = await chain.send('stranger', {
-      to: chain.contracts.intentFactory,
-      data: encodeDeployIfNeededAndExecute(intent),
-    });
+    const receipt = await chain.send('stranger', executeViaFactory(chain, intent));
     const failed = parseEventLogs({
       abi: intentAccountAbi,
       eventName: 'DestinationFailed',

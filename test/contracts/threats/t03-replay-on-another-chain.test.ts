@@ -6,16 +6,20 @@
 import { parseEventLogs } from 'viem';
 import { describe, expect, it } from 'vitest';
 import { intentAccountAbi } from '../../../src/contracts/abis.generated.ts';
-import {
-  encodeDeployIfNeededAndExecute,
-  encodeDeployIfNeededAndRefund,
-  encodeExecute,
-} from '../../../src/contracts/calldata.ts';
+import { encodeExecute } from '../../../src/contracts/calldata.ts';
 import { AccountState } from '../../../src/contracts/types.ts';
 import type { TestChain } from '../../harness/chain.ts';
 import { accountAddress, buildRoute } from '../route.ts';
 import { useIsolatedTestChains } from '../use-test-chains.ts';
-import { deposit, expectRevertOnChain, newAddress, USDC, ZERO } from './support/fixture.ts';
+import {
+  deposit,
+  executeViaFactory,
+  expectRevertOnChain,
+  newAddress,
+  refundViaFactory,
+  USDC,
+  ZERO,
+} from './support/fixture.ts';
 
 const DEPOSIT = 100n * USDC;
 const FEE = USDC / 2n;
@@ -50,21 +54,13 @@ describe('threat 3: replay of an origin intent on another chain', () => {
     await deposit(b, usdc, route.originAccount, DEPOSIT);
     await b.send('user', { to: route.originAccount, value: NATIVE, data: '0x' });
 
-    const args = await expectRevertOnChain(
-      b,
-      'relayer',
-      { to: b.contracts.intentFactory, data: encodeDeployIfNeededAndExecute(route.origin) },
-      'WrongChain',
-    );
+    const args = await expectRevertOnChain(b, 'relayer', executeViaFactory(b, route.origin), 'WrongChain');
     expect(args).toEqual([BigInt(a.chainId), BigInt(b.chainId)]);
     expect(await b.balanceOf(usdc, route.originAccount)).toBe(DEPOSIT);
 
     const userTokensBefore = await b.balanceOf(usdc, user);
     const userNativeBefore = await b.balanceOf(ZERO, user);
-    const receipt = await b.send('stranger', {
-      to: b.contracts.intentFactory,
-      data: encodeDeployIfNeededAndRefund(route.origin, [usdc], true),
-    });
+    const receipt = await b.send('stranger', refundViaFactory(b, route.origin, [usdc], true));
     expect(await b.balanceOf(usdc, user)).toBe(userTokensBefore + DEPOSIT);
     expect(await b.balanceOf(ZERO, user)).toBe(userNativeBefore + NATIVE);
     expect(await b.balanceOf(usdc, route.originAccount)).toBe(0n);
@@ -83,10 +79,7 @@ describe('threat 3: replay of an origin intent on another chain', () => {
 
     // On its own chain A the intent is untouched and runs as quoted.
     await deposit(a, a.tokens.usdc, route.originAccount, DEPOSIT);
-    await a.send('relayer', {
-      to: a.contracts.intentFactory,
-      data: encodeDeployIfNeededAndExecute(route.origin),
-    });
+    await a.send('relayer', executeViaFactory(a, route.origin));
     expect(await a.balanceOf(a.tokens.usdc, a.contracts.originSettler)).toBe(DEPOSIT - FEE);
     const stateOnA = await a.publicClient.readContract({
       address: route.originAccount,

@@ -4,15 +4,19 @@
  */
 import { describe, expect, it } from 'vitest';
 import { intentAccountAbi } from '../../../src/contracts/abis.generated.ts';
-import {
-  encodeDeployIfNeededAndExecute,
-  encodeExecute,
-  encodeRefund,
-} from '../../../src/contracts/calldata.ts';
+import { encodeExecute, encodeRefund } from '../../../src/contracts/calldata.ts';
 import { AccountState } from '../../../src/contracts/types.ts';
 import type { TestChain } from '../../harness/chain.ts';
 import { useIsolatedTestChains } from '../use-test-chains.ts';
-import { deposit, duePayment, expectRevertOnChain, newAddress, USDC } from './support/fixture.ts';
+import {
+  deposit,
+  duePayment,
+  executeViaFactory,
+  expectExecuteReverts,
+  expectRevertOnChain,
+  newAddress,
+  USDC,
+} from './support/fixture.ts';
 
 const AMOUNT = 100n * USDC;
 
@@ -28,10 +32,7 @@ describe('threat 4: double execute', () => {
     const { usdc } = chain.tokens;
     const user = chain.accounts.user.address;
     await deposit(chain, usdc, account, AMOUNT);
-    await chain.send('relayer', {
-      to: chain.contracts.intentFactory,
-      data: encodeDeployIfNeededAndExecute(intent),
-    });
+    await chain.send('relayer', executeViaFactory(chain, intent));
     expect(await chain.balanceOf(usdc, recipient)).toBe(AMOUNT);
 
     // A second deposit arrives (a duplicate payment); the relayer tries to run the intent again.
@@ -44,12 +45,7 @@ describe('threat 4: double execute', () => {
       'InvalidState',
     );
     expect(direct).toEqual([AccountState.None, AccountState.Executed]);
-    const viaFactory = await expectRevertOnChain(
-      chain,
-      'relayer',
-      { to: chain.contracts.intentFactory, data: encodeDeployIfNeededAndExecute(intent) },
-      'InvalidState',
-    );
+    const viaFactory = await expectExecuteReverts(chain, intent, 'InvalidState');
     expect(viaFactory).toEqual([AccountState.None, AccountState.Executed]);
     expect(await chain.balanceOf(usdc, recipient)).toBe(AMOUNT);
     expect(await chain.balanceOf(usdc, account)).toBe(AMOUNT);

@@ -6,15 +6,11 @@
 import { parseEventLogs } from 'viem';
 import { describe, expect, it } from 'vitest';
 import { intentAccountAbi, intentFactoryAbi } from '../../../src/contracts/abis.generated.ts';
-import {
-  encodeDeploy,
-  encodeDeployIfNeededAndExecute,
-  encodeExecute,
-} from '../../../src/contracts/calldata.ts';
+import { encodeDeploy, encodeExecute } from '../../../src/contracts/calldata.ts';
 import { AccountState } from '../../../src/contracts/types.ts';
 import type { TestChain } from '../../harness/chain.ts';
 import { useIsolatedTestChains } from '../use-test-chains.ts';
-import { deposit, expectRevertOnChain, sameChainRoute, USDC } from './support/fixture.ts';
+import { deposit, executeViaFactory, expectRevertOnChain, sameChainRoute, USDC } from './support/fixture.ts';
 
 const DEPOSIT = 100n * USDC;
 const FEE = USDC / 2n;
@@ -68,10 +64,7 @@ describe('threat 5: front-running the deploy', () => {
     );
     expect(refused).toEqual([chain.accounts.relayer.address, chain.accounts.stranger.address]);
 
-    await chain.send('relayer', {
-      to: chain.contracts.intentFactory,
-      data: encodeDeployIfNeededAndExecute(route.origin),
-    });
+    await chain.send('relayer', executeViaFactory(chain, route.origin));
     expect(await chain.balanceOf(usdc, chain.accounts.feeCollector.address)).toBe(FEE);
     expect(await chain.balanceOf(usdc, chain.contracts.originSettler)).toBe(DEPOSIT - FEE);
     expect(await chain.balanceOf(usdc, route.originAccount)).toBe(0n);

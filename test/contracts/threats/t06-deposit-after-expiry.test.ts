@@ -3,17 +3,16 @@
  * (the quote is stale), and anyone can send it back to the owner.
  */
 import { describe, expect, it } from 'vitest';
-import {
-  encodeDeployIfNeededAndExecute,
-  encodeDeployIfNeededAndRefund,
-} from '../../../src/contracts/calldata.ts';
+import { encodeDeployIfNeededAndExecute } from '../../../src/contracts/calldata.ts';
 import { expectRevert, type TestChain } from '../../harness/chain.ts';
 import { useIsolatedTestChains } from '../use-test-chains.ts';
 import {
   deposit,
   duePayment,
+  executeViaFactory,
   expectRevertOnChain,
   newAddress,
+  refundViaFactory,
   USDC,
   WINDOW_SECONDS,
 } from './support/fixture.ts';
@@ -35,20 +34,12 @@ describe('threat 6: deposit after expiry', () => {
     await chain.increaseTime(WINDOW_SECONDS + 1n);
     await deposit(chain, usdc, account, AMOUNT);
     const userBefore = await chain.balanceOf(usdc, user);
-    const args = await expectRevertOnChain(
-      chain,
-      'relayer',
-      { to: chain.contracts.intentFactory, data: encodeDeployIfNeededAndExecute(intent) },
-      'Expired',
-    );
+    const args = await expectRevertOnChain(chain, 'relayer', executeViaFactory(chain, intent), 'Expired');
     expect(args[0]).toBe(intent.deadline);
     expect(args[1] as bigint).toBeGreaterThanOrEqual(intent.deadline);
     expect(await chain.balanceOf(usdc, recipient)).toBe(0n);
 
-    await chain.send('stranger', {
-      to: chain.contracts.intentFactory,
-      data: encodeDeployIfNeededAndRefund(intent, [usdc], false),
-    });
+    await chain.send('stranger', refundViaFactory(chain, intent, [usdc], false));
     expect(await chain.balanceOf(usdc, user)).toBe(userBefore + AMOUNT);
     expect(await chain.balanceOf(usdc, account)).toBe(0n);
     expect(await chain.balanceOf(usdc, chain.accounts.stranger.address)).toBe(0n);

@@ -4,14 +4,16 @@
  * goes back in full.
  */
 import { describe, expect, it } from 'vitest';
-import {
-  encodeDeployIfNeededAndExecute,
-  encodeDeployIfNeededAndRefund,
-} from '../../../src/contracts/calldata.ts';
 import type { TestChain } from '../../harness/chain.ts';
 import type { Route } from '../route.ts';
 import { useIsolatedTestChains } from '../use-test-chains.ts';
-import { deposit, expectRevertOnChain, sameChainRoute } from './support/fixture.ts';
+import {
+  deposit,
+  executeViaFactory,
+  expectExecuteReverts,
+  refundViaFactory,
+  sameChainRoute,
+} from './support/fixture.ts';
 
 /** The brief's 99/100, in base units: the smallest shortfalls are the interesting ones. */
 const DEPOSIT = 100n;
@@ -32,12 +34,7 @@ describe('threat 7: underpayment', () => {
       outputAmount: OUTPUT,
     });
     await deposit(chain, chain.tokens.usdc, route.originAccount, SHORT);
-    const args = await expectRevertOnChain(
-      chain,
-      'relayer',
-      { to: chain.contracts.intentFactory, data: encodeDeployIfNeededAndExecute(route.origin) },
-      'InsufficientDeposit',
-    );
+    const args = await expectExecuteReverts(chain, route.origin, 'InsufficientDeposit');
     expect(args).toEqual([DEPOSIT, SHORT]);
     expect(await chain.balanceOf(chain.tokens.usdc, route.originAccount)).toBe(SHORT);
     expect(await chain.balanceOf(chain.tokens.usdc, chain.accounts.feeCollector.address)).toBe(0n);
@@ -48,10 +45,7 @@ describe('threat 7: underpayment', () => {
     const route = await underpaidRoute();
     const { usdc } = chain.tokens;
     await deposit(chain, usdc, route.originAccount, DEPOSIT - SHORT);
-    await chain.send('relayer', {
-      to: chain.contracts.intentFactory,
-      data: encodeDeployIfNeededAndExecute(route.origin),
-    });
+    await chain.send('relayer', executeViaFactory(chain, route.origin));
     expect(await chain.balanceOf(usdc, chain.accounts.feeCollector.address)).toBe(FEE);
     expect(await chain.balanceOf(usdc, chain.contracts.originSettler)).toBe(DEPOSIT - FEE);
     expect(await chain.balanceOf(usdc, route.originAccount)).toBe(0n);
@@ -63,10 +57,7 @@ describe('threat 7: underpayment', () => {
     const user = chain.accounts.user.address;
     const userBefore = await chain.balanceOf(usdc, user);
     await chain.increaseTime(route.origin.deadline - (await chain.now()));
-    await chain.send('stranger', {
-      to: chain.contracts.intentFactory,
-      data: encodeDeployIfNeededAndRefund(route.origin, [usdc], false),
-    });
+    await chain.send('stranger', refundViaFactory(chain, route.origin, [usdc], false));
     expect(await chain.balanceOf(usdc, user)).toBe(userBefore + SHORT);
     expect(await chain.balanceOf(usdc, route.originAccount)).toBe(0n);
     expect(await chain.balanceOf(usdc, chain.contracts.originSettler)).toBe(0n);

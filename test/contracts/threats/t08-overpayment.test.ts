@@ -5,10 +5,9 @@
 import { erc20Abi, parseEventLogs } from 'viem';
 import { describe, expect, it } from 'vitest';
 import { intentAccountAbi } from '../../../src/contracts/abis.generated.ts';
-import { encodeDeployIfNeededAndExecute } from '../../../src/contracts/calldata.ts';
 import type { TestChain } from '../../harness/chain.ts';
 import { useIsolatedTestChains } from '../use-test-chains.ts';
-import { deposit, sameChainRoute, USDC } from './support/fixture.ts';
+import { deposit, executeViaFactory, sameChainRoute, USDC } from './support/fixture.ts';
 
 const DEPOSIT = 100n * USDC;
 const PAID = 150n * USDC;
@@ -32,10 +31,7 @@ describe('threat 8: overpayment', () => {
     await deposit(chain, usdc, route.originAccount, PAID);
     const userBefore = await chain.balanceOf(usdc, user.address);
 
-    const receipt = await chain.send('relayer', {
-      to: chain.contracts.intentFactory,
-      data: encodeDeployIfNeededAndExecute(route.origin),
-    });
+    const receipt = await chain.send('relayer', executeViaFactory(chain, route.origin));
     expect(await chain.balanceOf(usdc, user.address)).toBe(userBefore + (PAID - DEPOSIT));
     expect(await chain.balanceOf(usdc, feeCollector.address)).toBe(FEE);
     expect(await chain.balanceOf(usdc, chain.contracts.originSettler)).toBe(DEPOSIT - FEE);

@@ -4,17 +4,19 @@
  */
 import { describe, expect, it } from 'vitest';
 import { intentAccountAbi } from '../../../src/contracts/abis.generated.ts';
-import {
-  encodeDeploy,
-  encodeDeployIfNeededAndExecute,
-  encodeDeployIfNeededAndRefund,
-  encodeExecute,
-  encodeRefund,
-} from '../../../src/contracts/calldata.ts';
+import { encodeDeploy, encodeExecute, encodeRefund } from '../../../src/contracts/calldata.ts';
 import { AccountState, type Intent } from '../../../src/contracts/types.ts';
 import type { TestChain } from '../../harness/chain.ts';
 import { useIsolatedTestChains } from '../use-test-chains.ts';
-import { deposit, duePayment, expectRevertOnChain, newAddress, USDC } from './support/fixture.ts';
+import {
+  deposit,
+  duePayment,
+  expectExecuteReverts,
+  expectRevertOnChain,
+  newAddress,
+  refundViaFactory,
+  USDC,
+} from './support/fixture.ts';
 
 const AMOUNT = 100n * USDC;
 /** 100 DAI (18 decimals): the "same" amount in the wrong token. */
@@ -33,12 +35,7 @@ describe('threat 9: wrong token deposited', () => {
     const relayer = chain.accounts.relayer.address;
     await deposit(chain, dai, account, WRONG_AMOUNT);
     const relayerBefore = [await chain.balanceOf(usdc, relayer), await chain.balanceOf(dai, relayer)];
-    const args = await expectRevertOnChain(
-      chain,
-      'relayer',
-      { to: chain.contracts.intentFactory, data: encodeDeployIfNeededAndExecute(intent) },
-      'InsufficientDeposit',
-    );
+    const args = await expectExecuteReverts(chain, intent, 'InsufficientDeposit');
     expect(args).toEqual([AMOUNT, 0n]);
     expect([await chain.balanceOf(usdc, relayer), await chain.balanceOf(dai, relayer)]).toEqual(
       relayerBefore,
@@ -48,7 +45,7 @@ describe('threat 9: wrong token deposited', () => {
     const refused = await expectRevertOnChain(
       chain,
       'relayer',
-      { to: chain.contracts.intentFactory, data: encodeDeployIfNeededAndRefund(intent, [dai], false) },
+      refundViaFactory(chain, intent, [dai], false),
       'RefundNotAllowed',
     );
     expect(refused.slice(0, 3)).toEqual([chain.accounts.user.address, relayer, intent.deadline]);
@@ -88,10 +85,7 @@ describe('threat 9: wrong token deposited', () => {
     const user = chain.accounts.user.address;
     const daiBefore = await chain.balanceOf(dai, user);
     await chain.increaseTime(intent.deadline - (await chain.now()));
-    await chain.send('stranger', {
-      to: chain.contracts.intentFactory,
-      data: encodeDeployIfNeededAndRefund(intent, [dai], false),
-    });
+    await chain.send('stranger', refundViaFactory(chain, intent, [dai], false));
     expect(await chain.balanceOf(dai, user)).toBe(daiBefore + WRONG_AMOUNT);
     expect(await chain.balanceOf(dai, account)).toBe(0n);
     expect(await chain.balanceOf(dai, chain.accounts.stranger.address)).toBe(0n);

@@ -5,14 +5,19 @@
  */
 import { type Address, parseEther } from 'viem';
 import { describe, expect, it } from 'vitest';
-import {
-  encodeDeployIfNeededAndExecute,
-  encodeDeployIfNeededAndRefund,
-} from '../../../src/contracts/calldata.ts';
 import type { TestChain } from '../../harness/chain.ts';
 import { accountAddress } from '../route.ts';
 import { useIsolatedTestChains } from '../use-test-chains.ts';
-import { deposit, newAddress, paymentIntent, USDC, WINDOW_SECONDS, ZERO } from './support/fixture.ts';
+import {
+  deposit,
+  executeViaFactory,
+  newAddress,
+  paymentIntent,
+  refundViaFactory,
+  USDC,
+  WINDOW_SECONDS,
+  ZERO,
+} from './support/fixture.ts';
 
 const NATIVE_AMOUNT = parseEther('1');
 const NATIVE_PAID = parseEther('1.5');
@@ -47,10 +52,7 @@ describe('threat 10: native sent before deployment', () => {
     expect(await chain.balanceOf(ZERO, account)).toBe(NATIVE_PAID);
 
     const userBefore = await chain.balanceOf(ZERO, user);
-    await chain.send('relayer', {
-      to: chain.contracts.intentFactory,
-      data: encodeDeployIfNeededAndExecute(intent),
-    });
+    await chain.send('relayer', executeViaFactory(chain, intent));
     expect(await hasCode(account)).toBe(true);
     expect(await chain.balanceOf(ZERO, recipient)).toBe(NATIVE_AMOUNT);
     expect(await chain.balanceOf(ZERO, account)).toBe(0n);
@@ -74,10 +76,7 @@ describe('threat 10: native sent before deployment', () => {
     const usdcBefore = await chain.balanceOf(chain.tokens.usdc, user);
 
     await chain.increaseTime(intent.deadline - (await chain.now()));
-    await chain.send('stranger', {
-      to: chain.contracts.intentFactory,
-      data: encodeDeployIfNeededAndRefund(intent, [chain.tokens.usdc], true),
-    });
+    await chain.send('stranger', refundViaFactory(chain, intent, [chain.tokens.usdc], true));
     expect(await hasCode(account)).toBe(true);
     expect(await chain.balanceOf(ZERO, user)).toBe(nativeBefore + NATIVE_AMOUNT);
     expect(await chain.balanceOf(chain.tokens.usdc, user)).toBe(usdcBefore + 100n * USDC);

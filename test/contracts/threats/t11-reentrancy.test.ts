@@ -33,11 +33,12 @@ import {
   type OrderData,
 } from '../../../src/contracts/types.ts';
 import type { TestChain } from '../../harness/chain.ts';
-import { accountAddress } from '../route.ts';
+import { accountAddress, DEST_MIN_GAS } from '../route.ts';
 import { useIsolatedTestChains } from '../use-test-chains.ts';
 import {
   decodeReason,
   deposit,
+  expectExecuteReverts,
   expectRevertOnChain,
   newAddress,
   paymentIntent,
@@ -49,7 +50,6 @@ import {
 import { LOCK_OPEN_CALL, lockIntent } from './support/lock-intent.ts';
 
 const AMOUNT = 100n * USDC;
-const DEST_MIN_GAS = 300_000n;
 /** Gas for transactions whose token transfers run a re-entry hook: enough that no inner call runs short. */
 const HOOKED_TX_GAS = 3_000_000n;
 /** Byte offset of `assets`, the first argument of `deposit(assets, receiver)`. */
@@ -227,12 +227,7 @@ describe('threat 11: re-entrancy through token hooks or a malicious vault', () =
       encodeSettle(order, chain.accounts.relayer.address, '0x'),
     ]) {
       await armToken(settler, data, true);
-      const args = await expectRevertOnChain(
-        chain,
-        'relayer',
-        { to: chain.contracts.intentFactory, data: encodeDeployIfNeededAndExecute(lock.intent) },
-        'CallFailed',
-      );
+      const args = await expectExecuteReverts(chain, lock.intent, 'CallFailed');
       expect(args[0]).toBe(BigInt(LOCK_OPEN_CALL));
       expect(decodeReason(args[1] as Hex)).toEqual(GUARD_ERROR);
       expect(await chain.balanceOf(token, lock.account)).toBe(AMOUNT);

@@ -6,16 +6,17 @@
 import { type Address, encodeFunctionData, erc20Abi, getAddress, type Hex } from 'viem';
 import { describe, expect, it } from 'vitest';
 import { intentAccountAbi } from '../../../src/contracts/abis.generated.ts';
-import {
-  encodeDeploy,
-  encodeDeployIfNeededAndExecute,
-  encodeDeployIfNeededAndRefund,
-  encodeRefund,
-} from '../../../src/contracts/calldata.ts';
+import { encodeDeploy, encodeRefund } from '../../../src/contracts/calldata.ts';
 import { AccountState } from '../../../src/contracts/types.ts';
 import type { TestChain } from '../../harness/chain.ts';
 import { useIsolatedTestChains } from '../use-test-chains.ts';
-import { decodeReason, expectRevertOnChain, newAddress, WINDOW_SECONDS } from './support/fixture.ts';
+import {
+  decodeReason,
+  expectExecuteReverts,
+  newAddress,
+  refundViaFactory,
+  WINDOW_SECONDS,
+} from './support/fixture.ts';
 import { LOCK_OPEN_CALL, type LockIntent, lockIntent } from './support/lock-intent.ts';
 import { deployNpmArtifact } from './support/npm-artifact.ts';
 
@@ -58,12 +59,7 @@ describe('threat 12: fee-on-transfer token on the lock path', () => {
     await transfer('user', lock.account, SENT);
     expect(await chain.balanceOf(token, lock.account)).toBe(HELD);
 
-    const args = await expectRevertOnChain(
-      chain,
-      'relayer',
-      { to: chain.contracts.intentFactory, data: encodeDeployIfNeededAndExecute(lock.intent) },
-      'CallFailed',
-    );
+    const args = await expectExecuteReverts(chain, lock.intent, 'CallFailed');
     expect(args[0]).toBe(BigInt(LOCK_OPEN_CALL));
     expect(decodeReason(args[1] as Hex)).toEqual({
       errorName: 'ShortTransfer',
@@ -96,10 +92,7 @@ describe('threat 12: fee-on-transfer token on the lock path', () => {
     const user = chain.accounts.user.address;
     const userBefore = await chain.balanceOf(token, user);
     await chain.increaseTime(lock.intent.deadline - (await chain.now()));
-    await chain.send('stranger', {
-      to: chain.contracts.intentFactory,
-      data: encodeDeployIfNeededAndRefund(lock.intent, [token], false),
-    });
+    await chain.send('stranger', refundViaFactory(chain, lock.intent, [token], false));
     expect(await chain.balanceOf(token, user)).toBe(userBefore + afterBurn(HELD));
     expect(await chain.balanceOf(token, lock.account)).toBe(0n);
     expect(await chain.balanceOf(token, chain.contracts.originSettler)).toBe(0n);

@@ -16,6 +16,10 @@ import {
 import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts';
 import { expect } from 'vitest';
 import * as abis from '../../../../src/contracts/abis.generated.ts';
+import {
+  encodeDeployIfNeededAndExecute,
+  encodeDeployIfNeededAndRefund,
+} from '../../../../src/contracts/calldata.ts';
 import { type Intent, type IntentCall, IntentMode } from '../../../../src/contracts/types.ts';
 import { expectRevert, POLLING_INTERVAL_MS, type Role, type TestChain } from '../../../harness/chain.ts';
 import { accountAddress, buildRoute, type Route, transferCall } from '../../route.ts';
@@ -111,6 +115,21 @@ export function sameChainRoute(
   return buildRoute({ origin: chain, dest: chain, ...amounts, recipient: newAddress() });
 }
 
+/** `deployIfNeededAndExecute(intent)` on the chain's factory, as a transaction to send or expect to revert. */
+export function executeViaFactory(chain: TestChain, intent: Intent): { to: Address; data: Hex } {
+  return { to: chain.contracts.intentFactory, data: encodeDeployIfNeededAndExecute(intent) };
+}
+
+/** `deployIfNeededAndRefund(intent, tokens, native)` on the chain's factory, as a transaction. */
+export function refundViaFactory(
+  chain: TestChain,
+  intent: Intent,
+  tokens: Address[],
+  native: boolean,
+): { to: Address; data: Hex } {
+  return { to: chain.contracts.intentFactory, data: encodeDeployIfNeededAndRefund(intent, tokens, native) };
+}
+
 /** Mints `amount` of a dev token to the user, who then transfers it to `to` (a plain deposit). */
 export async function deposit(chain: TestChain, token: Address, to: Address, amount: bigint): Promise<void> {
   await chain.mint(token, chain.accounts.user.address, amount);
@@ -152,6 +171,15 @@ export async function expectRevertOnChain(
   });
   expect(receipt.status).toBe('reverted');
   return args;
+}
+
+/** Expects the relayer's `deployIfNeededAndExecute(intent)` to revert with `errorName` (see `expectRevertOnChain`). */
+export function expectExecuteReverts(
+  chain: TestChain,
+  intent: Intent,
+  errorName: string,
+): Promise<readonly unknown[]> {
+  return expectRevertOnChain(chain, 'relayer', executeViaFactory(chain, intent), errorName);
 }
 
 /** Expects a simulated call to revert with no decodable custom error (e.g. an ABI-decoding failure). */
