@@ -19,7 +19,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AMOUNT_PLACEHOLDER } from '../../src/intents/plan/constants.ts';
 import { startTestSwitchyard, type TestSwitchyard } from '../harness/app.ts';
 import type { TestDevnetChain } from '../harness/devnet.ts';
-import { type Json, vaultReadAbi } from './support.ts';
+import { assetsFor, type Json, sharesOf } from './support.ts';
 
 /** What the user deposits into the vault, in whole USDC (the enter action's `args.amount`). */
 const DEPOSIT_USDC = '250';
@@ -86,13 +86,7 @@ async function depositAndWait(
   }
 }
 
-const shareBalance = (vault: Address) =>
-  gamma.publicClient.readContract({
-    address: vault,
-    abi: vaultReadAbi,
-    functionName: 'balanceOf',
-    args: [user],
-  });
+const shareBalance = (vault: Address) => sharesOf(gamma, vault, user);
 
 describe('deposit across chains in one intent', () => {
   it('lists, builds the enter action, quotes, commits, deposits on alpha, waits: the user holds shares on gamma', async () => {
@@ -146,12 +140,7 @@ describe('deposit across chains in one intent', () => {
 
     const shares = (await shareBalance(vault)) - sharesBefore;
     expect(shares).toBeGreaterThan(0n);
-    const worth = await gamma.publicClient.readContract({
-      address: vault,
-      abi: vaultReadAbi,
-      functionName: 'convertToAssets',
-      args: [shares],
-    });
+    const worth = await assetsFor(gamma, vault, shares);
     // ERC-4626 rounds in the vault's favour: the shares are worth what arrived, less at most a base unit.
     expect(worth + 1n).toBeGreaterThanOrEqual(amount);
 
@@ -197,12 +186,7 @@ describe('deposit across chains in one intent', () => {
     const { intentId } = await api.commitIntent({ intent });
     expect(await depositAndWait(api, intentId, intent.depositTransaction)).toBe('SUCCEEDED');
     const shares = (await shareBalance(vault)) - sharesBefore;
-    const worth = await gamma.publicClient.readContract({
-      address: vault,
-      abi: vaultReadAbi,
-      functionName: 'convertToAssets',
-      args: [shares],
-    });
+    const worth = await assetsFor(gamma, vault, shares);
     expect(worth + 1n).toBeGreaterThanOrEqual(intent.quote.toAmountMin);
     // Everything that arrived went into the vault: no USDC leftover was swept back to the user on gamma.
     expect(await balance(gamma, gamma.entry.tokens.USDC!)).toBe(usdcGammaBefore);

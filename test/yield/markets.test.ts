@@ -12,9 +12,11 @@ import { createSilentLogger } from '../../src/internal/logger.ts';
 import { createYieldService } from '../../src/yield/index.ts';
 import { startTestDevnet, type TestDevnet, type TestDevnetChain } from '../harness/devnet.ts';
 import {
+  assetsFor,
   type Json,
   type Prefix,
   rpc,
+  sharesOf,
   startYieldServer,
   vaultReadAbi,
   vaultsOf,
@@ -273,12 +275,7 @@ describe('YieldCreateEnterAction', () => {
 
     const read = (functionName: 'totalAssets' | 'totalSupply') =>
       gamma.publicClient.readContract({ address: vault, abi: vaultReadAbi, functionName });
-    const sharesBefore = await gamma.publicClient.readContract({
-      address: vault,
-      abi: vaultReadAbi,
-      functionName: 'balanceOf',
-      args: [user],
-    });
+    const sharesBefore = await sharesOf(gamma, vault, user);
     const usdcBefore = await gamma.publicClient.readContract({
       address: usdc,
       abi: erc20Abi,
@@ -291,20 +288,9 @@ describe('YieldCreateEnterAction', () => {
       const receipt = await gamma.publicClient.waitForTransactionReceipt({ hash });
       expect(receipt.status).toBe('success');
     }
-    const shares =
-      (await gamma.publicClient.readContract({
-        address: vault,
-        abi: vaultReadAbi,
-        functionName: 'balanceOf',
-        args: [user],
-      })) - sharesBefore;
+    const shares = (await sharesOf(gamma, vault, user)) - sharesBefore;
     expect(shares).toBeGreaterThan(0n);
-    const worth = await gamma.publicClient.readContract({
-      address: vault,
-      abi: vaultReadAbi,
-      functionName: 'convertToAssets',
-      args: [shares],
-    });
+    const worth = await assetsFor(gamma, vault, shares);
     // ERC-4626 rounds in the vault's favour: the shares are worth the deposit, less at most a base unit.
     expect(amount - worth).toBeLessThanOrEqual(1n);
     expect(worth).toBeLessThanOrEqual(amount);
@@ -345,18 +331,8 @@ describe('YieldCreateEnterAction', () => {
       const hash = await wallet.sendTransaction({ to: tx.to, data: tx.data as Hex });
       expect((await beta.publicClient.waitForTransactionReceipt({ hash })).status).toBe('success');
     }
-    const shares = await beta.publicClient.readContract({
-      address: vault,
-      abi: vaultReadAbi,
-      functionName: 'balanceOf',
-      args: [receiver],
-    });
-    const worth = await beta.publicClient.readContract({
-      address: vault,
-      abi: vaultReadAbi,
-      functionName: 'convertToAssets',
-      args: [shares],
-    });
+    const shares = await sharesOf(beta, vault, receiver);
+    const worth = await assetsFor(beta, vault, shares);
     expect(amount - worth).toBeLessThanOrEqual(1n);
     expect(json.payload.amount).toBe('123.456789');
   });

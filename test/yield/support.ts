@@ -19,6 +19,26 @@ export const vaultReadAbi = parseAbi([
   'function yieldPerSecond() view returns (uint256)',
 ]);
 
+/** `holder`'s shares of the ERC-4626 `vault`. */
+export function sharesOf(chain: TestDevnetChain, vault: Address, holder: Address): Promise<bigint> {
+  return chain.publicClient.readContract({
+    address: vault,
+    abi: vaultReadAbi,
+    functionName: 'balanceOf',
+    args: [holder],
+  });
+}
+
+/** What `shares` of the ERC-4626 `vault` are worth in its asset now. */
+export function assetsFor(chain: TestDevnetChain, vault: Address, shares: bigint): Promise<bigint> {
+  return chain.publicClient.readContract({
+    address: vault,
+    abi: vaultReadAbi,
+    functionName: 'convertToAssets',
+    args: [shares],
+  });
+}
+
 export interface YieldServer {
   server: ApiServer;
   url: string;
