@@ -15,7 +15,7 @@ import {
 import { computeOrderId } from '../../src/contracts/order-id.ts';
 import { AccountState, FillStatus, OrderStatus } from '../../src/contracts/types.ts';
 import { expectRevert, type TestChain } from '../harness/chain.ts';
-import { buildRoute, openedOrder, type Route, type RouteParams } from './route.ts';
+import { buildRoute, DEPOSIT, FEE, OUTPUT, openedOrder, type Route, type RouteParams } from './route.ts';
 import {
   accountStateOf,
   allowanceOf,
@@ -29,9 +29,6 @@ import {
 } from './threats/t13-t23-support.ts';
 import { useTestChains } from './use-test-chains.ts';
 
-const DEPOSIT = 100n * USDC;
-const FEE = USDC / 2n;
-const OUTPUT = 99n * USDC;
 const SOLVER_INVENTORY = 10_000n * USDC;
 
 describe('lock → fill → settle across two anvil chains', () => {

@@ -16,7 +16,7 @@ import {
   encodeSettle,
 } from '../../src/contracts/calldata.ts';
 import { TEST_GRACE_SECONDS, type TestChain } from '../harness/chain.ts';
-import { buildRoute, INTENT_WINDOW_SECONDS, type Route } from './route.ts';
+import { buildRoute, DEPOSIT, FEE, INTENT_WINDOW_SECONDS, OUTPUT, type Route } from './route.ts';
 import {
   attestFill,
   depositAndOpen,
@@ -36,9 +36,6 @@ const SNAPSHOT_FILE = fileURLToPath(new URL('./gas-snapshot.json', import.meta.u
 const GAS_TOLERANCE = 0n;
 /** Both chains' clocks are set here first, so deadlines (and so calldata bytes) are the same every run. */
 const START_TIMESTAMP = 3_000_000_000n;
-const DEPOSIT = 100n * USDC;
-const FEE = USDC / 2n;
-const OUTPUT = 99n * USDC;
 const SOLVER_INVENTORY = 1_000n * USDC;
 /** Fixed recipients and salts: fresh random ones would change calldata bytes and storage slots. */
 const RECIPIENT: Address = '0x00000000000000000000000000000000000a11ce';

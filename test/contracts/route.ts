@@ -20,6 +20,12 @@ import {
 import type { TestChain } from '../harness/chain.ts';
 
 const ZERO: Address = '0x0000000000000000000000000000000000000000';
+/** One USDC in base units (6 decimals). */
+export const USDC = 1_000_000n;
+/** The quote most route tests use: 100 USDC deposited, a 0.5 USDC service fee, 99 USDC delivered. */
+export const DEPOSIT = 100n * USDC;
+export const FEE = USDC / 2n;
+export const OUTPUT = 99n * USDC;
 /** Execute window of test intents. */
 export const INTENT_WINDOW_SECONDS = 3_600n;
 /** Gas the destination account must have left before its calls: plenty for a transfer or a vault deposit. */

@@ -14,7 +14,7 @@ import {
   IntentMode,
   type OrderData,
 } from '../../../src/contracts/types.ts';
-import { accountAddress, DEST_MIN_GAS, lockCalls, transferCall } from '../route.ts';
+import { accountAddress, DEST_MIN_GAS, lockCalls, type Route, transferCall } from '../route.ts';
 import { addressFromLabel, USDC, type World } from './world.ts';
 
 const ZERO: Address = '0x0000000000000000000000000000000000000000';
@@ -51,7 +51,7 @@ export const routeSpecArb: fc.Arbitrary<RouteSpec> = fc.record({
 });
 
 /** One route as built for the chains: both intents, their addresses, the order and its id. */
-export interface PropertyRoute {
+export interface PropertyRoute extends Omit<Route, 'orderTemplate'> {
   index: number;
   owner: Address;
   recipient: Address;
@@ -61,13 +61,8 @@ export interface PropertyRoute {
   outputAmount: bigint;
   destKind: DestKind;
   deadline: bigint;
-  origin: Intent;
-  dest: Intent;
-  originHash: Hex;
-  destHash: Hex;
   /** address(O): on A the real account, on B a wrong-chain address that can only refund. */
   originAccount: Address;
-  destAccount: Address;
   /** The order `open` records (depositor and inputAmount are known in advance: surplus is swept first). */
   order: OrderData;
   orderId: Hex;

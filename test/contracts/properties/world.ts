@@ -22,12 +22,15 @@ import {
   type TestPublicClient,
   type TestWalletClient,
 } from '../../harness/chain.ts';
+import { USDC } from '../route.ts';
 
 /** anvil's well-known development mnemonic: account 7 is the second intent owner. */
 const ANVIL_MNEMONIC = 'test test test test test test test test test test test junk';
 const SECOND_OWNER_INDEX = 7;
-/** One USDC in base units (DevUSDC has 6 decimals). */
-export const USDC = 1_000_000n;
+
+/** One USDC in base units, re-exported for the property tests. */
+export { USDC };
+
 /** Spending money of every depositing actor on both chains: far more than any generated run can use. */
 const ACTOR_BUDGET = 1_000_000n * USDC;
 /** DAI has 18 decimals, USDC 6: the same face value in DAI base units. */

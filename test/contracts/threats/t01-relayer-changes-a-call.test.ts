@@ -13,13 +13,10 @@ import { encodeDeploy, encodeExecute, encodeOpen } from '../../../src/contracts/
 import { hashIntent } from '../../../src/contracts/hash-intent.ts';
 import { FillKind, type Intent, type IntentCall, IntentMode } from '../../../src/contracts/types.ts';
 import { expectRevert, type TestChain } from '../../harness/chain.ts';
-import { accountAddress, buildRoute, type Route, transferCall } from '../route.ts';
+import { accountAddress, buildRoute, DEPOSIT, FEE, OUTPUT, type Route, transferCall } from '../route.ts';
 import { useIsolatedTestChains } from '../use-test-chains.ts';
-import { deposit, expectRevertOnChain, newAddress, USDC } from './support/fixture.ts';
+import { deposit, expectRevertOnChain, newAddress } from './support/fixture.ts';
 
-const DEPOSIT = 100n * USDC;
-const FEE = USDC / 2n;
-const OUTPUT = 99n * USDC;
 /** Each run costs three eth_calls (hash, predict, execute): 150 runs cover every mutation kind many times in a few seconds. */
 const FUZZ_RUNS = 150;
 const MAX_UINT256 = 2n ** 256n - 1n;

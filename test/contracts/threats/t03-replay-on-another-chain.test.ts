@@ -9,7 +9,7 @@ import { intentAccountAbi } from '../../../src/contracts/abis.generated.ts';
 import { encodeExecute } from '../../../src/contracts/calldata.ts';
 import { AccountState } from '../../../src/contracts/types.ts';
 import type { TestChain } from '../../harness/chain.ts';
-import { accountAddress, buildRoute } from '../route.ts';
+import { accountAddress, buildRoute, DEPOSIT, FEE, OUTPUT } from '../route.ts';
 import { useIsolatedTestChains } from '../use-test-chains.ts';
 import {
   deposit,
@@ -17,13 +17,9 @@ import {
   expectRevertOnChain,
   newAddress,
   refundViaFactory,
-  USDC,
   ZERO,
 } from './support/fixture.ts';
 
-const DEPOSIT = 100n * USDC;
-const FEE = USDC / 2n;
-const OUTPUT = 99n * USDC;
 /** Native sent to the wrong-chain address alongside the tokens. */
 const NATIVE = 10n ** 17n;
 

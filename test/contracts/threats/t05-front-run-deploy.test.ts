@@ -9,12 +9,9 @@ import { intentAccountAbi, intentFactoryAbi } from '../../../src/contracts/abis.
 import { encodeDeploy, encodeExecute } from '../../../src/contracts/calldata.ts';
 import { AccountState } from '../../../src/contracts/types.ts';
 import type { TestChain } from '../../harness/chain.ts';
+import { DEPOSIT, FEE, OUTPUT } from '../route.ts';
 import { useIsolatedTestChains } from '../use-test-chains.ts';
-import { deposit, executeViaFactory, expectRevertOnChain, sameChainRoute, USDC } from './support/fixture.ts';
-
-const DEPOSIT = 100n * USDC;
-const FEE = USDC / 2n;
-const OUTPUT = 99n * USDC;
+import { deposit, executeViaFactory, expectRevertOnChain, sameChainRoute } from './support/fixture.ts';
 
 describe('threat 5: front-running the deploy', () => {
   let chain: TestChain;

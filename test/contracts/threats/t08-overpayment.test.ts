@@ -6,13 +6,11 @@ import { erc20Abi, parseEventLogs } from 'viem';
 import { describe, expect, it } from 'vitest';
 import { intentAccountAbi } from '../../../src/contracts/abis.generated.ts';
 import type { TestChain } from '../../harness/chain.ts';
+import { DEPOSIT, FEE, OUTPUT } from '../route.ts';
 import { useIsolatedTestChains } from '../use-test-chains.ts';
 import { deposit, executeViaFactory, sameChainRoute, USDC } from './support/fixture.ts';
 
-const DEPOSIT = 100n * USDC;
 const PAID = 150n * USDC;
-const FEE = USDC / 2n;
-const OUTPUT = 99n * USDC;
 
 describe('threat 8: overpayment', () => {
   let chain: TestChain;

@@ -14,7 +14,7 @@ import {
 import { computeOrderId } from '../../../src/contracts/order-id.ts';
 import { FillStatus, type OrderData, OrderStatus } from '../../../src/contracts/types.ts';
 import { type Role, TEST_GRACE_SECONDS, type TestChain } from '../../harness/chain.ts';
-import { buildRoute, type Route } from '../route.ts';
+import { buildRoute, DEPOSIT, FEE, OUTPUT, type Route } from '../route.ts';
 import { useIsolatedTestChains } from '../use-test-chains.ts';
 import { newAddress } from './support/fixture.ts';
 import {
@@ -29,9 +29,6 @@ import {
   warpTo,
 } from './t13-t23-support.ts';
 
-const DEPOSIT = 100n * USDC;
-const FEE = USDC / 2n;
-const OUTPUT = 99n * USDC;
 /** What the origin account locks: the deposit minus the fee. */
 const INPUT = DEPOSIT - FEE;
 const SOLVER_INVENTORY = 10_000n * USDC;

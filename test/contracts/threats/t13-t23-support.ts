@@ -27,8 +27,8 @@ import type { OrderData } from '../../../src/contracts/types.ts';
 import { expectRevert, POLLING_INTERVAL_MS, type Role, type TestChain } from '../../harness/chain.ts';
 import { openedOrder, type Route } from '../route.ts';
 
-/** One USDC in base units (6 decimals). */
-export const USDC = 1_000_000n;
+/** One USDC in base units (defined in route.ts with the standard quote). */
+export { USDC } from '../route.ts';
 
 /** Mints `amount` of `token` to the solver and approves the destination settler for all of it. */
 export async function fundSolver(dest: TestChain, token: Address, amount: bigint): Promise<void> {

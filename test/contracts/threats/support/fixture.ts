@@ -29,8 +29,9 @@ export const ZERO: Address = '0x0000000000000000000000000000000000000000';
 export const WINDOW_SECONDS = 3_600n;
 /** Gas for transactions expected to revert: sent with a fixed limit so they are mined instead of estimated. */
 const REVERTING_TX_GAS = 3_000_000n;
-/** One USDC in base units (6 decimals). */
-export const USDC = 1_000_000n;
+
+/** One USDC in base units (defined in route.ts with the standard quote). */
+export { USDC } from '../../route.ts';
 
 export const newAddress = (): Address => privateKeyToAddress(generatePrivateKey());
 export const randomSalt = (): Hex => keccak256(toHex(`threat-${generatePrivateKey()}`));
