@@ -56,7 +56,10 @@ const BIGINT_FIELDS: Spec = {
 
 export function encodePlan(plan: ExecutionPlan): string {
   checkBigints(plan, BIGINT_FIELDS, 'plan');
-  return JSON.stringify(plan, (_key, value) => (typeof value === 'bigint' ? value.toString() : value));
+  return JSON.stringify(plan, (key, value) =>
+    // executeCalldata is derived from the intent and only serves the quote's wire intent.
+    key === 'executeCalldata' ? undefined : typeof value === 'bigint' ? value.toString() : value,
+  );
 }
 
 export function decodePlan(json: string): ExecutionPlan {

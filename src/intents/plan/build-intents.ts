@@ -4,8 +4,8 @@
  * whole route.
  */
 import { type Address, encodeFunctionData, erc20Abi, type Hex, isAddressEqual, zeroAddress } from 'viem';
-import { encodeOpen } from '../../contracts/calldata.ts';
-import { hashIntent } from '../../contracts/hash-intent.ts';
+import { encodeDeployIfNeededAndExecute, encodeOpen } from '../../contracts/calldata.ts';
+import { hashIntentFromCalldata } from '../../contracts/hash-intent.ts';
 import { predictIntentAddress } from '../../contracts/predict-intent-address.ts';
 import {
   ERC20_AMOUNT_OFFSET,
@@ -48,8 +48,11 @@ export interface IntentContext {
 export function planIntent(chain: ChainConfig, intent: Intent): PlannedIntent {
   validateIntent(intent);
   const { intentFactory: factory, intentAccountImplementation: implementation } = chain.contracts;
-  const hash = hashIntent(intent, factory);
-  return { intent, hash, address: predictIntentAddress({ factory, implementation, intentHash: hash }) };
+  // One encoding of the intent serves both the hash and the operator's calldata (the wire's metaTxn).
+  const executeCalldata = encodeDeployIfNeededAndExecute(intent);
+  const hash = hashIntentFromCalldata(executeCalldata, factory);
+  const address = predictIntentAddress({ factory, implementation, intentHash: hash });
+  return { intent, hash, address, executeCalldata };
 }
 
 export function buildDestinationIntent(ctx: IntentContext): PlannedIntent {

@@ -130,6 +130,11 @@ export interface PlannedIntent {
   intent: Intent;
   hash: Hex;
   address: Address;
+  /**
+   * `deployIfNeededAndExecute(intent, 0x)` calldata, encoded once with the hash and reused by the wire
+   * intent's meta-transaction. Not stored: plan-codec leaves it out (the engine encodes its own authData).
+   */
+  executeCalldata?: Hex;
 }
 
 export interface ExecutionPlan {

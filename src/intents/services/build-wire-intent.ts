@@ -129,7 +129,7 @@ function precondition(planned: PlannedIntent): WireIntent['originPrecondition'] 
 
 /** The transaction the operator sends: IntentFactory.deployIfNeededAndExecute(intent, 0x). */
 function metaTxn(chain: ChainConfig, planned: PlannedIntent, bridgeGas: bigint): WireMetaTxn {
-  const input: Hex = encodeDeployIfNeededAndExecute(planned.intent);
+  const input: Hex = planned.executeCalldata ?? encodeDeployIfNeededAndExecute(planned.intent);
   return {
     id: keccak256(input),
     chainId: chain.chainId,
