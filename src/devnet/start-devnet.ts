@@ -51,6 +51,11 @@ export interface RunningDevnet {
   readyMs: number;
   /** Hook for the API: records its access key (and its URL, once listening) in devnet.json. */
   setAccessKey(accessKey: string, apiUrl?: string): Promise<void>;
+  /**
+   * The chain processes, for tests that stop and restart one (test/harness/devnet.ts). `stop()` stops
+   * whatever `anvil` each entry holds when it is called, so a restarted chain is stopped too.
+   */
+  chains: RunningChain[];
   /** Resolves if a chain process dies while the devnet is meant to be running. */
   chainExited: Promise<{ chainId: number; code: number | null }>;
   /** Stops every chain (each writes its state file on the way out). */
@@ -98,6 +103,7 @@ export async function startDevnet(options: StartDevnetOptions): Promise<RunningD
         if (apiUrl) devnet.apiUrl = apiUrl;
         await writeDevnetFile(dataDir, devnet);
       },
+      chains,
       chainExited,
       stop,
     };

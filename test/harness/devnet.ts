@@ -12,6 +12,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { startAnvil } from '../../src/chains/anvil.ts';
 import { toLocalAccount } from '../../src/devnet/accounts.ts';
 import {
   createDevnetPublicClient,
@@ -22,7 +23,7 @@ import {
   type DevnetWalletClient,
   devnetChain,
 } from '../../src/devnet/chain-clients.ts';
-import type { DevnetRole } from '../../src/devnet/constants.ts';
+import { type DevnetRole, STATE_INTERVAL_SECONDS } from '../../src/devnet/constants.ts';
 import { type DevnetChainEntry, type DevnetFile, readDevnetFile } from '../../src/devnet/devnet-file.ts';
 import { type RunningDevnet, startDevnet } from '../../src/devnet/start-devnet.ts';
 import type { ChainConfig } from '../../src/internal/config-types.ts';
@@ -43,6 +44,16 @@ export interface TestDevnet {
   chains: TestDevnetChain[];
   dataDir: string;
   running: RunningDevnet;
+  /**
+   * Stops one chain's anvil (SIGTERM: it writes its state file on the way out); its RPC then refuses
+   * connections. The devnet's `chainExited` resolves, as for any chain that exits; tests do not watch it.
+   */
+  stopChain(chainId: number): Promise<void>;
+  /**
+   * Starts a stopped chain again on the same port from its state file: blocks, receipts, balances and
+   * contracts come back, its mempool does not (anvil does not save pending transactions).
+   */
+  restartChain(chainId: number): Promise<void>;
   /** Stops the chains and deletes the data dir (unless `keepDataDir`). */
   stop(): Promise<void>;
 }
@@ -69,12 +80,38 @@ export async function startTestDevnet(options: TestDevnetOptions = {}): Promise<
   });
   const devnet = await readDevnetFile(dataDir);
   const chains = devnet.chains.map((entry) => testChain(entry, devnet));
+  const runningChain = (chainId: number) => {
+    const found = running.chains.find((c) => c.spec.chainId === chainId);
+    if (!found) throw new Error(`no devnet chain ${chainId}`);
+    return found;
+  };
   return {
     devnet,
     chainConfigs: running.chainConfigs,
     chains,
     dataDir,
     running,
+    async stopChain(chainId) {
+      await runningChain(chainId).anvil.stop();
+    },
+    async restartChain(chainId) {
+      const chain = runningChain(chainId);
+      // The options start-chains.ts starts it with (same port and state file); `running.stop()` then stops
+      // this process, since it stops whatever each entry holds.
+      chain.anvil = await startAnvil({
+        chainId,
+        host: chain.anvil.host,
+        port: chain.anvil.port,
+        statePath: chain.statePath,
+        stateIntervalSeconds: STATE_INTERVAL_SECONDS,
+      });
+      // A restarted anvil automines; put interval mining back as start-devnet.ts set it up.
+      if (options.blockTime !== undefined) {
+        const { testClient } = chains.find((c) => c.entry.chainId === chainId)!;
+        await testClient.setAutomine(false);
+        await testClient.setIntervalMining({ interval: options.blockTime });
+      }
+    },
     async stop() {
       await running.stop();
       if (!keepDataDir) await rm(dataDir, { recursive: true, force: true });
