@@ -16,8 +16,8 @@ import { computeOrderId } from '../../src/contracts/order-id.ts';
 import { AccountState, FillStatus, OrderStatus } from '../../src/contracts/types.ts';
 import { expectRevert, type TestChain } from '../harness/chain.ts';
 import { buildRoute, DEPOSIT, FEE, OUTPUT, openedOrder, type Route, type RouteParams } from './route.ts';
+import { accountStateOf } from './threats/support/fixture.ts';
 import {
-  accountStateOf,
   allowanceOf,
   attestFill,
   fillOrder,

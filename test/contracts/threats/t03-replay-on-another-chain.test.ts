@@ -12,6 +12,7 @@ import type { TestChain } from '../../harness/chain.ts';
 import { accountAddress, buildRoute, DEPOSIT, FEE, OUTPUT } from '../route.ts';
 import { useIsolatedTestChains } from '../use-test-chains.ts';
 import {
+  accountStateOf,
   deposit,
   executeViaFactory,
   expectRevertOnChain,
@@ -77,11 +78,7 @@ describe('threat 3: replay of an origin intent on another chain', () => {
     await deposit(a, a.tokens.usdc, route.originAccount, DEPOSIT);
     await a.send('relayer', executeViaFactory(a, route.origin));
     expect(await a.balanceOf(a.tokens.usdc, a.contracts.originSettler)).toBe(DEPOSIT - FEE);
-    const stateOnA = await a.publicClient.readContract({
-      address: route.originAccount,
-      abi: intentAccountAbi,
-      functionName: 'state',
-    });
+    const stateOnA = await accountStateOf(a, route.originAccount);
     expect(stateOnA).toBe(AccountState.Executed);
   });
 });

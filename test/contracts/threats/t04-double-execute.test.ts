@@ -3,12 +3,12 @@
  * external call, so a second execute reverts, and a later deposit can only go back to the owner.
  */
 import { describe, expect, it } from 'vitest';
-import { intentAccountAbi } from '../../../src/contracts/abis.generated.ts';
 import { encodeExecute, encodeRefund } from '../../../src/contracts/calldata.ts';
 import { AccountState } from '../../../src/contracts/types.ts';
 import type { TestChain } from '../../harness/chain.ts';
 import { useIsolatedTestChains } from '../use-test-chains.ts';
 import {
+  accountStateOf,
   deposit,
   duePayment,
   executeViaFactory,
@@ -55,11 +55,7 @@ describe('threat 4: double execute', () => {
     expect(await chain.balanceOf(usdc, user)).toBe(userBefore + AMOUNT);
     expect(await chain.balanceOf(usdc, account)).toBe(0n);
     expect(await chain.balanceOf(usdc, recipient)).toBe(AMOUNT);
-    const state = await chain.publicClient.readContract({
-      address: account,
-      abi: intentAccountAbi,
-      functionName: 'state',
-    });
+    const state = await accountStateOf(chain, account);
     expect(state).toBe(AccountState.Executed);
   });
 });

@@ -3,12 +3,12 @@
  * present), nobody but the owner gains anything, and refunds take any token list, so Y goes back to the owner.
  */
 import { describe, expect, it } from 'vitest';
-import { intentAccountAbi } from '../../../src/contracts/abis.generated.ts';
 import { encodeDeploy, encodeExecute, encodeRefund } from '../../../src/contracts/calldata.ts';
 import { AccountState, type Intent } from '../../../src/contracts/types.ts';
 import type { TestChain } from '../../harness/chain.ts';
 import { useIsolatedTestChains } from '../use-test-chains.ts';
 import {
+  accountStateOf,
   deposit,
   duePayment,
   expectExecuteReverts,
@@ -61,11 +61,7 @@ describe('threat 9: wrong token deposited', () => {
     await chain.send('user', { to: account, data: encodeRefund(intent, [dai], false) });
     expect(await chain.balanceOf(dai, user)).toBe(daiBefore + WRONG_AMOUNT);
     expect(await chain.balanceOf(dai, account)).toBe(0n);
-    const state = await chain.publicClient.readContract({
-      address: account,
-      abi: intentAccountAbi,
-      functionName: 'state',
-    });
+    const state = await accountStateOf(chain, account);
     expect(state).toBe(AccountState.Cancelled);
 
     // A late correct deposit cannot revive it: the cancelled intent only refunds.

@@ -32,10 +32,11 @@ import {
   IntentMode,
   type OrderData,
 } from '../../../src/contracts/types.ts';
-import type { TestChain } from '../../harness/chain.ts';
+import type { Role, TestChain } from '../../harness/chain.ts';
 import { accountAddress, DEST_MIN_GAS } from '../route.ts';
 import { useIsolatedTestChains } from '../use-test-chains.ts';
 import {
+  accountStateOf,
   decodeReason,
   deposit,
   expectExecuteReverts,
@@ -64,6 +65,12 @@ describe('threat 11: re-entrancy through token hooks or a malicious vault', () =
     token = await chain.deploy('ReentrantToken');
   });
 
+  /** Sends with HOOKED_TX_GAS (no estimation) and returns the re-entry attempts the token's hook logged. */
+  async function sendHooked(from: Role, tx: { to: Address; data: Hex }) {
+    const receipt = await chain.send(from, { ...tx, gas: HOOKED_TX_GAS });
+    return parseEventLogs({ abi: reentrantTokenAbi, eventName: 'ReentryAttempted', logs: receipt.logs });
+  }
+
   async function armToken(target: Address, data: Hex, bubble: boolean): Promise<void> {
     await chain.send('deployer', {
       to: token,
@@ -72,14 +79,6 @@ describe('threat 11: re-entrancy through token hooks or a malicious vault', () =
         functionName: 'setReentry',
         args: [target, data, bubble],
       }),
-    });
-  }
-
-  async function accountState(account: Address): Promise<number> {
-    return chain.publicClient.readContract({
-      address: account,
-      abi: intentAccountAbi,
-      functionName: 'state',
     });
   }
 
@@ -131,7 +130,7 @@ describe('threat 11: re-entrancy through token hooks or a malicious vault', () =
     expect(await chain.balanceOf(token, account)).toBe(AMOUNT);
     expect(await chain.balanceOf(token, recipient)).toBe(0n);
     expect(await chain.balanceOf(token, user)).toBe(userBefore);
-    expect(await accountState(account)).toBe(AccountState.None);
+    expect(await accountStateOf(chain, account)).toBe(AccountState.None);
   });
 
   it('test_execute_paysOnce_whenASwallowedReentryIsRefused', async () => {
@@ -140,16 +139,7 @@ describe('threat 11: re-entrancy through token hooks or a malicious vault', () =
     const userBefore = await chain.balanceOf(token, user);
     await armToken(account, encodeExecute(intent), false);
 
-    const receipt = await chain.send('relayer', {
-      to: account,
-      data: encodeExecute(intent),
-      gas: HOOKED_TX_GAS,
-    });
-    const attempts = parseEventLogs({
-      abi: reentrantTokenAbi,
-      eventName: 'ReentryAttempted',
-      logs: receipt.logs,
-    });
+    const attempts = await sendHooked('relayer', { to: account, data: encodeExecute(intent) });
     expect(attempts.length).toBeGreaterThan(0);
     for (const attempt of attempts) {
       expect(attempt.args.ok).toBe(false);
@@ -158,7 +148,7 @@ describe('threat 11: re-entrancy through token hooks or a malicious vault', () =
     expect(await chain.balanceOf(token, recipient)).toBe(AMOUNT);
     expect(await chain.balanceOf(token, account)).toBe(0n);
     expect(await chain.balanceOf(token, user)).toBe(userBefore);
-    expect(await accountState(account)).toBe(AccountState.Executed);
+    expect(await accountStateOf(chain, account)).toBe(AccountState.Executed);
   });
 
   it('test_refund_byTheOwner_isNotTurnedIntoAnExecute_byAReenteringToken', async () => {
@@ -169,21 +159,12 @@ describe('threat 11: re-entrancy through token hooks or a malicious vault', () =
 
     // Explicit gas: estimation can pick a limit at which the hooked transfer runs out of gas and the refund
     // skips the token (it stays for a later refund); see docs/contracts.md, Known gaps.
-    const receipt = await chain.send('user', {
-      to: account,
-      data: encodeRefund(intent, [token], false),
-      gas: HOOKED_TX_GAS,
-    });
-    const attempts = parseEventLogs({
-      abi: reentrantTokenAbi,
-      eventName: 'ReentryAttempted',
-      logs: receipt.logs,
-    });
+    const attempts = await sendHooked('user', { to: account, data: encodeRefund(intent, [token], false) });
     expect(attempts.map((a) => a.args.ok)).toEqual([false]);
     expect(decodeReason(attempts[0]!.args.result)).toEqual(GUARD_ERROR);
     expect(await chain.balanceOf(token, user)).toBe(userBefore + AMOUNT);
     expect(await chain.balanceOf(token, recipient)).toBe(0n);
-    expect(await accountState(account)).toBe(AccountState.Cancelled);
+    expect(await accountStateOf(chain, account)).toBe(AccountState.Cancelled);
   });
 
   it('test_refund_withEstimatedGas_losesNothing_whenTheHookedTransferIsSkipped; a retry returns it', async () => {
@@ -202,7 +183,7 @@ describe('threat 11: re-entrancy through token hooks or a malicious vault', () =
     const heldAfterFirst = await chain.balanceOf(token, account);
     expect(userAfterFirst - userBefore + heldAfterFirst).toBe(AMOUNT);
     expect(heldAfterFirst).toBe(skipped.length > 0 ? AMOUNT : 0n);
-    expect(await accountState(account)).toBe(AccountState.Cancelled);
+    expect(await accountStateOf(chain, account)).toBe(AccountState.Cancelled);
 
     // The intent is cancelled, so anyone may retry; with enough gas everything reaches the owner.
     await chain.send('stranger', { ...refund, gas: HOOKED_TX_GAS });
@@ -391,7 +372,7 @@ describe('threat 11: re-entrancy through token hooks or a malicious vault', () =
         args: [account, vault],
       });
       expect(allowance).toBe(0n);
-      expect(await accountState(account)).toBe(AccountState.Executed);
+      expect(await accountStateOf(chain, account)).toBe(AccountState.Executed);
     },
   );
 });

@@ -5,12 +5,12 @@
  */
 import { type Address, encodeFunctionData, erc20Abi, getAddress, type Hex } from 'viem';
 import { describe, expect, it } from 'vitest';
-import { intentAccountAbi } from '../../../src/contracts/abis.generated.ts';
 import { encodeDeploy, encodeRefund } from '../../../src/contracts/calldata.ts';
 import { AccountState } from '../../../src/contracts/types.ts';
 import type { TestChain } from '../../harness/chain.ts';
 import { useIsolatedTestChains } from '../use-test-chains.ts';
 import {
+  accountStateOf,
   decodeReason,
   expectExecuteReverts,
   newAddress,
@@ -79,11 +79,7 @@ describe('threat 12: fee-on-transfer token on the lock path', () => {
     // The refund transfer itself burns 1%: the user gets everything the account held, less the token's own fee.
     expect(await chain.balanceOf(token, user)).toBe(userBefore + afterBurn(HELD));
     expect(await chain.balanceOf(token, lock.account)).toBe(0n);
-    const state = await chain.publicClient.readContract({
-      address: lock.account,
-      abi: intentAccountAbi,
-      functionName: 'state',
-    });
+    const state = await accountStateOf(chain, lock.account);
     expect(state).toBe(AccountState.Cancelled);
   });
 

@@ -11,11 +11,7 @@ import {
   parseEventLogs,
   type TransactionReceipt,
 } from 'viem';
-import {
-  destinationSettlerAbi,
-  intentAccountAbi,
-  originSettlerAbi,
-} from '../../../src/contracts/abis.generated.ts';
+import { destinationSettlerAbi, originSettlerAbi } from '../../../src/contracts/abis.generated.ts';
 import { fillAttestationTypedData } from '../../../src/contracts/attestation.ts';
 import {
   encodeDeployIfNeededAndExecute,
@@ -139,10 +135,6 @@ export async function fillStatusOf(dest: TestChain, orderId: Hex): Promise<numbe
     functionName: 'fillStatus',
     args: [orderId],
   });
-}
-
-export async function accountStateOf(chain: TestChain, account: Address): Promise<number> {
-  return chain.publicClient.readContract({ address: account, abi: intentAccountAbi, functionName: 'state' });
 }
 
 export async function allowanceOf(

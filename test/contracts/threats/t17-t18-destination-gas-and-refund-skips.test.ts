@@ -24,8 +24,8 @@ import { AccountState, type Intent, IntentMode } from '../../../src/contracts/ty
 import { expectRevert, type TestChain } from '../../harness/chain.ts';
 import { accountAddress, DEST_MIN_GAS, INTENT_WINDOW_SECONDS, transferCall } from '../route.ts';
 import { useIsolatedTestChains } from '../use-test-chains.ts';
-import { userIntent } from './support/fixture.ts';
-import { accountStateOf, sendWithGas, transferToken, USDC } from './t13-t23-support.ts';
+import { accountStateOf, userIntent } from './support/fixture.ts';
+import { sendWithGas, transferToken, USDC } from './t13-t23-support.ts';
 
 const AMOUNT = 40n * USDC;
 /** Upper bound of the gas search: far above what one destination execute needs. */

@@ -41,15 +41,8 @@ import { loadUniswapArtifacts } from '../../../src/devnet/uniswap-artifacts.ts';
 import type { TestChain } from '../../harness/chain.ts';
 import { accountAddress, DEST_MIN_GAS, INTENT_WINDOW_SECONDS, transferCall } from '../route.ts';
 import { useIsolatedTestChains } from '../use-test-chains.ts';
-import { userIntent } from './support/fixture.ts';
-import {
-  accountStateOf,
-  allowanceOf,
-  expectRevertOnChain,
-  orderStatusOf,
-  transferToken,
-  USDC,
-} from './t13-t23-support.ts';
+import { accountStateOf, userIntent } from './support/fixture.ts';
+import { allowanceOf, expectRevertOnChain, orderStatusOf, transferToken, USDC } from './t13-t23-support.ts';
 
 /** One DAI in base units (18 decimals). */
 const DAI = 10n ** 18n;

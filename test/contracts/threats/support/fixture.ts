@@ -140,6 +140,15 @@ export async function deposit(chain: TestChain, token: Address, to: Address, amo
   });
 }
 
+/** The intent account's `state()` (an `AccountState`). */
+export async function accountStateOf(chain: TestChain, account: Address): Promise<number> {
+  return chain.publicClient.readContract({
+    address: account,
+    abi: abis.intentAccountAbi,
+    functionName: 'state',
+  });
+}
+
 /** Every error of every Switchyard contract (with the OZ errors they inherit). */
 const ALL_ERRORS: Abi = Object.values(abis)
   .flatMap((abi) => abi as Abi)
