@@ -7,6 +7,8 @@ export interface LocalIntentEvents extends IntentEvents {
   deliver(intentId: string): void;
   /** Delivers an insert to this process's insert subscribers only. */
   deliverInsert(insert: IntentInserted): void;
+  /** Tells this process's subscribers that notifications may have been missed. */
+  deliverMissed(): void;
 }
 
 export function createLocalIntentEvents(): LocalIntentEvents {
@@ -15,6 +17,7 @@ export function createLocalIntentEvents(): LocalIntentEvents {
   emitter.setMaxListeners(0);
   // Insert subscribers are caches (one per API server), not waiters: a plain set.
   const insertListeners = new Set<InsertListener>();
+  const missedListeners = new Set<() => void>();
   const deliver = (intentId: string) => {
     emitter.emit(intentId, intentId);
   };
@@ -42,11 +45,22 @@ export function createLocalIntentEvents(): LocalIntentEvents {
     async publishInsert(insert: IntentInserted) {
       deliverInsert(insert);
     },
+    subscribeMissed(listener: () => void) {
+      const own = () => listener();
+      missedListeners.add(own);
+      return () => {
+        missedListeners.delete(own);
+      };
+    },
     deliver,
     deliverInsert,
+    deliverMissed() {
+      for (const listener of missedListeners) listener();
+    },
     async close() {
       emitter.removeAllListeners();
       insertListeners.clear();
+      missedListeners.clear();
     },
   };
 }

@@ -26,6 +26,7 @@ export async function createPgIntentEvents(deps: PgIntentEventsDeps): Promise<In
   let closed = false;
   let client: pg.Client | undefined;
 
+  let lost = false;
   const listen = async (): Promise<void> => {
     const next = await deps.connect();
     next.on('notification', (message) => {
@@ -39,12 +40,20 @@ export async function createPgIntentEvents(deps: PgIntentEventsDeps): Promise<In
     next.on('error', (error) => {
       deps.log.warn('intent listener connection lost', { error });
       client = undefined;
+      // From now until LISTEN is back, other processes' changes go unheard.
+      lost = true;
+      local.deliverMissed();
       next.end().catch(() => {});
       if (!closed) setTimeout(() => void reconnect(), RECONNECT_DELAY_MS).unref();
     });
     await next.query(`LISTEN ${INTENT_CHANNEL}`);
     await next.query(`LISTEN ${INSERT_CHANNEL}`);
     client = next;
+    if (lost) {
+      // Whatever was kept while nothing could be heard goes too.
+      lost = false;
+      local.deliverMissed();
+    }
   };
   const reconnect = async () => {
     try {
@@ -65,6 +74,7 @@ export async function createPgIntentEvents(deps: PgIntentEventsDeps): Promise<In
       await deps.pool.query('SELECT pg_notify($1, $2)', [INTENT_CHANNEL, intentId]);
     },
     subscribeInserts: local.subscribeInserts,
+    subscribeMissed: local.subscribeMissed,
     async publishInsert(insert: IntentInserted) {
       // As for publish: this process's caches drop their pages before the insert call returns.
       local.deliverInsert(insert);

@@ -126,4 +126,28 @@ describeEachDialect('intent change notifications', ({ openStore, database }) => 
     await third;
     expect(heard).toHaveLength(1);
   });
+
+  it('says notifications may have been missed when the listening connection drops, and again once back (Postgres)', async () => {
+    if (!waiter.capabilities.supportsListenNotify) return;
+    let calls = 0;
+    const back = new Promise<void>((resolve) => {
+      const off = waiter.events.subscribeMissed(() => {
+        calls++;
+        if (calls < 2) return;
+        off();
+        resolve();
+      });
+    });
+    await rawQuery(
+      database(),
+      "select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and query like 'LISTEN %'",
+    );
+    await back;
+    expect(calls).toBe(2);
+    // Listening again: notifications arrive as before.
+    const intentId = randomHash();
+    const woken = nextChange(waiter, intentId);
+    await writer.events.publish(intentId);
+    expect(await woken).toBe(intentId);
+  });
 });

@@ -416,6 +416,12 @@ export interface IntentEvents {
    */
   subscribeInserts(listener: InsertListener): () => void;
   publishInsert(insert: IntentInserted): Promise<void>;
+  /**
+   * Notifications may have been missed: on Postgres the listening connection dropped (called when
+   * it drops, and again once it listens again). Anything kept because no notification said it
+   * changed (the API's read caches) must be dropped. Never called on SQLite.
+   */
+  subscribeMissed(listener: () => void): () => void;
   close(): Promise<void>;
 }
 

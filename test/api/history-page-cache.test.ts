@@ -119,4 +119,16 @@ describe('history page cache', () => {
     store(1, OWNER, ['0x04'], Buffer.alloc(11));
     expect(cache.bytes).toBeLessThanOrEqual(10);
   });
+
+  it('drops every page when notifications may have been missed, and stores nothing read before', () => {
+    const { cache, store, events } = setup();
+    const key = store(1, OWNER, ['0x01'], Buffer.from('a'));
+    store(2, undefined, ['0x02'], Buffer.from('b'));
+    const filter = { projectId: 1, ownerAddress: OWNER };
+    const read = cache.begin(key, filter);
+    events.deliverMissed();
+    expect(cache.size).toBe(0);
+    read.fill({ intentIds: ['0x01'], bytes: Buffer.from('a'), current: true });
+    expect(cache.get(key, 1)).toBeUndefined();
+  });
 });

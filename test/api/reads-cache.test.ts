@@ -15,7 +15,7 @@ import { METHODS } from '../../src/api/schemas/methods.ts';
 import { type ApiServer, createApiServer } from '../../src/api/server.ts';
 import { createSilentLogger } from '../../src/internal/logger.ts';
 import type { IntentStatus, Page, Store, TransactionUpsert } from '../../src/store/index.ts';
-import { describeEachDialect } from '../harness/database.ts';
+import { describeEachDialect, rawQuery } from '../harness/database.ts';
 import { CHAINS, USDC_A, WETH_B } from './fixtures.ts';
 
 const DIALECTS = ['Trails', 'Service'] as const;
@@ -101,7 +101,7 @@ async function addIntent(
   return intentId;
 }
 
-describeEachDialect('cached receipt reads', ({ openStore }) => {
+describeEachDialect('cached receipt reads', ({ openStore, database }) => {
   const owner = randomAddress();
   const intentIds: string[] = [];
   let store: Store;
@@ -442,6 +442,41 @@ describeEachDialect('cached receipt reads', ({ openStore }) => {
       const page = await read('Trails', ownerB);
       expect(page).toContain(hash);
       expect(page).toBe(await expected('Trails', ownerB));
+    });
+
+    it('shows a change written while the listening connection was down once it listens again (Postgres)', async () => {
+      if (!store.capabilities.supportsListenNotify) return;
+      const writer = await openStore();
+      const intentId = idsB[0]!;
+      await read('Trails', ownerB);
+      await post('Trails', 'GetIntentReceipt', { intentId }, finishedKey);
+      let missed = 0;
+      const back = new Promise<void>((resolve) => {
+        const off = store.events.subscribeMissed(() => {
+          if (++missed < 2) return;
+          off();
+          resolve();
+        });
+      });
+      // Every listening connection on this database, this server's included.
+      await rawQuery(
+        database(),
+        "select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and query like 'LISTEN %'",
+      );
+      const hash = `0x${'34'.repeat(32)}`;
+      await writer.transactions.upsert({
+        intentId,
+        kind: 'refund',
+        chainId: alpha.chainId,
+        status: 'SUCCEEDED',
+        txnHash: hash,
+      });
+      await back;
+      const page = await read('Trails', ownerB);
+      expect(page).toContain(hash);
+      expect(page).toBe(await expected('Trails', ownerB));
+      const receipt = await post('Trails', 'GetIntentReceipt', { intentId }, finishedKey);
+      expect(receipt.text).toContain(hash);
     });
   });
 });

@@ -14,7 +14,8 @@
  *   (owner, chains, creation time, page cursor) is on columns that never change after insert.
  *
  * A read notes the project's insert count before its query; a page read while an insert arrived
- * is not stored. Pages are keyed by the caller's project (checked again on every hit) and dialect.
+ * is not stored. When notifications may have been missed (the Postgres listening connection
+ * dropped), every page goes, and reads begun before store nothing. Pages are keyed by the caller's project (checked again on every hit) and dialect.
  */
 import type { IntentEvents, IntentHistoryFilter } from '../../../store/index.ts';
 import type { Dialect } from '../../dialect.ts';
@@ -73,6 +74,8 @@ export function createHistoryPageCache(deps: {
   // Inserts heard per project since start: a read that saw the count move may have missed an intent.
   const inserts = new Map<number, number>();
   let bytes = 0;
+  // Times notifications may have been missed: a read begun before stores nothing.
+  let missed = 0;
 
   const unlink = (index: Map<string, Set<string>>, name: string, key: string) => {
     const keys = index.get(name);
@@ -104,6 +107,10 @@ export function createHistoryPageCache(deps: {
       dropAll(byGroup.get(groupOf(projectId, ownerAddress)));
       dropAll(byGroup.get(groupOf(projectId, undefined)));
     });
+    deps.events.subscribeMissed(() => {
+      missed++;
+      for (const key of [...pages.keys()]) drop(key);
+    });
   }
 
   return {
@@ -122,9 +129,10 @@ export function createHistoryPageCache(deps: {
     begin(key, filter) {
       const { projectId } = filter;
       const seen = inserts.get(projectId) ?? 0;
+      const missedAtBegin = missed;
       return {
         fill({ intentIds, bytes: pageBytes, current }) {
-          if (!current || (inserts.get(projectId) ?? 0) !== seen) return;
+          if (!current || (inserts.get(projectId) ?? 0) !== seen || missed !== missedAtBegin) return;
           drop(key);
           if (pageBytes.length > maxBytes) return;
           while (bytes + pageBytes.length > maxBytes) drop(pages.keys().next().value as string);

@@ -7,7 +7,8 @@
  * failure), so every entry listens to `store.events` for its intent (published on each status
  * change and transaction upsert; across processes through LISTEN/NOTIFY on Postgres) and is dropped
  * on the first event. A read subscribes before it queries: an event that arrives while it is
- * reading means the bytes it built may already be stale, and they are not cached.
+ * reading means the bytes it built may already be stale, and they are not cached. When notifications
+ * may have been missed (the Postgres listening connection dropped), everything is dropped.
  */
 import type { IntentEvents, IntentReceiptRecord, IntentStatus } from '../../../store/index.ts';
 import { isTerminal } from '../../../store/index.ts';
@@ -75,6 +76,8 @@ export function createReceiptCache(deps: { events: IntentEvents; maxIntents?: nu
   // A Map iterates in insertion order: re-inserting on a hit makes the first key the least recent.
   const entries = new Map<string, Entry>();
   const dropListeners = new Set<(intentId: string) => void>();
+  // Times notifications may have been missed (Postgres listener lost): reads begun before refill nothing.
+  let missed = 0;
 
   const drop = (intentId: string) => {
     const entry = entries.get(intentId);
@@ -83,6 +86,12 @@ export function createReceiptCache(deps: { events: IntentEvents; maxIntents?: nu
     entry.stop();
     for (const listener of dropListeners) listener(intentId);
   };
+
+  if (max > 0)
+    deps.events.subscribeMissed(() => {
+      missed++;
+      for (const intentId of [...entries.keys()]) drop(intentId);
+    });
 
   const store = (record: IntentReceiptRecord, name: string, text: Buffer) => {
     const { intent } = record;
@@ -122,8 +131,10 @@ export function createReceiptCache(deps: { events: IntentEvents; maxIntents?: nu
       if (max === 0 || intentIds.length === 0) return { fill() {}, end() {} };
       const changed = new Set<string>();
       const stops = intentIds.map((id) => deps.events.subscribe(id, () => changed.add(id)));
+      const missedAtBegin = missed;
       return {
         fill(record, name, text) {
+          if (missed !== missedAtBegin) return;
           if (!changed.has(record.intent.intentId) && isCacheable(record)) store(record, name, text);
         },
         end() {
