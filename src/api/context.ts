@@ -12,6 +12,17 @@ export interface CallContext {
   dialect: Dialect;
   /** Aborted when the client goes away before the answer (long polls stop waiting). */
   signal?: AbortSignal | undefined;
+  /**
+   * Calls `listener.clientLeft()` once if the client goes away before the answer is written (at once
+   * when it has already gone). Lighter than `signal` for a call held by the thousand: no
+   * AbortController, and nothing to remove (it is dropped with the response).
+   */
+  onClientLeave?(listener: ClientLeaveListener): void;
+}
+
+/** Told when a call's client goes away; an object, so a held call can be its own listener. */
+export interface ClientLeaveListener {
+  clientLeft(): void;
 }
 
 export type Handler<M extends MethodName> = (

@@ -3,12 +3,20 @@
  * `POST /rpc/Service/<Method>` (seed names), one handler each, JSON in and out, webrpc errors,
  * CORS, access keys and rate limits. `GET /openapi.json` describes it all.
  */
+import type { ServerResponse } from 'node:http';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { ChainConfig, SwitchyardConfig } from '../internal/config-types.ts';
 import type { Logger } from '../internal/logger.ts';
 import type { Store } from '../store/index.ts';
 import { type AccessControl, createAccessControl, type ResolveAccessKey } from './access.ts';
-import type { ApiDeps, ApiServices, CallContext, Handler, PriceSource } from './context.ts';
+import type {
+  ApiDeps,
+  ApiServices,
+  CallContext,
+  ClientLeaveListener,
+  Handler,
+  PriceSource,
+} from './context.ts';
 import { type CorsOptions, corsHeadersFor, preflightHeaders } from './cors.ts';
 import { type Dialect, renameKeysOut, TO_SERVICE } from './dialect.ts';
 import {
@@ -184,13 +192,7 @@ function registerMethod(
     handler: async (request, reply) => {
       const input = decode(request.body) as never;
       if (!handler) throw new MethodUnavailableError(name);
-      const ctx: CallContext = {
-        projectId: request.switchyardProjectId,
-        method: name,
-        dialect,
-        signal: undefined,
-      };
-      abortWhenClientLeaves(ctx, reply);
+      const ctx = new RequestContext(request.switchyardProjectId, name, dialect, reply.raw);
       const output: unknown = await handler(input, ctx);
       reply.type('application/json; charset=utf-8');
       if (output instanceof PreSerialised) {
@@ -206,29 +208,47 @@ function registerMethod(
 }
 
 /**
- * `ctx.signal` aborts when the client goes away before the answer is written. The controller is
- * made only for handlers that read the signal (long polls), and a connection closing after a
- * finished answer aborts nothing: an AbortController plus the DOMException of `abort()` on every
- * request was ~10% of a cached read's CPU time.
+ * One request's CallContext. Nothing is listened to unless the handler asks (`onClientLeave`, or
+ * `signal`, whose AbortController is made on first read): an AbortController plus the DOMException of
+ * `abort()` on every request was ~10% of a cached read's CPU time, and a controller, its signal and a
+ * listener record per held WaitIntentReceipt call ~1 KB each (docs/benchmarks.md, "Waiting at scale").
+ * A connection closing after a finished answer is not a client leaving.
  */
-function abortWhenClientLeaves(ctx: CallContext, reply: FastifyReply): void {
-  let gone: AbortController | undefined;
-  let left = false;
-  reply.raw.once('close', () => {
-    if (reply.raw.writableFinished) return;
-    left = true;
-    gone?.abort();
-  });
-  Object.defineProperty(ctx, 'signal', {
-    enumerable: true,
-    get() {
-      if (!gone) {
-        gone = new AbortController();
-        if (left) gone.abort();
-      }
-      return gone.signal;
-    },
-  });
+class RequestContext implements CallContext {
+  readonly projectId: number | undefined;
+  readonly method: MethodName;
+  readonly dialect: Dialect;
+  private readonly raw: ServerResponse;
+  private controller: AbortController | undefined;
+
+  constructor(projectId: number | undefined, method: MethodName, dialect: Dialect, raw: ServerResponse) {
+    this.projectId = projectId;
+    this.method = method;
+    this.dialect = dialect;
+    this.raw = raw;
+  }
+
+  get signal(): AbortSignal {
+    if (!this.controller) {
+      const controller = new AbortController();
+      this.controller = controller;
+      this.onClientLeave({ clientLeft: () => controller.abort() });
+    }
+    return this.controller.signal;
+  }
+
+  onClientLeave(listener: ClientLeaveListener): void {
+    const raw = this.raw;
+    // `destroyed` is set when the response closed (finished or not): the client may have gone already.
+    if (raw.destroyed) {
+      if (!raw.writableFinished) listener.clientLeft();
+      return;
+    }
+    // `on`, not `once`: a response closes once, and `once` adds a wrapper per listener.
+    raw.on('close', () => {
+      if (!raw.writableFinished) listener.clientLeft();
+    });
+  }
 }
 
 /** Every body is read as text and parsed as JSON whatever its content type; bad JSON is WebrpcBadRequest. */
