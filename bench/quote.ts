@@ -24,6 +24,7 @@ import {
   zeroAddress,
 } from 'viem';
 import { createApiServer } from '../src/api/server.ts';
+import { createKeepAliveFetch } from '../src/chains/keep-alive-fetch.ts';
 import { accruingVaultAbi } from '../src/contracts/abis.generated.ts';
 import { AMOUNT_PLACEHOLDER } from '../src/intents/plan/constants.ts';
 import { createIntentServices } from '../src/intents/services/index.ts';
@@ -84,16 +85,21 @@ async function main(): Promise<number> {
   const store = await createStore({ sqlitePath: ':memory:', log });
   try {
     const sink: { calls: RpcCall[] | undefined } = { calls: undefined };
+    // The transport the service runs with (src/app/start-switchyard.ts): viem over keep-alive node:http.
+    // The replayed reads use the same transport, so both sides pay the same per-request cost.
+    const rpcFetch = createKeepAliveFetch();
+    const transportOf = (c: TestDevnetChain) =>
+      http(c.entry.rpcUrl, { fetchFn: rpcFetch.fetch, maxResponseBodySize: false });
     const clients = new Map(
       net.chains.map((c) => [
         c.entry.chainId,
         createPublicClient({
-          transport: recording(http(c.entry.rpcUrl), c.entry.chainId, sink),
+          transport: recording(transportOf(c), c.entry.chainId, sink),
         }) as PublicClient,
       ]),
     );
     const direct = new Map(
-      net.chains.map((c) => [c.entry.chainId, createPublicClient({ transport: http(c.entry.rpcUrl) })]),
+      net.chains.map((c) => [c.entry.chainId, createPublicClient({ transport: transportOf(c) })]),
     );
     const prices = createPriceSource({ chains: net.chainConfigs, clients, log });
     const accounts = net.devnet.accounts;
@@ -190,6 +196,7 @@ async function main(): Promise<number> {
     process.stdout.write(`${rows.join('\n')}\n`);
     services.close();
     await api.close();
+    rpcFetch.close();
     return ok ? 0 : 1;
   } finally {
     await store.close();

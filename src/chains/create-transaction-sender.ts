@@ -24,6 +24,7 @@ import { crashPoint } from './debug-crash-point.ts';
 import { NonceAlreadyUsedError, TransactionPendingError, UnknownChainError } from './errors.ts';
 import { createFeeCache } from './fee-cache.ts';
 import { createHeadWatcher } from './head-watcher.ts';
+import { createLatestBlockCache, type LatestBlockCache } from './latest-block-cache.ts';
 import { mapChainError, withChainErrors } from './map-chain-error.ts';
 import { minedAt } from './mined-at.ts';
 import {
@@ -31,6 +32,7 @@ import {
   GAS_LIMIT_MARGIN_DENOMINATOR,
   GAS_LIMIT_MARGIN_NUMERATOR,
   MAX_REPLACEMENTS,
+  NONCE_FLOOR_CACHE_MS,
   NONCE_TAKEN_CHECK_EVERY_MS,
   NONCE_TAKEN_GRACE_MS,
   REBROADCAST_EVERY_MS,
@@ -40,6 +42,7 @@ import {
   STUCK_AFTER_MS,
   WAIT_PER_ATTEMPT_MS,
 } from './sender-constants.ts';
+import { createTtlMemo } from './ttl-memo.ts';
 
 export type SendStage = 'signed' | 'broadcast' | 'mined';
 
@@ -83,6 +86,8 @@ export interface TransactionSenderDeps {
   /** Confirmation depth per chain id (blocks, counting the one that includes the transaction). */
   confirmations: (chainId: number) => number;
   log: Logger;
+  /** The latest block per chain, shared with the engine's deadline checks (default: the sender's own). */
+  latestBlocks?: LatestBlockCache;
   /** Overrides for tests. */
   timing?: Partial<{ stuckAfterMs: number; waitPerAttemptMs: number; pollIntervalMs: number }>;
 }
@@ -93,7 +98,11 @@ export function createTransactionSender(deps: TransactionSenderDeps): Transactio
   const waitPerAttemptMs = deps.timing?.waitPerAttemptMs ?? WAIT_PER_ATTEMPT_MS;
   const pollMs = deps.timing?.pollIntervalMs ?? RECEIPT_POLL_INTERVAL_MS;
   const feeCache = createFeeCache();
+  const latestBlocks = deps.latestBlocks ?? createLatestBlockCache((chainId) => clientFor(chainId));
   const heads = createHeadWatcher((chainId) => clientFor(chainId));
+  // The chain's pending nonce per key: only a floor under the database's own count (a fresh database, a key
+  // used elsewhere), so sends of one window share it.
+  const nonceFloors = createTtlMemo<string, number>(NONCE_FLOOR_CACHE_MS);
   // Tail of the queue per exclusive() key; entries are removed when their queue drains.
   const exclusiveTails = new Map<string, Promise<unknown>>();
 
@@ -132,8 +141,13 @@ export function createTransactionSender(deps: TransactionSenderDeps): Transactio
         () => client.estimateGas({ account: from, to: req.to, data: req.data, value: req.value ?? 0n }),
         ctx,
       ),
-      withChainErrors(() => feeCache.get(req.chainId, () => feesFor(client)), ctx),
-      withChainErrors(() => client.getTransactionCount({ address: from, blockTag: 'pending' }), ctx),
+      withChainErrors(
+        () => feeCache.get(req.chainId, () => feesFor(client, latestBlocks.get(req.chainId))),
+        ctx,
+      ),
+      nonceFloors.get(`${req.chainId}:${from.toLowerCase()}`, () =>
+        withChainErrors(() => client.getTransactionCount({ address: from, blockTag: 'pending' }), ctx),
+      ),
     ]);
     const gas = (estimate * GAS_LIMIT_MARGIN_NUMERATOR) / GAS_LIMIT_MARGIN_DENOMINATOR;
     return store.signedTransactions.allocateAndRecord({
@@ -373,9 +387,10 @@ export function createTransactionSender(deps: TransactionSenderDeps): Transactio
 
 async function feesFor(
   client: PublicClient,
+  latest: Promise<{ baseFeePerGas: bigint | null }>,
 ): Promise<{ maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }> {
   const [block, tip] = await Promise.all([
-    client.getBlock({ blockTag: 'latest' }),
+    latest,
     client.request({ method: 'eth_maxPriorityFeePerGas' }).then(BigInt),
   ]);
   const baseFee = block.baseFeePerGas ?? (await client.getGasPrice());

@@ -24,6 +24,19 @@ export const WAIT_PER_ATTEMPT_MS = 60_000;
  */
 export const FEE_CACHE_MS = 1_000;
 /**
+ * The latest block read for fee caps and deadline checks is shared this long (ms) per chain: a deadline is
+ * judged at most this far behind the chain's clock, nothing against deadlines of minutes; under load it
+ * saves one block read per send and per step that checks a deadline.
+ */
+export const LATEST_BLOCK_CACHE_MS = 1_000;
+/**
+ * The chain's pending nonce of a key (a floor under the database's nonce count) is shared this long (ms) by
+ * its sends. The database's count decides; the floor only matters when the key was used elsewhere, and a
+ * nonce taken that way is caught by the nonce-taken check and signed afresh. One read per key per second
+ * instead of one per send.
+ */
+export const NONCE_FLOOR_CACHE_MS = 1_000;
+/**
  * Head poll (ms) of a chain while sends wait on it (one eth_blockNumber per chain, shared): a new block is
  * noticed within this, then each waiting send reads its receipt once. 50 ms is 5 % of a 1 s block.
  */
@@ -40,3 +53,10 @@ export const NONCE_TAKEN_GRACE_MS = 2_000;
  * waiting send; on 1-second blocks every send paid them at least once.
  */
 export const NONCE_TAKEN_CHECK_EVERY_MS = 3_000;
+/**
+ * Open connections per RPC host of the keep-alive transport (src/chains/keep-alive-fetch.ts): more requests
+ * than this queue on the agent. A node answers a few at a time; this bounds file descriptors and its load.
+ */
+export const MAX_RPC_SOCKETS_PER_HOST = 64;
+/** An RPC answer larger than this (bytes) is refused: viem's own default limit for its fetch (10 MB). */
+export const MAX_RPC_RESPONSE_BYTES = 10 * 1024 * 1024;

@@ -16,6 +16,7 @@ import { describeRevertData, withChainErrors } from '../chains/map-chain-error.t
 import { intentAccountAbi, originSettlerAbi } from '../contracts/abis.generated.ts';
 import { AccountState, type OrderData } from '../contracts/types.ts';
 import { LOG_LOOKBACK_BLOCKS } from './constants.ts';
+import type { EngineContext } from './context.ts';
 import { UnexpectedOutcomeError } from './errors.ts';
 
 export type AccountStateName = 'none' | 'executed' | 'cancelled';
@@ -39,6 +40,16 @@ export async function readAccountState(client: PublicClient, account: Address): 
 /** The chain's own clock (seconds): deadlines are judged by the block time, not ours. */
 export async function chainNow(client: PublicClient): Promise<bigint> {
   return withChainErrors(async () => (await client.getBlock({ blockTag: 'latest' })).timestamp);
+}
+
+/**
+ * The chain's clock from the latest block shared by the engine's sends and steps (at most
+ * LATEST_BLOCK_CACHE_MS behind): for the deadline checks before a send, which the contracts enforce exactly.
+ * Refund steps, which wait for a deadline to pass, read the clock fresh (chainNow).
+ */
+export async function recentChainNow(ctx: EngineContext, chainId: number | bigint): Promise<bigint> {
+  if (!ctx.latestBlocks) return chainNow(ctx.chain(chainId).client);
+  return (await ctx.latestBlocks.get(Number(chainId))).timestamp;
 }
 
 /** Balance of a token (zero address = native) held at a block. */

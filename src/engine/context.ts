@@ -2,6 +2,7 @@
 import type { LocalAccount, PublicClient } from 'viem';
 import type { TransactionSender } from '../chains/create-transaction-sender.ts';
 import { UnknownChainError } from '../chains/errors.ts';
+import type { LatestBlockCache } from '../chains/latest-block-cache.ts';
 import type { ExecutionPlan } from '../intents/plan/types.ts';
 import type { ChainConfig } from '../internal/config-types.ts';
 import type { Logger } from '../internal/logger.ts';
@@ -29,6 +30,8 @@ export interface EngineContext {
   keys: EngineKeys;
   sender: TransactionSender;
   attester: Attester;
+  /** The latest block per chain, shared with the sender's fee caps (deadline checks: recentChainNow). */
+  latestBlocks?: LatestBlockCache;
   /** Orders decoded by the origin step, for the steps after it (a miss reads the origin receipt). */
   orders?: OrderMemo;
   chain(chainId: number | bigint): EngineChain;

@@ -10,6 +10,7 @@ import { randomUUID } from 'node:crypto';
 import type { PublicClient } from 'viem';
 import { createTransactionSender, type TransactionSenderDeps } from '../chains/create-transaction-sender.ts';
 import { crashPoint } from '../chains/debug-crash-point.ts';
+import { createLatestBlockCache } from '../chains/latest-block-cache.ts';
 import type { ChainConfig } from '../internal/config-types.ts';
 import type { Logger } from '../internal/logger.ts';
 import type { Store } from '../store/types.ts';
@@ -55,8 +56,10 @@ export function createIntentEngine(deps: IntentEngineDeps): IntentEngine {
   if (keys.attester.address === keys.relayer.address) {
     log.warn('the attester key equals the relayer key; DESIGN §4 wants them separate');
   }
+  const latestBlocks = createLatestBlockCache((chainId) => chain(chainId).client);
   const sender = createTransactionSender({
     store,
+    latestBlocks,
     clients: deps.clients,
     confirmations: (chainId) => chain(chainId).config.confirmations,
     log: log.child({ component: 'sender' }),
@@ -70,6 +73,7 @@ export function createIntentEngine(deps: IntentEngineDeps): IntentEngine {
     sender,
     attester: createAttester({ account: keys.attester }),
     orders: createOrderMemo(),
+    latestBlocks,
     chain,
     ...(options.refundTiming && { refundTiming: options.refundTiming }),
     async enqueue(intentId, step) {

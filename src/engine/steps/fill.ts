@@ -9,7 +9,7 @@ import { withChainErrors } from '../../chains/map-chain-error.ts';
 import { destinationSettlerAbi } from '../../contracts/abis.generated.ts';
 import { encodeFill } from '../../contracts/calldata.ts';
 import { FillStatus } from '../../contracts/types.ts';
-import { balanceAt, chainNow } from '../chain-reads.ts';
+import { balanceAt, recentChainNow } from '../chain-reads.ts';
 import type { EngineContext, StepDefinition } from '../context.ts';
 import { DeadlinePassedError, UnexpectedOutcomeError } from '../errors.ts';
 import { writeRow } from '../receipts.ts';
@@ -51,7 +51,7 @@ export const fillStep: StepDefinition = {
         }),
       ),
       ctx.sender.journaled(request),
-      chainNow(dest.client),
+      recentChainNow(ctx, destChainId),
       readInventory(ctx, destChainId, order.outputToken, order.destSettler),
     ]);
     if (status === FillStatus.Filled && journaled.length === 0)

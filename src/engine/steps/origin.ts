@@ -8,11 +8,11 @@ import { TransactionRevertedError } from '../../chains/errors.ts';
 import { minedAt } from '../../chains/mined-at.ts';
 import { encodeDeployIfNeededAndExecute } from '../../contracts/calldata.ts';
 import {
-  chainNow,
   findExecutedTransaction,
   openedOrder,
   readAccountState,
   receiptOf,
+  recentChainNow,
 } from '../chain-reads.ts';
 import type { EngineContext, StepDefinition, StepInput } from '../context.ts';
 import { AccountCancelledError, DeadlinePassedError, UnexpectedOutcomeError } from '../errors.ts';
@@ -115,7 +115,7 @@ async function executeOnce(
   const [journaled, state, now] = await Promise.all([
     ctx.sender.journaled({ ...request }),
     readAccountState(client, plan.origin.address),
-    chainNow(client),
+    recentChainNow(ctx, o.chainId),
   ]);
   if (journaled.length > 0) return ctx.sender.sendOnce(request);
   if (state === 'cancelled') throw new AccountCancelledError('the owner cancelled the origin account');
