@@ -7,6 +7,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { createPublicClient, http, type PublicClient } from 'viem';
 import { createApiServer } from '../api/server.ts';
+import { createKeepAliveFetch } from '../chains/keep-alive-fetch.ts';
 import { createIntentEngine } from '../engine/index.ts';
 import type { IntentEngine } from '../engine/types.ts';
 import type { OperatorKeys } from '../intents/operator-from-env.ts';
@@ -55,11 +56,15 @@ export async function startSwitchyard({
     prices: config.prices,
     log: log.child({ component: 'pricing' }),
   });
+  // Keep-alive node:http instead of the global fetch (its per-call cost was the largest CPU item under load);
+  // the limit on answer size moves into it (src/chains/keep-alive-fetch.ts).
+  const rpcFetch = createKeepAliveFetch();
+  shutdown.add('rpc connections', async () => rpcFetch.close());
   const clients = new Map(
     config.chains.map((c) => [
       c.chainId,
       createPublicClient({
-        transport: http(c.rpcUrls[0]),
+        transport: http(c.rpcUrls[0], { fetchFn: rpcFetch.fetch, maxResponseBodySize: false }),
         pollingInterval: CHAIN_POLLING_INTERVAL_MS,
       }) as PublicClient,
     ]),
