@@ -49,6 +49,7 @@ import {
   ZERO,
 } from './support/fixture.ts';
 import { LOCK_OPEN_CALL, lockIntent } from './support/lock-intent.ts';
+import { allowanceOf } from './t13-t23-support.ts';
 
 const AMOUNT = 100n * USDC;
 /** Gas for transactions whose token transfers run a re-entry hook: enough that no inner call runs short. */
@@ -365,13 +366,7 @@ describe('threat 11: re-entrancy through token hooks or a malicious vault', () =
       expect(await chain.balanceOf(usdc, user)).toBe(userBefore + AMOUNT);
       expect(await chain.balanceOf(usdc, vault)).toBe(0n);
       expect(await chain.balanceOf(usdc, account)).toBe(0n);
-      const allowance = await chain.publicClient.readContract({
-        address: usdc,
-        abi: erc20Abi,
-        functionName: 'allowance',
-        args: [account, vault],
-      });
-      expect(allowance).toBe(0n);
+      expect(await allowanceOf(chain, usdc, account, vault)).toBe(0n);
       expect(await accountStateOf(chain, account)).toBe(AccountState.Executed);
     },
   );
