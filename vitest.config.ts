@@ -6,9 +6,7 @@ const TEST_TIMEOUT_MS = 120_000;
 export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-    // Flaky under parallel load (a serve child that missed its crash point kept the port; see the closing
-    // note and docs/engine.md): run alone with `npm run test:crash` until fixed.
-    exclude: ['**/node_modules/**', 'test/resilience/crash-at-step.test.ts'],
+    exclude: ['**/node_modules/**'],
     pool: 'forks',
     poolOptions: { forks: { maxForks: 2, minForks: 1 } },
     testTimeout: TEST_TIMEOUT_MS,
