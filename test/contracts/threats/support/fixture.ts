@@ -1,7 +1,8 @@
 /**
- * Shared pieces of the account and factory threat tests (t01–t12): simple intents,
- * deposits, and reverts asserted both in a simulation (to decode the custom error) and in a mined
- * transaction (so balance checks afterwards see a real on-chain revert).
+ * Shared pieces of the threat tests: the user's intents (`userIntent` for all of t01–t23, payments and
+ * same-chain routes for t01–t12), deposits, factory transactions, account state, and reverts asserted both
+ * in a simulation (to decode the custom error) and in a mined transaction (so balance checks afterwards see
+ * a real on-chain revert). The settlement steps of t13–t23 are in `../t13-t23-support.ts`.
  */
 import {
   type Abi,
@@ -60,7 +61,7 @@ export function userIntent(
   p: Partial<Intent> & Pick<Intent, 'calls' | 'deadline' | 'depositToken' | 'depositAmount'>,
 ): Intent {
   const user = chain.accounts.user.address;
-  // Fields listed in the struct's order (tests compare intents serialised as JSON); `rest` overrides in place.
+  // Fields in the struct's order, so a printed or serialised intent reads as the others; `rest` overrides in place.
   const { deadline, depositToken, depositAmount, calls, ...rest } = p;
   return {
     mode: IntentMode.Origin,
