@@ -2,21 +2,15 @@
  * A loopback JSON-RPC proxy in front of one anvil chain, switchable at run time:
  * - `pass`: forwards every request;
  * - `slow`: forwards after `delayMs`;
- * - `error`: answers HTTP 503 without forwarding;
- * - `down`: stops listening (connections are refused, like a dead node), and `pass` etc. listen again on
- *   the same port.
+ * - `error`: answers HTTP 503 without forwarding.
+ * A node that is down is not simulated here: test/harness/devnet.ts stops and restarts the real anvil.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 
-export type ProxyMode =
-  | { kind: 'pass' }
-  | { kind: 'slow'; delayMs: number }
-  | { kind: 'error' }
-  | { kind: 'down' };
+export type ProxyMode = { kind: 'pass' } | { kind: 'slow'; delayMs: number } | { kind: 'error' };
 
 export interface RpcProxy {
   url: string;
-  /** Requests answered with an error or refused since the last setMode. */
   setMode(mode: ProxyMode): Promise<void>;
   close(): Promise<void>;
 }
@@ -60,8 +54,6 @@ export async function startRpcProxy(target: string, port: number): Promise<RpcPr
   return {
     url: `http://127.0.0.1:${port}`,
     async setMode(next) {
-      if (next.kind === 'down') await shut();
-      else if (!server) await listen();
       mode = next;
     },
     close: shut,
