@@ -6,6 +6,7 @@
 import { writeFile } from 'node:fs/promises';
 import { Session } from 'node:inspector/promises';
 import { performance } from 'node:perf_hooks';
+import { getHeapSpaceStatistics } from 'node:v8';
 import type { CallContext } from '../src/api/context.ts';
 import { createApiServer } from '../src/api/server.ts';
 import { createIntentServices } from '../src/intents/services/index.ts';
@@ -113,6 +114,7 @@ export async function serverRole(): Promise<void> {
       } else if (message.type === 'stats') {
         if (message.gc) global.gc?.();
         const memory = process.memoryUsage();
+        if (message.gc && process.env.BENCH_WAIT_HEAP_SPACES) printHeapSpaces();
         reply({
           type: 'stats',
           rss: memory.rss,
@@ -171,6 +173,18 @@ async function startHeapSampling(): Promise<() => Promise<void>> {
     await writeFile(file, JSON.stringify(profile));
     session.disconnect();
   };
+}
+
+/**
+ * BENCH_WAIT_HEAP_SPACES=1: after each full collection, V8's heap spaces (size reserved, size live), to
+ * tell live memory from heap the process keeps in reserve.
+ */
+function printHeapSpaces(): void {
+  const mb = (n: number) => (n / 2 ** 20).toFixed(1);
+  const spaces = getHeapSpaceStatistics()
+    .map((s) => `${s.space_name} ${mb(s.space_size)}/${mb(s.space_used_size)}`)
+    .join(', ');
+  process.stderr.write(`heap spaces (reserved/live MB): ${spaces}\n`);
 }
 
 /** COMMITTED intents with three UNKNOWN receipt rows: their receiptStates are [UNKNOWN, UNKNOWN, UNKNOWN]. */

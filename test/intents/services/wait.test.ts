@@ -190,6 +190,21 @@ describe('WaitIntentReceipt [sqlite]', () => {
     expect(answer).toMatchObject({ done: false, receiptStates: UNKNOWN3 });
   });
 
+  it('times out every held call on the shared hold timer, also one that begins after the others ended', async () => {
+    const intentId = await quotedIntent(store, projectId);
+    const before = active;
+    const timedOut = { done: false, receiptStates: UNKNOWN3 };
+    const first = short.api.waitIntentReceipt({ intentId, lastReceiptStates: UNKNOWN3 });
+    const second = short.api.waitIntentReceipt({ intentId, lastReceiptStates: UNKNOWN3 });
+    expect(await first).toMatchObject(timedOut);
+    expect(await second).toMatchObject(timedOut);
+    await vi.waitFor(() => expect(active).toBe(before));
+    expect(await short.api.waitIntentReceipt({ intentId, lastReceiptStates: UNKNOWN3 })).toMatchObject(
+      timedOut,
+    );
+    await vi.waitFor(() => expect(active).toBe(before));
+  });
+
   it('lets go of the subscription when the client disconnects', async () => {
     const intentId = await quotedIntent(store, projectId);
     const before = active;
