@@ -3,19 +3,15 @@
  * SQLite file at `sqlitePath`. Migrations run before the store is returned.
  */
 import { type Kysely, sql } from 'kysely';
-import pg from 'pg';
 import { ConfigError } from '../internal/errors.ts';
 import type { Logger } from '../internal/logger.ts';
 import { createAccessKeysRepo } from './access-keys.ts';
 import { type DialectProfile, POSTGRES_PROFILE, SQLITE_PROFILE } from './capabilities.ts';
 import type { StoreContext } from './context.ts';
 import { createLocalIntentEvents } from './intent-events-local.ts';
-import { createPgIntentEvents } from './intent-events-postgres.ts';
 import { createIntentsRepo } from './intents.ts';
 import { migrateToLatest } from './migrate.ts';
 import { createNoncesRepo } from './nonces.ts';
-import { createPgPool, openPostgres } from './open-postgres.ts';
-import { openSqlite } from './open-sqlite.ts';
 import { createProjectsRepo } from './projects.ts';
 import type { Database } from './schema.ts';
 import { createSignedTransactionsRepo } from './signed-transactions.ts';
@@ -47,6 +43,13 @@ export function isPostgresUrl(url: string | undefined): boolean {
 async function open(options: CreateStoreOptions): Promise<Opened> {
   if (options.databaseUrl && isPostgresUrl(options.databaseUrl)) {
     const url = options.databaseUrl;
+    // Each driver is loaded only by the store that uses it: pg alone is ~14 MB of a SQLite server's
+    // memory, better-sqlite3 ~5 MB of a Postgres one (docs/benchmarks.md, "Waiting at scale").
+    const [{ default: pg }, { createPgPool, openPostgres }, { createPgIntentEvents }] = await Promise.all([
+      import('pg'),
+      import('./open-postgres.ts'),
+      import('./intent-events-postgres.ts'),
+    ]);
     const pool = createPgPool(url);
     const db = openPostgres(pool);
     const events = await createPgIntentEvents({
@@ -68,6 +71,7 @@ async function open(options: CreateStoreOptions): Promise<Opened> {
   }
   if (!options.sqlitePath)
     throw new ConfigError('createStore needs databaseUrl (Postgres) or sqlitePath (SQLite)');
+  const { openSqlite } = await import('./open-sqlite.ts');
   const db = openSqlite(options.sqlitePath);
   return { db, profile: SQLITE_PROFILE, events: createLocalIntentEvents(), closeDriver: () => db.destroy() };
 }
