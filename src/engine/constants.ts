@@ -7,8 +7,13 @@
 export const STEP_LEASE_MS = 10_000;
 /** A running worker extends the leases of its steps in flight this often (ms): four renewals per lease. */
 export const STEP_LEASE_RENEW_MS = 2_500;
-/** Steps leased per round: several intents progress at once without one slow chain blocking the rest. */
-export const STEP_BATCH_SIZE = 16;
+/**
+ * Steps run at once by one worker. A send step keeps its slot while it waits for its block (up to a block
+ * time), so the slots must cover every intent in flight: on 1-second blocks at 20 in flight, 16 slots queued
+ * ready steps behind waiting ones and cost a block per hop (bench/e2e.ts: p99 7 blocks at 16, 4 at 64, the
+ * bare chain's 4). Waiting steps cost little (one shared head poll per chain).
+ */
+export const STEP_BATCH_SIZE = 64;
 /** Idle poll of the journal (ms) when nothing woke the runner; enqueues in this process wake it at once. */
 export const STEP_POLL_INTERVAL_MS = 250;
 /** First retry delay (ms) after a retryable error; doubles per attempt. */
