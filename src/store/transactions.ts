@@ -67,23 +67,7 @@ export function createTransactionsRepo(ctx: StoreContext): TransactionsRepo {
       const columns = { ...changedColumns(input), updated_at: now };
       const row = await db
         .insertInto('intent_transactions')
-        .values({
-          intent_id: intentId,
-          kind: input.kind,
-          chain_id: input.chainId,
-          status: input.status,
-          from_address: null,
-          to_address: null,
-          token_address: null,
-          token_amount: null,
-          status_reason: null,
-          txn_hash: null,
-          calldata: null,
-          mined_at: null,
-          meta_json: null,
-          ...columns,
-          created_at: now,
-        })
+        .values(newTransactionRow(input, now))
         .onConflict((oc) => oc.columns(['intent_id', 'kind']).doUpdateSet(columns))
         .returningAll()
         .executeTakeFirstOrThrow();
