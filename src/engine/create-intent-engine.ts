@@ -19,6 +19,8 @@ import { chainLookup, type EngineContext, type EngineKeys, type RefundTiming } f
 import { createDepositWatcher } from './deposit-watcher.ts';
 import { IntentNotFoundError } from './errors.ts';
 import { type DepositIntentEntry, recordGaslessRequest, toDepositIntentEntry } from './gasless/index.ts';
+import { recordGivenDepositHash } from './given-deposit-hash.ts';
+import { loadPlan } from './load-plan.ts';
 import { createOrderMemo } from './order-memo.ts';
 import { writeRow } from './receipts.ts';
 import { createStepRunner } from './step-runner.ts';
@@ -109,6 +111,16 @@ export function createIntentEngine(deps: IntentEngineDeps): IntentEngine {
         status: 'PENDING',
         txnHash: depositTransactionHash,
       });
+      // Started by the deposit watcher before this call: its deposit step may have counted a native
+      // deposit already, with no hash to show for it.
+      if (intent.status === 'EXECUTING' && intent.planJson) {
+        await recordGivenDepositHash(ctx, {
+          intentId,
+          chainId: intent.originChainId,
+          originAddress: loadPlan(intent).origin.address,
+          hash: depositTransactionHash,
+        });
+      }
     }
     await ctx.enqueue(intentId, 'deposit');
     // Returns the deposit after the origin deadline if the origin never runs, and late deposits (refunds/).

@@ -35,7 +35,13 @@ export const depositStep: StepDefinition = {
     const confirmedBlock = head === undefined ? undefined : head - depth + 1n >= 0n ? head - depth + 1n : 0n;
     const confirmed = await balanceAt(client, o.depositToken, plan.origin.address, confirmedBlock);
     if (confirmed >= o.depositAmount) {
-      const found = await depositTransaction(intent.depositTransactionHash as Hex | null);
+      // A hash given by ExecuteIntent after this step loaded the intent (the deposit watcher started it):
+      // a native deposit has no log to find it by otherwise.
+      const given =
+        intent.depositTransactionHash ??
+        (await ctx.store.intents.getForEngine(intent.intentId))?.depositTransactionHash ??
+        null;
+      const found = await depositTransaction(given as Hex | null);
       await writeRow(ctx.store, intent.intentId, 'deposit', {
         ...row,
         status: 'SUCCEEDED',
