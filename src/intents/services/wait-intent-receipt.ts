@@ -32,7 +32,6 @@ interface Shared {
   store: Store;
   wireDeps: { chainById: ReadonlyMap<number, ChainConfig> };
   closing: AbortSignal;
-  holdMs: number;
   /** The held calls in the order they began; with one hold time that is also the order they time out. */
   held: Set<HeldCall>;
   expiry: HoldExpiry;
@@ -44,7 +43,6 @@ export function createWaitIntentReceipt(deps: WaitDeps): Handler<'WaitIntentRece
     store: deps.store,
     wireDeps: { chainById: new Map(deps.chains.map((c) => [c.chainId, c])) },
     closing: deps.closing,
-    holdMs: deps.holdMs,
     held,
     expiry: new HoldExpiry(held, deps.holdMs),
   };
