@@ -139,6 +139,11 @@ interface Row {
   bare: LoadResult;
   /** The machine's 1-minute load average, lowest and highest seen during the measurement. */
   load: [number, number];
+  /**
+   * CPU time of this process (both servers; only the measured one is busy in a round) per request,
+   * µs: steadier than throughput on a shared machine. A Postgres server's own CPU is not in it.
+   */
+  cpuUsPerRequest: { ours: number; bare: number };
 }
 
 /** Calls the API once per distinct request and keeps the exact response bytes for the bare server. */
@@ -226,13 +231,18 @@ async function benchDatabase(db: Db, options: Options): Promise<Row[]> {
         await job(apiUrl, WARMUP_MS);
         await job(bare.url, WARMUP_MS);
         const rounds: { ours: LoadResult[]; bare: LoadResult[] } = { ours: [], bare: [] };
+        const cpuUs = { ours: 0, bare: 0 };
         const load = [loadavg()[0]!];
         for (let round = 0; round < ROUNDS; round++) {
           const order = round % 2 === 0 ? (['bare', 'ours'] as const) : (['ours', 'bare'] as const);
-          for (const which of order)
+          for (const which of order) {
+            const before = process.cpuUsage();
             rounds[which].push(
               await job(which === 'ours' ? apiUrl : bare.url, options.durationMs / ROUNDS, true),
             );
+            const used = process.cpuUsage(before);
+            cpuUs[which] += used.user + used.system;
+          }
           load.push(loadavg()[0]!);
         }
         const oursResult = pooled(rounds.ours);
@@ -249,6 +259,7 @@ async function benchDatabase(db: Db, options: Options): Promise<Row[]> {
           ours: oursResult,
           bare: bareResult,
           load: [Math.min(...load), Math.max(...load)],
+          cpuUsPerRequest: { ours: cpuUs.ours / oursResult.requests, bare: cpuUs.bare / bareResult.requests },
         });
         log(
           `${s.method}: ours ${oursResult.requestsPerSecond.toFixed(0)} req/s, bare ${bareResult.requestsPerSecond.toFixed(0)} req/s`,
@@ -291,6 +302,8 @@ function printTable(rows: Row[], options: Options): boolean {
     'ours p99 ms',
     'bare p99 ms',
     'ratio',
+    'ours CPU µs/req',
+    'bare CPU µs/req',
     'load 1m',
     'mark',
   ];
@@ -309,6 +322,8 @@ function printTable(rows: Row[], options: Options): boolean {
         r.ours.p99Ms.toFixed(2),
         r.bare.p99Ms.toFixed(2),
         p99.toFixed(2),
+        r.cpuUsPerRequest.ours.toFixed(0),
+        r.cpuUsPerRequest.bare.toFixed(0),
         `${r.load[0].toFixed(1)}–${r.load[1].toFixed(1)}`,
         pass ? 'met' : 'MISSED',
       ],
