@@ -13,7 +13,7 @@ import {
   zeroAddress,
 } from 'viem';
 import { describeRevertData, withChainErrors } from '../chains/map-chain-error.ts';
-import { intentAccountAbi, originSettlerAbi } from '../contracts/abis.generated.ts';
+import { destinationSettlerAbi, intentAccountAbi, originSettlerAbi } from '../contracts/abis.generated.ts';
 import { AccountState, type OrderData } from '../contracts/types.ts';
 import { LOG_LOOKBACK_BLOCKS } from './constants.ts';
 import type { EngineContext } from './context.ts';
@@ -35,6 +35,18 @@ export async function readAccountState(client: PublicClient, account: Address): 
     if (state === AccountState.Cancelled) return 'cancelled';
     return 'none';
   });
+}
+
+/** The destination settler's record of an order's fill (FillStatus). */
+export function readFillStatus(client: PublicClient, destSettler: Address, orderId: Hex): Promise<number> {
+  return withChainErrors(() =>
+    client.readContract({
+      address: destSettler,
+      abi: destinationSettlerAbi,
+      functionName: 'fillStatus',
+      args: [orderId],
+    }),
+  );
 }
 
 /** The chain's own clock (seconds): deadlines are judged by the block time, not ours. */

@@ -13,10 +13,10 @@ import { getAbiItem, type Hex, parseEventLogs } from 'viem';
 import type { SentTransaction } from '../../chains/create-transaction-sender.ts';
 import { ChainUnavailableError, TransactionRevertedError } from '../../chains/errors.ts';
 import { withChainErrors } from '../../chains/map-chain-error.ts';
-import { destinationSettlerAbi, originSettlerAbi } from '../../contracts/abis.generated.ts';
+import { originSettlerAbi } from '../../contracts/abis.generated.ts';
 import { encodeOrderRefund } from '../../contracts/calldata.ts';
 import { FillStatus, OrderStatus } from '../../contracts/types.ts';
-import { chainNow, receiptOf } from '../chain-reads.ts';
+import { chainNow, readFillStatus, receiptOf } from '../chain-reads.ts';
 import { LOG_LOOKBACK_BLOCKS } from '../constants.ts';
 import type { EngineContext, StepDefinition, StepInput, StepResult } from '../context.ts';
 import { writeRow } from '../receipts.ts';
@@ -112,14 +112,7 @@ async function fillMayStand(
   const dest = ctx.chain(order.destChainId);
   try {
     const [filled, destNow] = await Promise.all([
-      withChainErrors(() =>
-        dest.client.readContract({
-          address: order.destSettler,
-          abi: destinationSettlerAbi,
-          functionName: 'fillStatus',
-          args: [orderId],
-        }),
-      ),
+      readFillStatus(dest.client, order.destSettler, orderId),
       chainNow(dest.client),
     ]);
     if (filled === FillStatus.Filled) {

@@ -6,10 +6,9 @@
 import { type Address, encodeFunctionData, erc20Abi, maxUint256, type PublicClient } from 'viem';
 import { RetryLaterError } from '../../chains/errors.ts';
 import { withChainErrors } from '../../chains/map-chain-error.ts';
-import { destinationSettlerAbi } from '../../contracts/abis.generated.ts';
 import { encodeFill } from '../../contracts/calldata.ts';
 import { FillStatus } from '../../contracts/types.ts';
-import { balanceAt, recentChainNow } from '../chain-reads.ts';
+import { balanceAt, readFillStatus, recentChainNow } from '../chain-reads.ts';
 import type { EngineContext, StepDefinition } from '../context.ts';
 import { DeadlinePassedError, UnexpectedOutcomeError } from '../errors.ts';
 import { writeRow } from '../receipts.ts';
@@ -42,14 +41,7 @@ export const fillStep: StepDefinition = {
     // Independent reads in one round trip: the clock and the inventory only matter on the first attempt
     // (no journal yet), which is the usual case.
     const [status, journaled, now, inventory] = await Promise.all([
-      withChainErrors(() =>
-        dest.client.readContract({
-          address: order.destSettler,
-          abi: destinationSettlerAbi,
-          functionName: 'fillStatus',
-          args: [orderId],
-        }),
-      ),
+      readFillStatus(dest.client, order.destSettler, orderId),
       ctx.sender.journaled(request),
       recentChainNow(ctx, destChainId),
       readInventory(ctx, destChainId, order.outputToken, order.destSettler),
