@@ -12,7 +12,7 @@
  * the stored signed transaction (the same hash, never re-signed), the intent succeeds, the recipient is
  * paid on beta, and the audit finds every operator transaction sent once.
  */
-import type { Address, Hex } from 'viem';
+import { type Address, erc20Abi, type Hex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshAddress, quoteRequest, usdc } from '../e2e/support/requests.ts';
 import { startTestDevnet, type TestDevnet, type TestDevnetChain } from '../harness/devnet.ts';
@@ -31,16 +31,6 @@ const POLL_MS = 100;
  * second failed against the dead chain too, the third is leased: it keeps retrying, it does not fail.
  */
 const ATTEMPTS_WHILE_DOWN = 3;
-
-const balanceOfAbi = [
-  {
-    type: 'function',
-    name: 'balanceOf',
-    stateMutability: 'view',
-    inputs: [{ type: 'address' }],
-    outputs: [{ type: 'uint256' }],
-  },
-] as const;
 
 let net: TestDevnet;
 let svc: ResilienceService;
@@ -151,7 +141,7 @@ async function intentAcrossRestart(purpose: string): Promise<void> {
   expect(receipt.status).toBe('success');
   const received = await beta.publicClient.readContract({
     address: beta.entry.tokens.USDC as Address,
-    abi: balanceOfAbi,
+    abi: erc20Abi,
     functionName: 'balanceOf',
     args: [recipient],
   });

@@ -4,7 +4,7 @@
  * block is dropped, then the chain grows past the depth without it) is never executed. A new deposit
  * afterwards is counted at depth and the intent completes.
  */
-import type { Address, Hex } from 'viem';
+import { type Address, erc20Abi, type Hex } from 'viem';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { freshAddress, quoteRequest, usdc } from '../e2e/support/requests.ts';
 import type { TestDevnetChain } from '../harness/devnet.ts';
@@ -29,16 +29,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await svc?.stop();
 });
-
-const balanceAbi = [
-  {
-    type: 'function',
-    name: 'balanceOf',
-    stateMutability: 'view',
-    inputs: [{ type: 'address' }],
-    outputs: [{ type: 'uint256' }],
-  },
-] as const;
 
 /** Waits until the deposit step has been looked at `more` more times after now (a re-read of the chain). */
 async function depositChecks(intentId: string, more: number): Promise<string | null> {
@@ -81,7 +71,7 @@ it(
     expect(
       await alpha.publicClient.readContract({
         address: usdcA,
-        abi: balanceAbi,
+        abi: erc20Abi,
         functionName: 'balanceOf',
         args: [account],
       }),
