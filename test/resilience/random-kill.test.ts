@@ -1,6 +1,7 @@
 /**
  * 50 intents of mixed route kinds while `switchyard serve` is SIGKILLed and restarted at random moments
- * (RANDOM_KILL_SEED=<n> replays a run: the seed picks the kill gaps and the route order; it is printed).
+ * (RANDOM_KILL_SEED=<n> replays a run: the seed picks the kill gaps and the route order; it is printed;
+ * RANDOM_KILL_DB=postgres runs it on PostgreSQL: DATABASE_URL, or an embedded server).
  * Afterwards every intent is final — SUCCEEDED, or REFUNDED for the route whose destination call reverts —
  * nothing was sent twice (support/audit.ts) and every token on every chain is conserved.
  */
@@ -35,7 +36,9 @@ let svc: ResilienceService;
 let chains: [TestDevnetChain, TestDevnetChain, TestDevnetChain];
 
 beforeAll(async () => {
-  svc = await startResilienceService();
+  svc = await startResilienceService({
+    dialect: process.env.RANDOM_KILL_DB === 'postgres' ? 'postgres' : 'sqlite',
+  });
   chains = svc.net.chains as typeof chains;
 }, 120_000);
 afterAll(async () => {
