@@ -245,21 +245,8 @@ describeEachDialect('cached receipt reads', ({ openStore, database }) => {
     const intentId = intentIds[2]!;
     await post('Trails', 'GetIntentReceipt', { intentId });
     const writer = await openStore();
-    const heard = new Promise<void>((resolve) => {
-      const off = store.events.subscribe(intentId, () => {
-        off();
-        resolve();
-      });
-    });
     const hash = `0x${'cd'.repeat(32)}`;
-    await writer.transactions.upsert({
-      intentId,
-      kind: 'refund',
-      chainId: alpha.chainId,
-      status: 'FAILED',
-      txnHash: hash,
-    });
-    await heard;
+    await writeFailedRefundAndHear({ listener: store, writer, intentId, chainId: alpha.chainId, hash });
     const after = await post('Trails', 'GetIntentReceipt', { intentId });
     expect(JSON.parse(after.text).intentReceipt.refundTransaction).toMatchObject({
       txnHash: hash,
@@ -424,21 +411,8 @@ describeEachDialect('cached receipt reads', ({ openStore, database }) => {
       // A change to a finished intent on a cached page (owner B's page: all finished).
       await read('Trails', ownerB);
       const intentId = idsB[1]!;
-      const changed = new Promise<void>((resolve) => {
-        const off = store.events.subscribe(intentId, () => {
-          off();
-          resolve();
-        });
-      });
       const hash = `0x${'12'.repeat(32)}`;
-      await writer.transactions.upsert({
-        intentId,
-        kind: 'refund',
-        chainId: alpha.chainId,
-        status: 'FAILED',
-        txnHash: hash,
-      });
-      await changed;
+      await writeFailedRefundAndHear({ listener: store, writer, intentId, chainId: alpha.chainId, hash });
       const page = await read('Trails', ownerB);
       expect(page).toContain(hash);
       expect(page).toBe(await expected('Trails', ownerB));
@@ -480,3 +454,22 @@ describeEachDialect('cached receipt reads', ({ openStore, database }) => {
     });
   });
 });
+
+/** Writes a FAILED refund row through `writer` (another process's store) and waits until `listener` hears it. */
+async function writeFailedRefundAndHear(input: {
+  listener: Store;
+  writer: Store;
+  intentId: string;
+  chainId: number;
+  hash: string;
+}): Promise<void> {
+  const { listener, writer, intentId, chainId, hash } = input;
+  const heard = new Promise<void>((resolve) => {
+    const off = listener.events.subscribe(intentId, () => {
+      off();
+      resolve();
+    });
+  });
+  await writer.transactions.upsert({ intentId, kind: 'refund', chainId, status: 'FAILED', txnHash: hash });
+  await heard;
+}
