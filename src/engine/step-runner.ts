@@ -99,8 +99,11 @@ export function createStepRunner(ctx: EngineContext, options: StepRunnerOptions)
         });
         return;
       }
-      for (const next of result.next) await ctx.store.steps.enqueue({ intentId: step.intentId, step: next });
-      await ctx.store.steps.complete({ id: step.id, owner });
+      await ctx.store.steps.complete({
+        id: step.id,
+        owner,
+        enqueue: { intentId: step.intentId, steps: result.next },
+      });
       log.info('step done', { next: result.next });
       if (result.next.length > 0) kick();
     } catch (error) {

@@ -206,4 +206,35 @@ describeEachDialect('engine journal', ({ openStore, database }) => {
     );
     expect(results.every((r) => r.raw === `0x${r.nonce}`)).toBe(true);
   });
+  it('journals a completed step and its successors together, even when the lease was lost', async () => {
+    const intentId = (await store.intents.insert(newIntent(project.id))).intentId;
+    const far = new Date('2040-01-01T00:00:00Z');
+    const fill = await store.steps.enqueue({ intentId, step: 'fill', runAt: new Date(0) });
+    await store.steps.enqueue({ intentId, step: 'destination', runAt: far });
+    const [leased] = (
+      await store.steps.leaseDue({ owner: 'w1', limit: 1000, leaseMs: 1, now: new Date(far.getTime() - 1) })
+    ).filter((s) => s.id === fill.id);
+    expect(leased?.leaseOwner).toBe('w1');
+    // A done step's successors: the one already journaled is left as it is, the new one is added.
+    const steps = ['destination', 'settle'];
+    expect(await store.steps.complete({ id: fill.id, owner: 'w1', enqueue: { intentId, steps } })).toBe(true);
+    const journal = await store.steps.list(intentId);
+    expect(journal.map((s) => [s.step, s.state])).toEqual([
+      ['fill', 'done'],
+      ['destination', 'pending'],
+      ['settle', 'pending'],
+    ]);
+    expect(journal[1]!.nextAttemptAt).toEqual(far);
+    // A worker that lost its lease does not mark the step done, but what it found next is still journaled.
+    const other = (await store.intents.insert(newIntent(project.id))).intentId;
+    const step = await store.steps.enqueue({ intentId: other, step: 'fill' });
+    expect(
+      await store.steps.complete({ id: step.id, owner: 'nobody', enqueue: { intentId: other, steps } }),
+    ).toBe(false);
+    expect((await store.steps.list(other)).map((s) => [s.step, s.state])).toEqual([
+      ['fill', 'pending'],
+      ['destination', 'pending'],
+      ['settle', 'pending'],
+    ]);
+  });
 });

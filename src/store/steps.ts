@@ -2,32 +2,18 @@
  * The engine's journal of intent steps, used as a work queue: queue semantics live in SQL. A step is
  * leased to one worker at a time; a crashed worker's lease expires and another worker takes over.
  */
+import type { Kysely } from 'kysely';
 import type { StoreContext } from './context.ts';
 import { lower, stepFromRow } from './rows.ts';
+import type { Database } from './schema.ts';
 import type { StepsRepo } from './types.ts';
 
 export function createStepsRepo(ctx: StoreContext): StepsRepo {
   const { db, capabilities } = ctx;
   return {
     async enqueue({ intentId, step, runAt }) {
-      const now = ctx.now().getTime();
       const id = lower(intentId);
-      await db
-        .insertInto('intent_steps')
-        .values({
-          intent_id: id,
-          step,
-          state: 'pending',
-          attempts: 0,
-          next_attempt_at: runAt?.getTime() ?? now,
-          last_error: null,
-          lease_owner: null,
-          lease_until: null,
-          created_at: now,
-          updated_at: now,
-        })
-        .onConflict((oc) => oc.columns(['intent_id', 'step']).doNothing())
-        .execute();
+      await insertPending(db, id, [step], runAt?.getTime() ?? ctx.now().getTime());
       const row = await db
         .selectFrom('intent_steps')
         .selectAll()
@@ -81,15 +67,22 @@ export function createStepsRepo(ctx: StoreContext): StepsRepo {
       return Number(result.numUpdatedRows);
     },
 
-    async complete({ id, owner }) {
-      const result = await db
-        .updateTable('intent_steps')
-        .set({ state: 'done', lease_owner: null, lease_until: null, updated_at: ctx.now().getTime() })
-        .where('id', '=', id)
-        .where('lease_owner', '=', owner)
-        .where('state', '=', 'running')
-        .executeTakeFirst();
-      return result.numUpdatedRows > 0n;
+    async complete({ id, owner, enqueue }) {
+      // The next steps and the completion commit together: a crash between them would leave a done
+      // step whose successors were never journaled (or half of them).
+      return db.transaction().execute(async (trx) => {
+        const now = ctx.now().getTime();
+        if (enqueue && enqueue.steps.length > 0)
+          await insertPending(trx, lower(enqueue.intentId), enqueue.steps, now);
+        const result = await trx
+          .updateTable('intent_steps')
+          .set({ state: 'done', lease_owner: null, lease_until: null, updated_at: now })
+          .where('id', '=', id)
+          .where('lease_owner', '=', owner)
+          .where('state', '=', 'running')
+          .executeTakeFirst();
+        return result.numUpdatedRows > 0n;
+      });
     },
 
     async fail({ id, owner, error, retryAt }) {
@@ -120,4 +113,31 @@ export function createStepsRepo(ctx: StoreContext): StepsRepo {
       return rows.map(stepFromRow);
     },
   };
+}
+
+/** Journals pending steps for an intent at `runAt` (ms); steps already journaled are left as they are. */
+async function insertPending(
+  db: Kysely<Database>,
+  intentId: string,
+  steps: string[],
+  runAt: number,
+): Promise<void> {
+  await db
+    .insertInto('intent_steps')
+    .values(
+      steps.map((step) => ({
+        intent_id: intentId,
+        step,
+        state: 'pending' as const,
+        attempts: 0,
+        next_attempt_at: runAt,
+        last_error: null,
+        lease_owner: null,
+        lease_until: null,
+        created_at: runAt,
+        updated_at: runAt,
+      })),
+    )
+    .onConflict((oc) => oc.columns(['intent_id', 'step']).doNothing())
+    .execute();
 }

@@ -325,8 +325,15 @@ export interface StepsRepo {
    * heartbeat: a live worker keeps its steps, a killed one's expire after one short lease).
    */
   renew(input: { ids: number[]; owner: string; leaseMs: number; now?: Date }): Promise<number>;
-  /** Marks a leased step done; false when the lease was lost to another worker. */
-  complete(input: { id: number; owner: string }): Promise<boolean>;
+  /**
+   * Marks a leased step done, journaling `enqueue.steps` (its successors) in the same transaction; false
+   * when the lease was lost to another worker (the successors are journaled either way).
+   */
+  complete(input: {
+    id: number;
+    owner: string;
+    enqueue?: { intentId: string; steps: string[] };
+  }): Promise<boolean>;
   /** Records a failure: retry at `retryAt`, or give up (`failed`) when it is absent. */
   fail(input: { id: number; owner: string; error: string; retryAt?: Date }): Promise<boolean>;
   list(intentId: string): Promise<IntentStep[]>;
