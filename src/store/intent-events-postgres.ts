@@ -27,6 +27,8 @@ export async function createPgIntentEvents(deps: PgIntentEventsDeps): Promise<In
   let client: pg.Client | undefined;
 
   let lost = false;
+  /** A (re)connection in progress: close() waits for it, so no listening connection outlives the store. */
+  let connecting: Promise<void> | undefined;
   const listen = async (): Promise<void> => {
     const next = await deps.connect();
     next.on('notification', (message) => {
@@ -56,8 +58,10 @@ export async function createPgIntentEvents(deps: PgIntentEventsDeps): Promise<In
     }
   };
   const reconnect = async () => {
+    if (closed) return;
     try {
-      await listen();
+      connecting = listen();
+      await connecting;
     } catch (error) {
       deps.log.warn('intent listener reconnect failed', { error });
       if (!closed) setTimeout(() => void reconnect(), RECONNECT_DELAY_MS).unref();
@@ -86,6 +90,7 @@ export async function createPgIntentEvents(deps: PgIntentEventsDeps): Promise<In
     async close() {
       closed = true;
       await local.close();
+      await connecting?.catch(() => {});
       await client?.end();
     },
   };
