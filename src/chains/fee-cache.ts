@@ -4,29 +4,15 @@
  * Concurrent sends share one read in flight; a failed read is not kept.
  */
 import { FEE_CACHE_MS } from './sender-constants.ts';
+import { createTtlMemo, type TtlMemo } from './ttl-memo.ts';
 
 export interface Fees {
   maxFeePerGas: bigint;
   maxPriorityFeePerGas: bigint;
 }
 
-export interface FeeCache {
-  get(chainId: number, read: () => Promise<Fees>): Promise<Fees>;
-}
+export type FeeCache = TtlMemo<number, Fees>;
 
 export function createFeeCache(ttlMs: number = FEE_CACHE_MS, now: () => number = Date.now): FeeCache {
-  const entries = new Map<number, { at: number; fees: Promise<Fees> }>();
-  return {
-    get(chainId, read) {
-      const cached = entries.get(chainId);
-      if (cached && now() - cached.at < ttlMs) return cached.fees;
-      const fees = read();
-      const entry = { at: now(), fees };
-      entries.set(chainId, entry);
-      fees.catch(() => {
-        if (entries.get(chainId) === entry) entries.delete(chainId);
-      });
-      return fees;
-    },
-  };
+  return createTtlMemo<number, Fees>(ttlMs, now);
 }

@@ -8,6 +8,7 @@
 import type { Block, PublicClient } from 'viem';
 import { withChainErrors } from './map-chain-error.ts';
 import { LATEST_BLOCK_CACHE_MS } from './sender-constants.ts';
+import { createTtlMemo } from './ttl-memo.ts';
 
 export interface LatestBlockCache {
   get(chainId: number): Promise<Block>;
@@ -18,18 +19,9 @@ export function createLatestBlockCache(
   ttlMs: number = LATEST_BLOCK_CACHE_MS,
   now: () => number = Date.now,
 ): LatestBlockCache {
-  const entries = new Map<number, { at: number; block: Promise<Block> }>();
+  const memo = createTtlMemo<number, Block>(ttlMs, now);
   return {
-    get(chainId) {
-      const cached = entries.get(chainId);
-      if (cached && now() - cached.at < ttlMs) return cached.block;
-      const block = withChainErrors(() => clientFor(chainId).getBlock({ blockTag: 'latest' }));
-      const entry = { at: now(), block };
-      entries.set(chainId, entry);
-      block.catch(() => {
-        if (entries.get(chainId) === entry) entries.delete(chainId);
-      });
-      return block;
-    },
+    get: (chainId) =>
+      memo.get(chainId, () => withChainErrors(() => clientFor(chainId).getBlock({ blockTag: 'latest' }))),
   };
 }
