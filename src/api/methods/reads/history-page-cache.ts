@@ -17,6 +17,7 @@
  * is not stored. When notifications may have been missed (the Postgres listening connection
  * dropped), every page goes, and reads begun before store nothing. Pages are keyed by the caller's project (checked again on every hit) and dialect.
  */
+import { createLru } from '../../../internal/lru.ts';
 import type { IntentEvents, IntentHistoryFilter } from '../../../store/index.ts';
 import type { Dialect } from '../../dialect.ts';
 import type { ReceiptCache } from './receipt-cache.ts';
@@ -67,13 +68,10 @@ export function createHistoryPageCache(deps: {
   maxBytes?: number | undefined;
 }): HistoryPageCache {
   const maxBytes = deps.maxBytes ?? HISTORY_PAGE_CACHE_MAX_BYTES;
-  // Insertion order is recency: a hit re-inserts, so the first key is the least recently used.
-  const pages = new Map<string, Page>();
   const byIntent = new Map<string, Set<string>>();
   const byGroup = new Map<string, Set<string>>();
   // Inserts heard per project since start: a read that saw the count move may have missed an intent.
   const inserts = new Map<number, number>();
-  let bytes = 0;
   // Times notifications may have been missed: a read begun before stores nothing.
   let missed = 0;
 
@@ -88,16 +86,17 @@ export function createHistoryPageCache(deps: {
     if (keys) keys.add(key);
     else index.set(name, new Set([key]));
   };
-  const drop = (key: string) => {
-    const page = pages.get(key);
-    if (!page) return;
-    pages.delete(key);
-    bytes -= page.bytes.length;
-    unlink(byGroup, page.group, key);
-    for (const id of page.intentIds) unlink(byIntent, id, key);
-  };
+  // Bounded by the pages' bytes; a page leaving (dropped or evicted) leaves the indexes with it.
+  const pages = createLru<string, Page>({
+    maxWeight: maxBytes,
+    weigh: (page) => page.bytes.length,
+    onRemove(key, page) {
+      unlink(byGroup, page.group, key);
+      for (const id of page.intentIds) unlink(byIntent, id, key);
+    },
+  });
   const dropAll = (keys: Set<string> | undefined) => {
-    if (keys) for (const key of [...keys]) drop(key);
+    if (keys) for (const key of [...keys]) pages.delete(key);
   };
 
   if (maxBytes > 0) {
@@ -109,7 +108,7 @@ export function createHistoryPageCache(deps: {
     });
     deps.events.subscribeMissed(() => {
       missed++;
-      for (const key of [...pages.keys()]) drop(key);
+      pages.clear();
     });
   }
 
@@ -120,10 +119,9 @@ export function createHistoryPageCache(deps: {
       return JSON.stringify([dialect, filter]);
     },
     get(key, projectId) {
-      const page = pages.get(key);
+      const page = pages.peek(key);
       if (!page || page.projectId !== projectId) return undefined;
-      pages.delete(key);
-      pages.set(key, page);
+      pages.get(key);
       return page.bytes;
     },
     begin(key, filter) {
@@ -133,9 +131,6 @@ export function createHistoryPageCache(deps: {
       return {
         fill({ intentIds, bytes: pageBytes, current }) {
           if (!current || (inserts.get(projectId) ?? 0) !== seen || missed !== missedAtBegin) return;
-          drop(key);
-          if (pageBytes.length > maxBytes) return;
-          while (bytes + pageBytes.length > maxBytes) drop(pages.keys().next().value as string);
           const page: Page = {
             key,
             projectId,
@@ -143,8 +138,8 @@ export function createHistoryPageCache(deps: {
             intentIds: [...intentIds],
             bytes: pageBytes,
           };
-          pages.set(key, page);
-          bytes += pageBytes.length;
+          // The key's old page goes first; a page larger than the whole cache is not stored.
+          if (!pages.set(key, page)) return;
           link(byGroup, page.group, key);
           for (const id of intentIds) link(byIntent, id, key);
         },
@@ -154,7 +149,7 @@ export function createHistoryPageCache(deps: {
       return pages.size;
     },
     get bytes() {
-      return bytes;
+      return pages.weight;
     },
   };
 }

@@ -10,6 +10,7 @@
  * reading means the bytes it built may already be stale, and they are not cached. When notifications
  * may have been missed (the Postgres listening connection dropped), everything is dropped.
  */
+import { createLru } from '../../../internal/lru.ts';
 import type { IntentEvents, IntentReceiptRecord, IntentStatus } from '../../../store/index.ts';
 import { isTerminal } from '../../../store/index.ts';
 
@@ -73,41 +74,39 @@ export function isCacheable({ intent, transactions }: IntentReceiptRecord): bool
 
 export function createReceiptCache(deps: { events: IntentEvents; maxIntents?: number }): ReceiptCache {
   const max = deps.maxIntents ?? RECEIPT_CACHE_MAX_INTENTS;
-  // A Map iterates in insertion order: re-inserting on a hit makes the first key the least recent.
-  const entries = new Map<string, Entry>();
   const dropListeners = new Set<(intentId: string) => void>();
+  // Bounded by count: every entry weighs 1, whatever texts it holds.
+  const entries = createLru<string, Entry>({
+    maxWeight: max,
+    weigh: () => 1,
+    onRemove(intentId, entry) {
+      entry.stop();
+      for (const listener of dropListeners) listener(intentId);
+    },
+  });
   // Times notifications may have been missed (Postgres listener lost): reads begun before refill nothing.
   let missed = 0;
-
-  const drop = (intentId: string) => {
-    const entry = entries.get(intentId);
-    if (!entry) return;
-    entries.delete(intentId);
-    entry.stop();
-    for (const listener of dropListeners) listener(intentId);
-  };
 
   if (max > 0)
     deps.events.subscribeMissed(() => {
       missed++;
-      for (const intentId of [...entries.keys()]) drop(intentId);
+      entries.clear();
     });
 
   const store = (record: IntentReceiptRecord, name: string, text: Buffer) => {
     const { intent } = record;
-    let entry = entries.get(intent.intentId);
+    let entry = entries.peek(intent.intentId);
     if (entry && entry.updatedAtMs !== intent.updatedAt.getTime()) {
-      drop(intent.intentId);
+      entries.delete(intent.intentId);
       entry = undefined;
     }
     if (!entry) {
-      while (entries.size >= max) drop(entries.keys().next().value as string);
       entry = {
         projectId: intent.projectId,
         status: intent.status,
         updatedAtMs: intent.updatedAt.getTime(),
         texts: new Map(),
-        stop: deps.events.subscribe(intent.intentId, () => drop(intent.intentId)),
+        stop: deps.events.subscribe(intent.intentId, () => entries.delete(intent.intentId)),
       };
       entries.set(intent.intentId, entry);
     }
@@ -116,15 +115,13 @@ export function createReceiptCache(deps: { events: IntentEvents; maxIntents?: nu
 
   return {
     text(intentId, name, version) {
-      const entry = entries.get(intentId);
+      const entry = entries.peek(intentId);
       if (!entry) return undefined;
       if (entry.projectId !== version.projectId) return undefined;
       if (version.status !== undefined && entry.status !== version.status) return undefined;
       const text = entry.texts.get(name);
-      if (text !== undefined) {
-        entries.delete(intentId);
-        entries.set(intentId, entry);
-      }
+      // Only a hit counts as a use.
+      if (text !== undefined) entries.get(intentId);
       return text;
     },
     begin(intentIds) {
@@ -143,7 +140,7 @@ export function createReceiptCache(deps: { events: IntentEvents; maxIntents?: nu
       };
     },
     holds(intentId, name, text) {
-      return entries.get(intentId)?.texts.get(name) === text;
+      return entries.peek(intentId)?.texts.get(name) === text;
     },
     onDrop(listener) {
       const own = (intentId: string) => listener(intentId);
