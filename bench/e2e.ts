@@ -28,6 +28,7 @@ import { loadPlan } from '../src/engine/load-plan.ts';
 import { createLogger, createSilentLogger } from '../src/internal/logger.ts';
 import { createShutdown } from '../src/internal/shutdown.ts';
 import { type BlockClock, startBlockClock } from './support/block-clock.ts';
+import { type CpuMeter, type CpuSpent, createCpuMeter } from './support/cpu-meter.ts';
 import { type BareOperator, runBareIntent } from './support/e2e-bare.ts';
 import { type BenchChain, benchChain, nonceCounter, sendAndWait } from './support/e2e-chain.ts';
 import { runServiceIntent } from './support/e2e-service.ts';
@@ -142,9 +143,16 @@ interface Measured {
   /** 1-second blocks only: destination blocks after the deposit's block up to the destination execution's. */
   blocks?: Percentiles;
   perSecond: number;
+  /** CPU spent during the run (after quoting), this process and the chains. */
+  cpu: CpuSpent;
 }
 
-function measure(timings: IntentTiming[], blocks?: number[]): Measured {
+interface Run {
+  timings: IntentTiming[];
+  cpu: CpuSpent;
+}
+
+function measure({ timings, cpu }: Run, blocks?: number[]): Measured {
   const first = Math.min(...timings.map((t) => t.depositSentAt));
   const last = Math.max(...timings.map((t) => t.doneAt));
   return {
@@ -153,6 +161,7 @@ function measure(timings: IntentTiming[], blocks?: number[]): Measured {
     afterDeposit: percentiles(timings.map((t) => t.doneAt - t.depositMinedAt)),
     ...(blocks && { blocks: percentiles(blocks) }),
     perSecond: timings.length / ((last - first) / 1000),
+    cpu,
   };
 }
 
@@ -172,6 +181,7 @@ interface Bench {
   planOf(intentId: string): Promise<ReturnType<typeof loadPlan>>;
   /** --count-rpc: one counting proxy per chain between the service and the node. */
   rpcCounters: RpcCounter[];
+  cpu: CpuMeter;
 }
 
 async function quoteAll(bench: Bench, users: Account[]): Promise<Intent[]> {
@@ -193,7 +203,7 @@ async function quoteAll(bench: Bench, users: Account[]): Promise<Intent[]> {
 }
 
 /** The bare run: the engine is stopped meanwhile, so the relayer's and solver's nonces are counted here alone. */
-async function runBare(bench: Bench, users: Account[], concurrency: number): Promise<IntentTiming[]> {
+async function runBare(bench: Bench, users: Account[], concurrency: number): Promise<Run> {
   const intents = await quoteAll(bench, users);
   const plans = await Promise.all(intents.map((i) => bench.planOf(i.intentId)));
   await bench.engine.stop();
@@ -205,24 +215,28 @@ async function runBare(bench: Bench, users: Account[], concurrency: number): Pro
         solver: await nonceCounter(chain, bench.operator.solver.address),
       });
     }
-    return await runPool(users, concurrency, (user, i) =>
+    const started = bench.cpu.snapshot();
+    const timings = await runPool(users, concurrency, (user, i) =>
       runBareIntent(
         { origin: bench.origin, destination: bench.destination },
         { ...bench.operator, nonces },
         { user, deposit: intents[i]!.depositTransaction as never, plan: plans[i]! },
       ),
     );
+    return { timings, cpu: bench.cpu.since(started) };
   } finally {
     await bench.engine.start();
   }
 }
 
-async function runService(bench: Bench, users: Account[], concurrency: number): Promise<IntentTiming[]> {
+async function runService(bench: Bench, users: Account[], concurrency: number): Promise<Run> {
   const intents = await quoteAll(bench, users);
   for (const counter of bench.rpcCounters) counter.reset();
+  const started = bench.cpu.snapshot();
   const timings = await runPool(users, concurrency, (user, i) =>
     runServiceIntent(bench.api, bench.origin, { user, intent: intents[i]! }),
   );
+  const cpu = bench.cpu.since(started);
   if (bench.rpcCounters.length > 0) {
     note(
       `service JSON-RPC calls per intent up to SUCCEEDED (both chains):\n${formatCounts(sumCounts(bench), users.length)}`,
@@ -232,7 +246,7 @@ async function runService(bench: Bench, users: Account[], concurrency: number): 
       `... and with settlement (${SETTLE_QUIET_MS} ms later):\n${formatCounts(sumCounts(bench), users.length)}`,
     );
   }
-  return timings;
+  return { timings, cpu };
 }
 
 function sumCounts(bench: Bench): Map<string, number> {
@@ -259,7 +273,7 @@ async function startClocks(bench: Bench): Promise<Clocks> {
  * block holding the destination execution. The floor is 3 at depth 1: the origin execution needs the next
  * origin block, then the fill and the destination execution one destination block each.
  */
-async function blocksTaken(bench: Bench, clocks: Clocks, timings: IntentTiming[]): Promise<number[]> {
+async function blocksTaken(bench: Bench, clocks: Clocks, { timings }: Run): Promise<number[]> {
   return runPool(timings, QUOTE_CONCURRENCY, async (t) => {
     const depositSeen = clocks.origin.seenAt(t.depositBlock) ?? t.depositMinedAt;
     const before = clocks.destination.headAt(depositSeen);
@@ -337,6 +351,7 @@ async function main(): Promise<number> {
         return loadPlan(record);
       },
       rpcCounters,
+      cpu: createCpuMeter(() => devnet.chains.map((c) => c.anvil.process.pid ?? 0)),
     };
     // The solver's one-time approval of the settler, so neither run pays for it.
     const destSettler = bench.destination.entry.contracts.destinationSettler as Address;
@@ -368,7 +383,7 @@ async function main(): Promise<number> {
       results.push({ mode, concurrency, bare, service });
     }
     const confirmations = devnet.chainConfigs[0]!.confirmations;
-    return printResults(results, options, confirmations) ? 0 : 1;
+    return printResults(results, options, confirmations, bench.cpu.cores) ? 0 : 1;
   } finally {
     await shutdown.shutdown();
   }
@@ -376,7 +391,12 @@ async function main(): Promise<number> {
 
 const ms = (v: number) => v.toFixed(0);
 
-function printResults(results: ModeResult[], options: Options, confirmations: number): boolean {
+function printResults(
+  results: ModeResult[],
+  options: Options,
+  confirmations: number,
+  cores: number,
+): boolean {
   const header = [
     'mode',
     'run',
@@ -419,6 +439,8 @@ function printResults(results: ModeResult[], options: Options, confirmations: nu
     `| ${widths.map((w) => '-'.repeat(w)).join(' | ')} |`,
     ...rows.map(format),
     '',
+    ...cpuLines(results, cores),
+    '',
   ];
   let allMet = true;
   const mark = (text: string, met: boolean) => {
@@ -458,6 +480,31 @@ function printResults(results: ModeResult[], options: Options, confirmations: nu
   }
   process.stdout.write(`${lines.join('\n')}\n`);
   return allMet;
+}
+
+/**
+ * CPU per intent of each run and the throughput the machine's cores allow at that cost: a run cannot
+ * settle more than cores × 1000 / (CPU ms per intent) intents per second, however well it overlaps.
+ */
+function cpuLines(results: ModeResult[], cores: number): string[] {
+  const lines = [
+    `CPU per intent (ms) while the run's intents were in flight: this process (the service and the users' wallets; bare: the wallets and the direct sends) + the chain processes (anvil); ceiling = ${cores} cores × 1000 / total`,
+    '',
+    '| mode | run | this process | chains | total | ceiling intents/s |',
+    '| --- | --- | --- | --- | --- | --- |',
+  ];
+  for (const r of results) {
+    for (const [name, m] of [
+      ['service', r.service],
+      ['bare', r.bare],
+    ] as const) {
+      const per = (v: number) => v / m.count;
+      lines.push(
+        `| ${r.mode} | ${name} | ${ms(per(m.cpu.selfMs))} | ${ms(per(m.cpu.chainsMs))} | ${ms(per(m.cpu.totalMs))} | ${((cores * 1000) / per(m.cpu.totalMs)).toFixed(1)} |`,
+      );
+    }
+  }
+  return lines;
 }
 
 main().then(

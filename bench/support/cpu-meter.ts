@@ -1,0 +1,62 @@
+/**
+ * CPU time spent by this process and by the chain processes between two snapshots, so a benchmark can
+ * say how much machine one intent costs and what throughput the machine's cores allow at that cost.
+ * Chain processes are read from /proc (Linux); elsewhere they count as zero and say so.
+ */
+import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+
+/** Kernel clock ticks per second for /proc/<pid>/stat times: 100 on every Linux we run (USER_HZ). */
+const CLOCK_TICKS_PER_SECOND = 100;
+/** Fields 14 and 15 of /proc/<pid>/stat (utime, stime), counted after the command's closing parenthesis. */
+const UTIME_AFTER_COMM = 11;
+
+export interface CpuSnapshot {
+  /** This process: user + system milliseconds. */
+  selfMs: number;
+  /** The chain processes together: user + system milliseconds (0 where /proc is not readable). */
+  chainsMs: number;
+}
+
+export interface CpuSpent extends CpuSnapshot {
+  totalMs: number;
+}
+
+export interface CpuMeter {
+  snapshot(): CpuSnapshot;
+  since(start: CpuSnapshot): CpuSpent;
+  /** Cores the machine offers: the ceiling is cores × 1000 / (CPU ms per intent) intents per second. */
+  readonly cores: number;
+}
+
+function procCpuMs(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ticks = Number(fields[UTIME_AFTER_COMM]) + Number(fields[UTIME_AFTER_COMM + 1]);
+    return (ticks * 1000) / CLOCK_TICKS_PER_SECOND;
+  } catch {
+    return 0;
+  }
+}
+
+/** `chainPids` is read at each snapshot, so a restarted chain process is followed. */
+export function createCpuMeter(chainPids: () => number[]): CpuMeter {
+  const snapshot = (): CpuSnapshot => {
+    const usage = process.cpuUsage();
+    return {
+      selfMs: (usage.user + usage.system) / 1000,
+      chainsMs: chainPids().reduce((sum, pid) => sum + procCpuMs(pid), 0),
+    };
+  };
+  return {
+    snapshot,
+    since(start) {
+      const now = snapshot();
+      const selfMs = now.selfMs - start.selfMs;
+      const chainsMs = now.chainsMs - start.chainsMs;
+      return { selfMs, chainsMs, totalMs: selfMs + chainsMs };
+    },
+    cores: availableParallelism(),
+  };
+}
