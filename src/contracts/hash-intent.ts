@@ -2,7 +2,8 @@
  * The intent hash, computed off-chain exactly as `IntentHash.hashIntent` does on-chain:
  * keccak256(abi.encode(keccak256("Switchyard.Intent.v1"), factory, intent)).
  */
-import { type Address, encodeAbiParameters, type Hex, hexToNumber, keccak256, padHex, toBytes } from 'viem';
+import { type Address, encodeAbiParameters, type Hex, hexToNumber, padHex, toBytes } from 'viem';
+import { keccak256 } from '../internal/keccak256.ts';
 import { intentAbiParam } from './abi-params.ts';
 import type { Intent } from './types.ts';
 

@@ -2,18 +2,11 @@
  * The wire Intent of a quote, built from the execution plan: every member of the spec with a real value.
  * docs/intents.md lists where each comes from. Amounts stay bigint here; the API turns them into strings.
  */
-import {
-  type Address,
-  encodeFunctionData,
-  erc20Abi,
-  type Hex,
-  isAddressEqual,
-  keccak256,
-  zeroAddress,
-} from 'viem';
+import { type Address, encodeFunctionData, erc20Abi, type Hex, isAddressEqual, zeroAddress } from 'viem';
 import type { MethodRequest, MethodResponse } from '../../api/schemas/methods.ts';
 import { encodeDeployIfNeededAndExecute } from '../../contracts/calldata.ts';
 import type { ChainConfig } from '../../internal/config-types.ts';
+import { keccak256 } from '../../internal/keccak256.ts';
 import type { ChainGas, ExecutionPlan, PlannedIntent } from '../plan/types.ts';
 import {
   DESTINATION_BEHAVIOR_ON_ERROR,
