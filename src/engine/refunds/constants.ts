@@ -19,3 +19,5 @@ export const LATE_DEPOSIT_RECHECK_MS = 300_000;
 /** Journal purposes: one per refund round (a late deposit after a refund gets a new round). */
 export const ORIGIN_REFUND_PURPOSE_PREFIX = 'origin-refund:';
 export const ORDER_REFUND_PURPOSE = 'order-refund';
+/** Journal purposes of the destination refund: one per round (a skipped token gets a new round). */
+export const DESTINATION_REFUND_PURPOSE_PREFIX = 'destination-refund:';

@@ -21,6 +21,7 @@ import { writeRow } from '../receipts.ts';
 import { findAccountEvent, type RefundOutcome, refundOutcome } from './account-events.ts';
 import { LATE_DEPOSIT_WATCH_SECONDS, ORIGIN_REFUND_PURPOSE_PREFIX } from './constants.ts';
 import { describeAmounts, type HeldBalance, heldBalances } from './held-balances.ts';
+import { refundRounds } from './refund-rounds.ts';
 import { refundTiming, waitForChainTime } from './refund-timing.ts';
 
 export const originRefundStep: StepDefinition = {
@@ -30,7 +31,11 @@ export const originRefundStep: StepDefinition = {
     const { intent, plan } = input;
     const o = plan.origin.intent;
     const chain = ctx.chain(o.chainId);
-    const rounds = await refundRounds(ctx, input);
+    const rounds = await refundRounds(ctx, {
+      intentId: intent.intentId,
+      chainId: Number(o.chainId),
+      prefix: ORIGIN_REFUND_PURPOSE_PREFIX,
+    });
     const open = rounds.find((r) => !r.finished);
     const state = await readAccountState(chain.client, plan.origin.address);
     const now = await chainNow(chain.client);
@@ -68,24 +73,6 @@ export const originRefundStep: StepDefinition = {
     });
   },
 };
-
-interface Round {
-  purpose: string;
-  finished: boolean;
-}
-
-/** Refund rounds already journaled for this intent on the origin chain, oldest first. */
-async function refundRounds(ctx: EngineContext, { intent, plan }: StepInput): Promise<Round[]> {
-  const chainId = Number(plan.origin.intent.chainId);
-  const signed = await ctx.store.signedTransactions.listForIntent(intent.intentId);
-  const rounds = new Map<string, boolean>();
-  for (const tx of signed) {
-    if (tx.chainId !== chainId || !tx.purpose.startsWith(ORIGIN_REFUND_PURPOSE_PREFIX)) continue;
-    const finished = tx.status === 'mined' || tx.status === 'failed';
-    rounds.set(tx.purpose, (rounds.get(tx.purpose) ?? false) || finished);
-  }
-  return [...rounds].map(([purpose, finished]) => ({ purpose, finished }));
-}
 
 async function sendRefund(
   ctx: EngineContext,

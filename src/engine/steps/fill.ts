@@ -15,6 +15,11 @@ import { writeRow } from '../receipts.ts';
 import { loadOrder } from './load-order.ts';
 
 export const FILL_PURPOSE = 'solver-fill';
+/**
+ * After the fill: the destination execution, settlement, and the refund of the filled amount if the
+ * destination never executes before its deadline (journaled with them, so a crash cannot lose it).
+ */
+const FILL_SUCCESSORS = ['destination', 'settle', 'destination-refund'];
 
 export const fillStep: StepDefinition = {
   name: 'fill',
@@ -47,7 +52,7 @@ export const fillStep: StepDefinition = {
       readInventory(ctx, destChainId, order.outputToken, order.destSettler),
     ]);
     if (status === FillStatus.Filled && journaled.length === 0)
-      return { kind: 'done', next: ['destination', 'settle'] };
+      return { kind: 'done', next: FILL_SUCCESSORS };
     if (journaled.length === 0) {
       if (now > order.fillDeadline) {
         throw new DeadlinePassedError('the fill deadline passed before the fill', {
@@ -62,7 +67,7 @@ export const fillStep: StepDefinition = {
         details: { hash: sent.hash },
       });
     }
-    return { kind: 'done', next: ['destination', 'settle'] };
+    return { kind: 'done', next: FILL_SUCCESSORS };
   },
   async giveUp(ctx, { intent, plan }, reason) {
     // The locked amount stays in the OriginSettler, refundable after fillDeadline + grace (refund path).

@@ -1,5 +1,6 @@
 /** Every step of the engine by name; the journal stores these names. */
 import type { StepDefinition } from '../context.ts';
+import { destinationRefundStep } from '../refunds/destination-refund.ts';
 import { orderRefundStep } from '../refunds/order-refund.ts';
 import { originRefundStep } from '../refunds/origin-refund.ts';
 import { depositStep } from './deposit.ts';
@@ -9,7 +10,14 @@ import { originStep } from './origin.ts';
 import { settleStep } from './settle.ts';
 
 export const STEPS: ReadonlyMap<string, StepDefinition> = new Map(
-  [depositStep, originStep, fillStep, destinationStep, settleStep, originRefundStep, orderRefundStep].map(
-    (s) => [s.name, s],
-  ),
+  [
+    depositStep,
+    originStep,
+    fillStep,
+    destinationStep,
+    settleStep,
+    originRefundStep,
+    orderRefundStep,
+    destinationRefundStep,
+  ].map((s) => [s.name, s]),
 );

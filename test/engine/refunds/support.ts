@@ -5,16 +5,19 @@
  */
 import { type Address, encodeFunctionData, erc20Abi, type Hex, zeroAddress } from 'viem';
 import { expect } from 'vitest';
-import type { CallContext } from '../../../src/api/context.ts';
+import type { ApiDeps, CallContext } from '../../../src/api/context.ts';
+import { createReadHandlers } from '../../../src/api/methods/reads/index.ts';
+import { PreSerialised } from '../../../src/api/methods/reads/pre-serialised.ts';
+import type { MethodResponse } from '../../../src/api/schemas/methods.ts';
 import { toLocalAccount } from '../../../src/devnet/accounts.ts';
-import { createIntentEngine } from '../../../src/engine/create-intent-engine.ts';
+import { createIntentEngine, type IntentEngineOptions } from '../../../src/engine/create-intent-engine.ts';
 import type { IntentEngine } from '../../../src/engine/types.ts';
 import type { ExecutionPlan } from '../../../src/intents/plan/types.ts';
 import { createAbortIntent } from '../../../src/intents/services/abort-intent.ts';
 import type { IntentServicesDeps } from '../../../src/intents/services/types.ts';
 import { createWaitIntentReceipt } from '../../../src/intents/services/wait-intent-receipt.ts';
 import { createSilentLogger } from '../../../src/internal/logger.ts';
-import type { IntentTransactionRecord } from '../../../src/store/types.ts';
+import type { IntentTransactionRecord, Store } from '../../../src/store/types.ts';
 import type { TestDevnetChain } from '../../harness/devnet.ts';
 import { type EngineFixture, startEngineFixture } from '../support/engine-fixture.ts';
 
@@ -22,7 +25,10 @@ import { type EngineFixture, startEngineFixture } from '../support/engine-fixtur
 const TEST_REFUND_TIMING = { recheckMaxMs: 100, lateDepositRecheckMs: 100 } as const;
 
 export interface RefundFixture extends EngineFixture {
-  startRefundEngine(): Promise<IntentEngine>;
+  /** An engine on the fixture's store, or on `store` (a test's wrapper of it), with extra options. */
+  startRefundEngine(overrides?: { store?: Store; options?: IntentEngineOptions }): Promise<IntentEngine>;
+  /** The API's GetIntentReceipt answer (the store-backed read handler, project-scoped). */
+  getReceipt(intentId: string): Promise<MethodResponse<'GetIntentReceipt'>['intentReceipt']>;
   /** Moves every chain's clock forward by `seconds` and mines a block on each. */
   warp(seconds: bigint): Promise<void>;
   /** Warps every chain just past `at` (chain seconds, judged on the given chain). */
@@ -55,12 +61,21 @@ export async function startRefundFixture(): Promise<RefundFixture> {
     closing: closing.signal,
   });
   const abort = createAbortIntent({ store: f.store, clients } as unknown as IntentServicesDeps);
+  const apiDeps: ApiDeps = {
+    chains: f.net.chainConfigs,
+    chainById: new Map(f.net.chainConfigs.map((c) => [c.chainId, c])),
+    log: createSilentLogger(),
+    version: 'test',
+    startedAt: new Date(),
+    now: () => new Date(),
+  };
+  const reads = createReadHandlers(apiDeps, f.store, { receiptCacheIntents: 0 });
 
   const fixture: RefundFixture = {
     ...f,
-    async startRefundEngine() {
+    async startRefundEngine(overrides = {}) {
       const engine = createIntentEngine({
-        store: f.store,
+        store: overrides.store ?? f.store,
         chains: f.net.chainConfigs,
         clients,
         keys: {
@@ -69,7 +84,12 @@ export async function startRefundFixture(): Promise<RefundFixture> {
           attester: toLocalAccount(accounts.attester!),
         },
         log: createSilentLogger(),
-        options: { stepPollIntervalMs: 20, depositScanIntervalMs: 100, refundTiming: TEST_REFUND_TIMING },
+        options: {
+          stepPollIntervalMs: 20,
+          depositScanIntervalMs: 100,
+          refundTiming: TEST_REFUND_TIMING,
+          ...overrides.options,
+        },
       });
       await engine.start();
       engines.push(engine);
@@ -126,6 +146,17 @@ export async function startRefundFixture(): Promise<RefundFixture> {
       return answer.status;
     },
     waitReceipt: (intentId) => wait({ intentId }, ctx('WaitIntentReceipt')),
+    async getReceipt(intentId) {
+      // The handler answers pre-serialised JSON bytes (cached-reads.ts): decode them as a client would.
+      const answer: unknown = await reads.GetIntentReceipt!({ intentId }, ctx('GetIntentReceipt'));
+      const json =
+        answer instanceof PreSerialised
+          ? answer
+              .compose((value) => JSON.stringify(value, (_, v) => (typeof v === 'bigint' ? v.toString() : v)))
+              .toString()
+          : JSON.stringify(answer);
+      return (JSON.parse(json) as MethodResponse<'GetIntentReceipt'>).intentReceipt;
+    },
     async stop() {
       closing.abort();
       await Promise.all(engines.map((e) => e.stop()));
