@@ -55,11 +55,9 @@ const BIGINT_FIELDS: Spec = {
 };
 
 export function encodePlan(plan: ExecutionPlan): string {
-  checkBigints(plan, BIGINT_FIELDS, 'plan');
-  return JSON.stringify(plan, (key, value) =>
-    // executeCalldata is derived from the intent and only serves the quote's wire intent.
-    key === 'executeCalldata' ? undefined : typeof value === 'bigint' ? value.toString() : value,
-  );
+  // One walk checks the bigints and copies them as strings; JSON.stringify then runs without a replacer
+  // (V8's fast path). The path of a refused bigint is built only when there is one.
+  return JSON.stringify(toJsonSafe(plan, BIGINT_FIELDS, []));
 }
 
 export function decodePlan(json: string): ExecutionPlan {
@@ -72,21 +70,48 @@ export function decodePlan(json: string): ExecutionPlan {
   return revive(parsed, BIGINT_FIELDS, 'plan') as ExecutionPlan;
 }
 
-/** Throws when a bigint sits where the spec does not expect one (it would come back as a string). */
-function checkBigints(value: unknown, spec: Spec | undefined, path: string): void {
+/**
+ * The value with its bigints as decimal strings; throws when a bigint sits where the spec does not expect
+ * one (it would come back as a string). `executeCalldata` is left out: it is derived from the intent and
+ * only serves the quote's wire intent. Undefined members stay undefined, which JSON.stringify drops.
+ */
+function toJsonSafe(value: unknown, spec: Spec | undefined, path: (string | number)[]): unknown {
   if (typeof value === 'bigint') {
-    if (spec !== B) throw new PlanCodecError(`${path} is a bigint the plan codec does not know about`);
-    return;
+    if (spec !== B) {
+      throw new PlanCodecError(`${pathText(path)} is a bigint the plan codec does not know about`);
+    }
+    return value.toString();
   }
-  if (typeof value !== 'object' || value === null) return;
+  if (typeof value !== 'object' || value === null) return value;
   const inner = spec === B ? undefined : spec;
   if (Array.isArray(value)) {
     const element = Array.isArray(inner) ? (inner as readonly [Spec])[0] : undefined;
-    for (const [i, item] of value.entries()) checkBigints(item, element, `${path}[${i}]`);
-    return;
+    const out: unknown[] = new Array(value.length);
+    for (let i = 0; i < value.length; i++) {
+      path.push(i);
+      out[i] = toJsonSafe(value[i], element, path);
+      path.pop();
+    }
+    return out;
   }
-  const fields = inner && !Array.isArray(inner) ? (inner as Record<string, Spec>) : {};
-  for (const [key, child] of Object.entries(value)) checkBigints(child, fields[key], `${path}.${key}`);
+  // Anything with its own JSON form (none in a plan today) is left to JSON.stringify, as before.
+  if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return value;
+  const fields = inner && !Array.isArray(inner) ? (inner as Record<string, Spec>) : undefined;
+  const out: Record<string, unknown> = {};
+  for (const key in value) {
+    if (key === 'executeCalldata' || !Object.hasOwn(value, key)) continue;
+    path.push(key);
+    out[key] = toJsonSafe((value as Record<string, unknown>)[key], fields?.[key], path);
+    path.pop();
+  }
+  return out;
+}
+
+function pathText(path: (string | number)[]): string {
+  return path.reduce<string>(
+    (text, key) => (typeof key === 'number' ? `${text}[${key}]` : `${text}.${key}`),
+    'plan',
+  );
 }
 
 function revive(value: unknown, spec: Spec | undefined, path: string): unknown {
