@@ -283,6 +283,7 @@ export function createTransactionSender(deps: TransactionSenderDeps): Transactio
     const confirmedNonce = await withChainErrors(() =>
       client.getTransactionCount({ address: first.fromAddress as Address, blockTag: 'latest' }),
     );
+    if (confirmedNonce < first.nonce) await resendLost(client, first, confirmedNonce);
     if (confirmedNonce <= first.nonce) return;
     // Giving ours up when it did mine makes the step sign afresh and fail against a done execution, so:
     // only "not found" counts as absent (a failed read throws and the step retries), and the absence must
@@ -306,6 +307,31 @@ export function createTransactionSender(deps: TransactionSenderDeps): Transactio
     throw new NonceAlreadyUsedError(`nonce ${first.nonce} was taken by another transaction`, {
       details: { chainId: first.chainId, from: first.fromAddress, nonce: first.nonce },
     });
+  }
+
+  /**
+   * The chain's confirmed nonce is below ours, and the journal holds transactions of this key that were
+   * mined at nonces in between: the node lost blocks we had seen (restarted from an older state, a deep
+   * reorg). Ours cannot be mined until those nonces are used, so send them again exactly as stored (same
+   * hash: what the engine recorded for them happens on-chain again, once; their rows stay `mined`).
+   * Unconfirmed rows below ours are left to the steps that wait on them.
+   */
+  async function resendLost(client: PublicClient, ours: SignedTransaction, confirmedNonce: number) {
+    const below = await store.signedTransactions.listAtNonces({
+      chainId: ours.chainId,
+      fromAddress: ours.fromAddress,
+      fromNonce: confirmedNonce,
+      belowNonce: ours.nonce,
+    });
+    const lost = below.filter((t) => t.status === 'mined' || t.status === 'failed');
+    if (lost.length === 0) return;
+    log.warn('the chain lost transactions it had mined: sending them again as stored', {
+      chainId: ours.chainId,
+      from: ours.fromAddress,
+      confirmedNonce,
+      hashes: lost.map((t) => t.hash),
+    });
+    for (const tx of lost) await broadcast(client, tx);
   }
 
   /** Marks whichever row at this nonce has a receipt as mined (the others replaced); false if none. */

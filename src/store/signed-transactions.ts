@@ -112,6 +112,20 @@ export function createSignedTransactionsRepo(ctx: StoreContext): SignedTransacti
       return rows.map(signedTransactionFromRow);
     },
 
+    async listAtNonces({ chainId, fromAddress, fromNonce, belowNonce }) {
+      const rows = await db
+        .selectFrom('signed_transactions')
+        .selectAll()
+        .where('chain_id', '=', chainId)
+        .where('from_address', '=', lower(fromAddress))
+        .where('nonce', '>=', fromNonce)
+        .where('nonce', '<', belowNonce)
+        .orderBy('nonce')
+        .orderBy('id')
+        .execute();
+      return rows.map(signedTransactionFromRow);
+    },
+
     async listForIntent(intentId) {
       const rows = await db
         .selectFrom('signed_transactions')

@@ -394,6 +394,13 @@ export interface SignedTransactionsRepo {
   /** Signed or broadcast but not mined: what to re-broadcast after a restart, in nonce order. */
   listUnconfirmed(input?: { chainId?: number; fromAddress?: string }): Promise<SignedTransaction[]>;
   listForIntent(intentId: string): Promise<SignedTransaction[]>;
+  /** Every row of one key on one chain with `fromNonce <= nonce < belowNonce`, in nonce order. */
+  listAtNonces(input: {
+    chainId: number;
+    fromAddress: string;
+    fromNonce: number;
+    belowNonce: number;
+  }): Promise<SignedTransaction[]>;
 }
 
 // ---------------------------------------------------------------- change notifications
