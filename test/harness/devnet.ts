@@ -9,9 +9,11 @@
  *
  * `net.devnet` is the parsed devnet.json (DESIGN §1 shape); `net.chainConfigs` is the server's view.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { copyFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { hexToBytes } from 'viem';
 import { startAnvil } from '../../src/chains/anvil.ts';
 import { toLocalAccount } from '../../src/devnet/accounts.ts';
 import {
@@ -53,7 +55,18 @@ export interface TestDevnet {
    * Starts a stopped chain again on the same port from its state file: blocks, receipts, balances and
    * contracts come back, its mempool does not (anvil does not save pending transactions).
    */
-  restartChain(chainId: number): Promise<void>;
+  restartChain(chainId: number, options?: { fromState?: string }): Promise<void>;
+  /**
+   * Kills one chain's anvil with SIGKILL: no state is written on the way out, so a restart finds the
+   * state file as the last interval dump (or `saveChainState`) left it. Models a node that crashed.
+   */
+  killChain(chainId: number): Promise<void>;
+  /**
+   * The chain's state now (`anvil_dumpState`), written to a file beside its state file; returns the path.
+   * `restartChain(id, { fromState })` starts from it: the node comes back *behind*, without the blocks
+   * mined after the save (a node that lost its last blocks, deterministically).
+   */
+  saveChainState(chainId: number): Promise<string>;
   /** Stops the chains and deletes the data dir (unless `keepDataDir`). */
   stop(): Promise<void>;
 }
@@ -94,8 +107,9 @@ export async function startTestDevnet(options: TestDevnetOptions = {}): Promise<
     async stopChain(chainId) {
       await runningChain(chainId).anvil.stop();
     },
-    async restartChain(chainId) {
+    async restartChain(chainId, restart = {}) {
       const chain = runningChain(chainId);
+      if (restart.fromState) await copyFile(restart.fromState, chain.statePath);
       // The options start-chains.ts starts it with (same port and state file); `running.stop()` then stops
       // this process, since it stops whatever each entry holds.
       chain.anvil = await startAnvil({
@@ -111,6 +125,22 @@ export async function startTestDevnet(options: TestDevnetOptions = {}): Promise<
         await testClient.setAutomine(false);
         await testClient.setIntervalMining({ interval: options.blockTime });
       }
+    },
+    async killChain(chainId) {
+      const { process: child } = runningChain(chainId).anvil;
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGKILL');
+      await exited;
+    },
+    async saveChainState(chainId) {
+      const chain = runningChain(chainId);
+      const { testClient } = chains.find((c) => c.entry.chainId === chainId)!;
+      // anvil_dumpState answers gzipped JSON; --state reads the plain JSON.
+      const dumped = await testClient.dumpState();
+      const saved = `${chain.statePath}.saved-${Date.now()}`;
+      await writeFile(saved, gunzipSync(hexToBytes(dumped)));
+      return saved;
     },
     async stop() {
       await running.stop();
