@@ -1,19 +1,18 @@
 /**
- * The server process of bench/wait.ts: the real API server (store, intent services, Fastify) answering
- * WaitIntentReceipt, driven by messages from the measuring process. bench/wait.ts compiles this file the
+ * The server process of bench/wait.ts: the real API server (store, intent services, Fastify; assembled as
+ * `switchyard serve` does, through test/harness/app.ts) answering WaitIntentReceipt, driven by messages from the measuring process. bench/wait.ts compiles this file the
  * way `switchyard` runs the app (src/ from dist/, no tsx; see bin/compile-sources.js) unless --tsx.
  */
 import { writeFile } from 'node:fs/promises';
 import { Session } from 'node:inspector/promises';
 import { performance } from 'node:perf_hooks';
 import { getHeapSpaceStatistics } from 'node:v8';
-import { createApiServer } from '../src/api/server.ts';
-import { createIntentServices } from '../src/intents/services/index.ts';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { createSilentLogger } from '../src/internal/logger.ts';
-import { createPriceSource } from '../src/pricing/index.ts';
 import { createStore } from '../src/store/create-store.ts';
 import type { Store } from '../src/store/types.ts';
-import { BENCH_CHAINS, BENCH_USDC, BENCH_WETH } from './fixtures/chains.ts';
+import { startTestService } from '../test/harness/app.ts';
+import { BENCH_CHAINS, BENCH_USDC } from './fixtures/chains.ts';
 import { intentFixture, pooledRandomHex } from './fixtures/wire-intent.ts';
 
 /** The server holds each call this long (ms): longer than ramp-up + the change phase, so none time out. */
@@ -24,6 +23,9 @@ const HOLD_MS = 120_000;
  * on a loaded Postgres; the store's pool has 10 connections.
  */
 const INSERT_CONCURRENCY = 10;
+
+/** The project whose key the measuring process calls with; the intents are its. */
+const BENCH_PROJECT = 'bench-wait';
 
 const now = () => performance.timeOrigin + performance.now();
 
@@ -68,22 +70,10 @@ export async function serverRole(): Promise<void> {
     const reply = (answer: Answer) => process.send?.({ ...answer, id: message.id });
     try {
       if (message.type === 'start') {
-        const log = createSilentLogger();
-        store = await createStore({ ...message.target, log });
-        const project = await store.projects.ensure('bench-wait');
-        const { key } = await store.accessKeys.create({ projectId: project.id });
+        store = await createStore({ ...message.target, log: createSilentLogger() });
+        // Loaded before the server starts, as a server finds its database.
+        const project = await store.projects.ensure(BENCH_PROJECT);
         intentIds = await insertWaitingIntents(store, project.id, message.intents);
-        const prices = createPriceSource({ chains: BENCH_CHAINS, clients: new Map(), log });
-        const services = createIntentServices({
-          store,
-          chains: BENCH_CHAINS,
-          clients: new Map(),
-          prices,
-          engine: { requestExecution: async () => {} },
-          operator: { relayer: BENCH_WETH, solver: BENCH_WETH, feeCollector: BENCH_WETH },
-          config: { waitHoldMs: HOLD_MS },
-          log,
-        });
         // Counts the calls in the handler by their store subscriptions (a call subscribes as it begins and
         // lets go as it answers): a wrapper around the handler added ~700 bytes per held call (promises
         // and closures of its own) to the memory measured.
@@ -96,22 +86,22 @@ export async function serverRole(): Promise<void> {
             unsubscribe();
           };
         };
-        const api = await createApiServer({
+        // The process `switchyard serve` assembles, on this store; no engine runs (no intent here executes).
+        const app = await startTestService({
           chains: BENCH_CHAINS,
+          operator: benchOperator(),
           store,
-          prices,
-          services,
-          log,
+          engine: { requestExecution: async () => {} },
+          intentServices: { waitHoldMs: HOLD_MS },
           rateLimit: false,
+          projectName: BENCH_PROJECT,
         });
-        const url = await api.listen(0, '127.0.0.1');
         close = async () => {
-          services.close();
-          await api.close();
+          await app.stop();
           await store?.close();
         };
         stopHeapSampling = await startHeapSampling();
-        reply({ type: 'ready', url, key, intentIds });
+        reply({ type: 'ready', url: app.url, key: app.key, intentIds });
       } else if (message.type === 'stats') {
         if (message.gc) global.gc?.();
         const memory = process.memoryUsage();
@@ -138,6 +128,12 @@ export async function serverRole(): Promise<void> {
       reply({ type: 'error', message: (error as Error).stack ?? String(error) });
     }
   });
+}
+
+/** Operator keys nobody holds: the services only quote their addresses, and no engine sends with them. */
+function benchOperator() {
+  const account = privateKeyToAccount(generatePrivateKey());
+  return { relayer: account, solver: account, attester: account, feeCollector: account.address };
 }
 
 /**

@@ -1,17 +1,20 @@
 /**
  * Assembles one Switchyard process from a resolved config: the store, the chain clients, the price
  * source, the execution engine (its workers run unless the role is `api`), the intent services and the
- * HTTP API. `switchyard serve` and `switchyard start` (the devnet) both build their process here.
+ * HTTP API. `switchyard serve` and `switchyard start` (the devnet) both build their process here, and so
+ * do the tests and benchmarks (test/harness/app.ts), through the optional settings below, which the CLI
+ * never sets.
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { createPublicClient, http, type PublicClient } from 'viem';
+import type { RateLimit } from '../api/rate-limiter.ts';
 import { createApiServer } from '../api/server.ts';
 import { createKeepAliveFetch } from '../chains/keep-alive-fetch.ts';
-import { createIntentEngine } from '../engine/index.ts';
+import { createIntentEngine, type IntentEngineOptions } from '../engine/index.ts';
 import type { IntentEngine } from '../engine/types.ts';
 import type { OperatorKeys } from '../intents/operator-from-env.ts';
-import { createIntentServices } from '../intents/services/index.ts';
+import { createIntentServices, type IntentServicesConfig } from '../intents/services/index.ts';
 import type { SwitchyardConfig } from '../internal/config-types.ts';
 import type { Logger } from '../internal/logger.ts';
 import type { Shutdown } from '../internal/shutdown.ts';
@@ -29,6 +32,23 @@ export interface StartSwitchyardOptions {
   log: Logger;
   /** Teardowns are registered here, in start order. */
   shutdown: Shutdown;
+  /**
+   * An open store to serve from instead of opening one from `config` (a test's store shared by several
+   * servers, a benchmark's store filled beforehand). The caller keeps it: `shutdown` does not close it.
+   */
+  store?: Store | undefined;
+  /**
+   * The engine the intent services hand executions to, instead of the real one built from `operator`
+   * (a test double, or a wrapper over engines the caller replaces). The caller owns it: it is neither
+   * started nor stopped here, and `operator` then only gives the services its addresses.
+   */
+  engine?: Pick<IntentEngine, 'requestExecution'> | undefined;
+  /** The real engine's timings (tests on a devnet that mines at once poll faster); default production's. */
+  engineOptions?: IntentEngineOptions | undefined;
+  /** The intent services' settings (service fee, clock, WaitIntentReceipt hold); default production's. */
+  intentServices?: IntentServicesConfig | undefined;
+  /** Per-key rate limits of the API; `false` turns them off (benchmarks, tests); default each key's own. */
+  rateLimit?: RateLimit | false | undefined;
 }
 
 export interface RunningSwitchyard {
@@ -38,19 +58,9 @@ export interface RunningSwitchyard {
   engine: IntentEngine | undefined;
 }
 
-export async function startSwitchyard({
-  config,
-  operator,
-  log,
-  shutdown,
-}: StartSwitchyardOptions): Promise<RunningSwitchyard> {
-  if (!config.databaseUrl) mkdirSync(config.dataDir, { recursive: true });
-  const store = await createStore({
-    ...(config.databaseUrl ? { databaseUrl: config.databaseUrl } : {}),
-    sqlitePath: join(config.dataDir, 'switchyard.sqlite'),
-    log: log.child({ component: 'store' }),
-  });
-  shutdown.add('store', () => store.close());
+export async function startSwitchyard(options: StartSwitchyardOptions): Promise<RunningSwitchyard> {
+  const { config, operator, log, shutdown } = options;
+  const store = options.store ?? (await openStore(config, log, shutdown));
   const prices = createPriceSource({
     chains: config.chains,
     prices: config.prices,
@@ -70,15 +80,17 @@ export async function startSwitchyard({
     ]),
   );
 
-  const engine = operator
-    ? createIntentEngine({
-        store,
-        chains: config.chains,
-        clients,
-        keys: operator,
-        log: log.child({ component: 'engine' }),
-      })
-    : undefined;
+  const engine =
+    operator && !options.engine
+      ? createIntentEngine({
+          store,
+          chains: config.chains,
+          clients,
+          keys: operator,
+          log: log.child({ component: 'engine' }),
+          ...(options.engineOptions && { options: options.engineOptions }),
+        })
+      : undefined;
   if (!operator) {
     log.warn('no operator keys: QuoteIntent and the other intent methods are unavailable');
   }
@@ -86,19 +98,21 @@ export async function startSwitchyard({
     await engine.start();
     shutdown.add('engine', () => engine.stop());
   }
+  const executor = options.engine ?? engine;
   const services =
-    engine && operator
+    executor && operator
       ? createIntentServices({
           store,
           chains: config.chains,
           clients,
           prices,
-          engine,
+          engine: executor,
           operator: {
             relayer: operator.relayer.address,
             solver: operator.solver.address,
             feeCollector: operator.feeCollector,
           },
+          config: options.intentServices,
           log: log.child({ component: 'intents' }),
         })
       : undefined;
@@ -115,6 +129,7 @@ export async function startSwitchyard({
         .handlers,
     },
     log: log.child({ component: 'api' }),
+    rateLimit: options.rateLimit,
   });
   const url = await api.listen(config.port, config.host);
   shutdown.add('api', async () => {
@@ -124,4 +139,15 @@ export async function startSwitchyard({
   });
   log.info('API listening', { url, role: config.role, chains: config.chains.map((c) => c.chainId) });
   return { url, store, prices, engine };
+}
+
+async function openStore(config: SwitchyardConfig, log: Logger, shutdown: Shutdown): Promise<Store> {
+  if (!config.databaseUrl) mkdirSync(config.dataDir, { recursive: true });
+  const store = await createStore({
+    ...(config.databaseUrl ? { databaseUrl: config.databaseUrl } : {}),
+    sqlitePath: join(config.dataDir, 'switchyard.sqlite'),
+    log: log.child({ component: 'store' }),
+  });
+  shutdown.add('store', () => store.close());
+  return store;
 }

@@ -1,23 +1,19 @@
 /**
  * The whole service for gasless tests: a devnet, a SQLite store, the real engine, the intent services and
- * the API server, driven through the official client. Wallets are fresh keys that hold DevUSDC (minted
- * through the token's open faucet) and no ETH at all; they only ever sign.
+ * the API server, assembled as production does (test/harness/app.ts) and driven through the official
+ * client. Wallets are fresh keys that hold DevUSDC (minted through the token's open faucet) and no ETH at
+ * all; they only ever sign.
  */
 import { TrailsApi } from '@0xtrails/api';
 import { type Address, concat, type Hex, keccak256, type PublicClient, toHex } from 'viem';
 import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts';
-import { createApiServer } from '../../src/api/server.ts';
+import { devnetOperator } from '../../src/app/devnet-operator.ts';
 import { devUsdcAbi } from '../../src/contracts/abis.generated.ts';
-import { toLocalAccount } from '../../src/devnet/accounts.ts';
 import { createIntentEngine, type IntentEngine } from '../../src/engine/index.ts';
-import { createIntentServices } from '../../src/intents/services/index.ts';
 import { createSilentLogger } from '../../src/internal/logger.ts';
-import { createPriceSource } from '../../src/pricing/index.ts';
-import { createStore, type Store } from '../../src/store/index.ts';
-import { startTestDevnet, type TestDevnet, type TestDevnetChain } from '../harness/devnet.ts';
-
-/** Fast polling: the devnet mines at once, the defaults would only add idle time. */
-const TEST_ENGINE_OPTIONS = { stepPollIntervalMs: 20, depositScanIntervalMs: 100 } as const;
+import type { Store } from '../../src/store/index.ts';
+import { FAST_ENGINE_OPTIONS, startTestSwitchyard } from '../harness/app.ts';
+import type { TestDevnet, TestDevnetChain } from '../harness/devnet.ts';
 
 export interface GaslessService {
   net: TestDevnet;
@@ -31,74 +27,48 @@ export interface GaslessService {
 }
 
 export async function startGaslessService(): Promise<GaslessService> {
-  const net = await startTestDevnet();
-  const log = createSilentLogger();
-  const store = await createStore({ sqlitePath: ':memory:', log });
-  const project = await store.projects.ensure('gasless-test');
-  const { key } = await store.accessKeys.create({ projectId: project.id });
-  const clients = new Map(
-    net.chains.map((c) => [c.entry.chainId, c.publicClient as unknown as PublicClient]),
-  );
-  const accounts = net.devnet.accounts;
-  const newEngine = (): IntentEngine =>
-    createIntentEngine({
-      store,
-      chains: net.chainConfigs,
-      clients,
-      keys: {
-        relayer: toLocalAccount(accounts.relayer!),
-        solver: toLocalAccount(accounts.solver!),
-        attester: toLocalAccount(accounts.attester!),
-      },
-      log,
-      options: TEST_ENGINE_OPTIONS,
-    });
-  let engine = newEngine();
-  let running = true;
-  await engine.start();
-  const prices = createPriceSource({ chains: net.chainConfigs, clients, log });
-  const services = createIntentServices({
-    store,
-    chains: net.chainConfigs,
-    clients,
-    prices,
-    engine: { requestExecution: (input) => engine.requestExecution(input) },
-    operator: {
-      relayer: accounts.relayer!.address,
-      solver: accounts.solver!.address,
-      feeCollector: accounts.feeCollector!.address,
-    },
-    config: { serviceFeeBps: 25n },
-    log,
-  });
-  const server = await createApiServer({
-    chains: net.chainConfigs,
-    store,
-    prices,
-    services,
-    log,
+  // The services hand executions to whichever engine instance is current: the tests replace it.
+  let engine: IntentEngine | undefined;
+  let running = false;
+  const app = await startTestSwitchyard({
+    projectName: 'gasless-test',
+    engine: { requestExecution: (input) => engine!.requestExecution(input) },
+    intentServices: { serviceFeeBps: 25n },
     rateLimit: false,
   });
-  const url = await server.listen(0, '127.0.0.1');
+  const clients = new Map(
+    app.net.chains.map((c) => [c.entry.chainId, c.publicClient as unknown as PublicClient]),
+  );
+  const startEngine = async () => {
+    engine = createIntentEngine({
+      store: app.store,
+      chains: app.net.chainConfigs,
+      clients,
+      keys: devnetOperator(app.net.devnet),
+      log: createSilentLogger(),
+      options: FAST_ENGINE_OPTIONS,
+    });
+    await engine.start();
+    running = true;
+  };
+  try {
+    await startEngine();
+  } catch (error) {
+    await app.stop();
+    throw error;
+  }
   return {
-    net,
-    store,
-    api: new TrailsApi(key, { hostname: url }),
+    net: app.net,
+    store: app.store,
+    api: new TrailsApi(app.key, { hostname: app.url }),
     async stopEngine() {
-      await engine.stop();
+      await engine!.stop();
       running = false;
     },
-    async startEngine() {
-      engine = newEngine();
-      await engine.start();
-      running = true;
-    },
+    startEngine,
     async stop() {
-      services.close();
-      await server.close();
-      if (running) await engine.stop();
-      await store.close();
-      await net.stop();
+      if (running) await engine!.stop();
+      await app.stop();
     },
   };
 }

@@ -1,15 +1,15 @@
 /**
- * A devnet, a store, the intent services and a real API server for the intent-service tests. The engine is
- * a recording test double (the real one is tested end to end separately); the clock is injectable so quote
- * and execute windows can be crossed without waiting.
+ * A devnet, a store, the intent services and a real API server for the intent-service tests, the server
+ * assembled as production does (test/harness/app.ts). The engine is a recording test double (the real one
+ * is tested end to end separately); the clock is injectable so quote and execute windows can be crossed
+ * without waiting.
  */
 import type { PublicClient } from 'viem';
-import { type ApiServer, createApiServer } from '../../../src/api/server.ts';
-import { createIntentServices, type IntentServices } from '../../../src/intents/services/index.ts';
+import { devnetOperator } from '../../../src/app/devnet-operator.ts';
 import { createSilentLogger } from '../../../src/internal/logger.ts';
-import { createPriceSource } from '../../../src/pricing/index.ts';
 import type { CreateStoreOptions, Store } from '../../../src/store/index.ts';
 import { createStore } from '../../../src/store/index.ts';
+import { startTestService } from '../../harness/app.ts';
 import { startTestDevnet, type TestDevnet } from '../../harness/devnet.ts';
 
 export interface RecordingEngine {
@@ -46,9 +46,7 @@ export function createClock(): Clock {
 }
 
 export interface ServiceServer {
-  server: ApiServer;
   url: string;
-  services: IntentServices;
   close(): Promise<void>;
 }
 
@@ -57,6 +55,7 @@ export interface Harness {
   clients: Map<number, PublicClient>;
   engine: RecordingEngine;
   clock: Clock;
+  /** A server on the caller's store (which the caller closes). */
   startServer(store: Store, options?: { waitHoldMs?: number }): Promise<ServiceServer>;
 }
 
@@ -67,47 +66,23 @@ export async function startHarness(): Promise<Harness> {
   );
   const engine = createRecordingEngine();
   const clock = createClock();
-  const log = createSilentLogger();
-  const prices = createPriceSource({ chains: net.chainConfigs, clients, log });
-  const accounts = net.devnet.accounts;
   return {
     net,
     clients,
     engine,
     clock,
     async startServer(store, options = {}) {
-      const services = createIntentServices({
-        store,
+      const app = await startTestService({
         chains: net.chainConfigs,
-        clients,
-        prices,
+        operator: devnetOperator(net.devnet),
+        store,
+        // The tests' own project (openStoreWithKey), so the server adds no other.
+        projectName: 'intents-test',
         engine,
-        operator: {
-          relayer: accounts.relayer!.address,
-          solver: accounts.solver!.address,
-          feeCollector: accounts.feeCollector!.address,
-        },
-        config: { serviceFeeBps: 25n, now: clock.now, waitHoldMs: options.waitHoldMs },
-        log,
-      });
-      const server = await createApiServer({
-        chains: net.chainConfigs,
-        store,
-        prices,
-        services,
-        log,
+        intentServices: { serviceFeeBps: 25n, now: clock.now, waitHoldMs: options.waitHoldMs },
         rateLimit: false,
       });
-      const url = await server.listen(0, '127.0.0.1');
-      return {
-        server,
-        url,
-        services,
-        async close() {
-          services.close();
-          await server.close();
-        },
-      };
+      return { url: app.url, close: () => app.stop() };
     },
   };
 }
