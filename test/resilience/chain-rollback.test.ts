@@ -1,91 +1,143 @@
 /**
- * A hard chain crash that loses blocks: alpha's anvil is killed with SIGKILL (no state written on the
- * way out) and restarted from a state saved before the intent's origin execution (test/harness/devnet.ts
- * `saveChainState`, `killChain`, `restartChain({ fromState })`), so it comes back *behind* what the engine
- * saw: the origin execution and the settle of the first intent, both seen mined, are gone, and with them
- * two of the relayer's nonces on alpha. The user was paid on beta (the fill and the destination execution
- * are on beta, untouched).
+ * A hard chain crash that loses blocks: one chain's anvil is killed with SIGKILL (no state written on the
+ * way out) and restarted from a state saved just before the first intent's first transaction on it
+ * (test/harness/devnet.ts `saveChainState`, `killChain`, `restartChain({ fromState })`), so it comes back
+ * *behind* what the engine saw: every transaction of that intent on that chain, seen mined (the intent
+ * SUCCEEDED and settled), is gone, and with them nonces of the relayer or the solver there.
+ *
+ * - alpha loses the origin execution and the settle: the deposit is back in the origin account, the order
+ *   was never opened there, the relayer's alpha nonce is two behind the journal.
+ * - beta loses the fill and the destination execution: the recipient's payment is gone although the intent
+ *   says SUCCEEDED, the solver's and the relayer's beta nonces are one behind each.
+ *
+ * The next intent's transactions on that chain take the journal's next nonces, above the lost ones. Before
+ * the sender handled it, that intent stalled (its origin execution waited behind the nonce gap, retried as
+ * TransactionPendingError, forever). Now a send waiting behind a gap sends the lost transactions of its key
+ * again as stored (same hashes), so the first intent's effects happen on-chain again, once, and the next
+ * intent is not blocked. The audit then finds, on the chain as it is now, every event and every operator
+ * transaction once.
  */
 import { type Address, erc20Abi, type Hex } from 'viem';
 import { describe, expect, it } from 'vitest';
 import { freshAddress, quoteRequest, usdc } from '../e2e/support/requests.ts';
+import type { TestDevnetChain } from '../harness/devnet.ts';
 import { auditSends } from './support/audit.ts';
 import { holdInMempool } from './support/hold-in-mempool.ts';
-import { executeIntent, submitIntent, waitForStepDone, waitForTerminal } from './support/intents.ts';
+import {
+  executeIntent,
+  type SubmittedIntent,
+  submitIntent,
+  waitForStepDone,
+  waitForTerminal,
+} from './support/intents.ts';
 import { INTENT_TIMEOUT_MS, useResilienceSuite } from './support/suite.ts';
 
 const suite = useResilienceSuite();
 
-describe("alpha's anvil is SIGKILLed and comes back from an older state", () => {
+async function received(recipient: Address): Promise<bigint> {
+  const { beta } = suite;
+  return beta.publicClient.readContract({
+    address: beta.entry.tokens.USDC as Address,
+    abi: erc20Abi,
+    functionName: 'balanceOf',
+    args: [recipient],
+  });
+}
+
+async function nonces(chain: TestDevnetChain) {
+  const { relayer, solver } = suite.net.devnet.accounts;
+  return {
+    relayer: await chain.publicClient.getTransactionCount({ address: relayer!.address }),
+    solver: await chain.publicClient.getTransactionCount({ address: solver!.address }),
+  };
+}
+
+/** Runs one intent, loses `lost`'s blocks from its first transaction of `pauseAt` on, runs a second one. */
+async function intentsAcrossRollback(lost: TestDevnetChain, pauseAt: string): Promise<void> {
+  const { svc, alpha, beta, net } = suite;
+  const lostId = lost.entry.chainId;
+  const submit = async (recipient: Address, execute: boolean) =>
+    submitIntent(
+      svc,
+      quoteRequest({
+        owner: net.devnet.accounts.user.address,
+        from: alpha,
+        fromToken: 'USDC',
+        to: beta,
+        toToken: 'USDC',
+        recipient,
+        amountIn: usdc('30'),
+      }),
+      suite.queue,
+      { execute },
+    );
+
+  // The first intent, paused at its first transaction on the chain that will lose blocks: save it there.
+  const firstRecipient = freshAddress();
+  const first = await submit(firstRecipient, false);
+  await lost.testClient.setAutomine(false);
+  await executeIntent(svc, first.intentId, first.depositHash);
+  await holdInMempool(svc, lost, pauseAt);
+  const saved = await net.saveChainState(lostId);
+  const noncesAtSave = await nonces(lost);
+  await lost.testClient.setAutomine(true);
+  await lost.testClient.mine({ blocks: 1 });
+  expect((await waitForTerminal(svc, first.intentId, INTENT_TIMEOUT_MS)).status).toBe('SUCCEEDED');
+  await waitForStepDone(svc, first.intentId, 'settle', INTENT_TIMEOUT_MS);
+  expect(await received(firstRecipient)).toBe(first.intent.quote.toAmount);
+  const journaled = (await svc.store.signedTransactions.listForIntent(first.intentId)).filter(
+    (t) => t.chainId === lostId,
+  );
+  expect(journaled.map((t) => t.status)).toEqual(journaled.map(() => 'mined'));
+
+  // The crash: the chain loses every block since the save, though the engine had seen them.
+  await net.killChain(lostId);
+  await net.restartChain(lostId, { fromState: saved });
+  expect(await nonces(lost)).toEqual(noncesAtSave);
+  for (const t of journaled) {
+    await expect(lost.publicClient.getTransactionReceipt({ hash: t.hash as Hex })).rejects.toThrow();
+  }
+  if (lost === beta) expect(await received(firstRecipient)).toBe(0n);
+
+  // The next intent: its sends on the chain sit above the lost nonces.
+  const secondRecipient = freshAddress();
+  const second = await submit(secondRecipient, true);
+  expect((await waitForTerminal(svc, second.intentId, INTENT_TIMEOUT_MS)).status).toBe('SUCCEEDED');
+  await waitForStepDone(svc, second.intentId, 'settle', INTENT_TIMEOUT_MS);
+
+  // The lost transactions were sent again as stored: the same hashes are mined, and each recipient is
+  // paid exactly once.
+  for (const t of journaled) {
+    const receipt = await lost.publicClient.getTransactionReceipt({ hash: t.hash as Hex });
+    expect({ purpose: t.purpose, status: receipt.status }).toEqual({ purpose: t.purpose, status: 'success' });
+  }
+  expect(await received(firstRecipient)).toBe(first.intent.quote.toAmount);
+  expect(await received(secondRecipient)).toBe(second.intent.quote.toAmount);
+  for (const s of [first, second] as SubmittedIntent[]) {
+    suite.audited.push({
+      intentId: s.intentId,
+      originChainId: alpha.entry.chainId,
+      destinationChainId: beta.entry.chainId,
+      originAddress: s.intent.originIntentAddress as Address,
+      destinationAddress: s.intent.destinationIntentAddress as Address,
+    });
+  }
+  await auditSends(svc, suite.audited, suite.startBlocks);
+}
+
+describe('a chain is SIGKILLed and comes back from an older state, behind what the engine saw', () => {
   it(
-    'the lost origin execution and settle are sent again as stored; the next intent is not blocked',
+    'alpha loses the origin execution and the settle: sent again as stored, the next intent succeeds',
     async () => {
-      const { svc, alpha, beta, net } = suite;
-      const alphaId = alpha.entry.chainId;
-      const relayer = net.devnet.accounts.relayer!.address;
-      const request = (recipient: Address) =>
-        quoteRequest({
-          owner: net.devnet.accounts.user.address,
-          from: alpha,
-          fromToken: 'USDC',
-          to: beta,
-          toToken: 'USDC',
-          recipient,
-          amountIn: usdc('30'),
-        });
+      await intentsAcrossRollback(suite.alpha, 'origin-execute');
+    },
+    INTENT_TIMEOUT_MS * 3,
+  );
 
-      // The first intent, paused with its origin execution in alpha's mempool: save alpha's state there.
-      const first = await submitIntent(svc, request(freshAddress()), suite.queue, { execute: false });
-      await alpha.testClient.setAutomine(false);
-      await executeIntent(svc, first.intentId, first.depositHash);
-      const origin = await holdInMempool(svc, alpha, 'origin-execute');
-      const saved = await net.saveChainState(alphaId);
-      const nonceAtSave = await alpha.publicClient.getTransactionCount({ address: relayer });
-      await alpha.testClient.setAutomine(true);
-      await alpha.testClient.mine({ blocks: 1 });
-      expect((await waitForTerminal(svc, first.intentId, INTENT_TIMEOUT_MS)).status).toBe('SUCCEEDED');
-      await waitForStepDone(svc, first.intentId, 'settle', INTENT_TIMEOUT_MS);
-      const settle = (await svc.store.signedTransactions.listForIntent(first.intentId)).find(
-        (t) => t.purpose === 'settle',
-      )!;
-      expect(settle.status).toBe('mined');
-
-      // The crash: alpha loses every block since the save. The engine had seen both transactions mined.
-      await net.killChain(alphaId);
-      await net.restartChain(alphaId, { fromState: saved });
-      expect(await alpha.publicClient.getTransactionCount({ address: relayer })).toBe(nonceAtSave);
-      await expect(alpha.publicClient.getTransactionReceipt({ hash: origin.hash as Hex })).rejects.toThrow();
-
-      // The next intent's origin execution takes the relayer's next nonce on alpha, above the lost ones.
-      const recipient = freshAddress();
-      const second = await submitIntent(svc, request(recipient), suite.queue);
-      expect((await waitForTerminal(svc, second.intentId, INTENT_TIMEOUT_MS)).status).toBe('SUCCEEDED');
-      await waitForStepDone(svc, second.intentId, 'settle', INTENT_TIMEOUT_MS);
-
-      // The lost transactions were sent again as stored (same hashes), so the first intent's order is
-      // opened and settled on alpha once, as the journal says.
-      for (const hash of [origin.hash, settle.hash]) {
-        const receipt = await alpha.publicClient.getTransactionReceipt({ hash: hash as Hex });
-        expect(receipt.status).toBe('success');
-      }
-      expect(
-        await beta.publicClient.readContract({
-          address: beta.entry.tokens.USDC as Address,
-          abi: erc20Abi,
-          functionName: 'balanceOf',
-          args: [recipient],
-        }),
-      ).toBe(second.intent.quote.toAmount);
-      for (const s of [first, second]) {
-        suite.audited.push({
-          intentId: s.intentId,
-          originChainId: alphaId,
-          destinationChainId: beta.entry.chainId,
-          originAddress: s.intent.originIntentAddress as Address,
-          destinationAddress: s.intent.destinationIntentAddress as Address,
-        });
-      }
-      await auditSends(svc, suite.audited, suite.startBlocks);
+  it(
+    'beta loses the fill and the destination execution: sent again as stored, both recipients paid once',
+    async () => {
+      await intentsAcrossRollback(suite.beta, 'solver-fill');
     },
     INTENT_TIMEOUT_MS * 3,
   );
