@@ -2,7 +2,8 @@
  * Sends operator transactions so that a crash at any point is harmless:
  *
  * 1. a transaction already journaled for (intent, purpose) is resumed, never signed again;
- * 2. otherwise the call is simulated (eth_estimateGas: a revert fails here, before anything is signed);
+ * 2. otherwise the call is simulated (eth_estimateGas: a revert fails here, before anything is signed),
+ *    unless the caller sends it `unsimulated` (it depends on a transaction still in the pool);
  * 3. the nonce is allocated per (chain, address) in the database and the signed raw transaction is stored
  *    in the same database transaction, before it is broadcast;
  * 4. it is broadcast, then watched until mined and buried under the chain's confirmation depth;
@@ -57,6 +58,13 @@ export interface SendRequest {
   intentId?: string;
   /** Told about each stage, so receipt rows can follow (RELAYING, RELAYED, MINING). */
   onStage?: (stage: SendStage, hash: Hex) => Promise<void>;
+  /**
+   * Sign without simulating: the call would revert now because it depends on a transaction still in the
+   * pool, and the caller accepts an on-chain revert if it lands first. Signed with this gas limit (as is)
+   * and a priority fee one wei below the chain's, so a pool ordering by fee puts it after the transaction it
+   * depends on (sent before it at the chain's fee). Only for calls whose revert is harmless.
+   */
+  unsimulated?: { gasLimit: bigint };
 }
 
 export interface SentTransaction {
@@ -137,10 +145,12 @@ export function createTransactionSender(deps: TransactionSenderDeps): Transactio
     // Simulation: eth_estimateGas executes the call; a revert surfaces as SimulationRevertedError.
     // The three reads are independent: one round trip instead of three on every send.
     const [estimate, fees, pendingNonce] = await Promise.all([
-      withChainErrors(
-        () => client.estimateGas({ account: from, to: req.to, data: req.data, value: req.value ?? 0n }),
-        ctx,
-      ),
+      req.unsimulated
+        ? undefined
+        : withChainErrors(
+            () => client.estimateGas({ account: from, to: req.to, data: req.data, value: req.value ?? 0n }),
+            ctx,
+          ),
       withChainErrors(
         () => feeCache.get(req.chainId, () => feesFor(client, latestBlocks.get(req.chainId))),
         ctx,
@@ -149,7 +159,11 @@ export function createTransactionSender(deps: TransactionSenderDeps): Transactio
         withChainErrors(() => client.getTransactionCount({ address: from, blockTag: 'pending' }), ctx),
       ),
     ]);
-    const gas = (estimate * GAS_LIMIT_MARGIN_NUMERATOR) / GAS_LIMIT_MARGIN_DENOMINATOR;
+    const gas =
+      estimate === undefined
+        ? req.unsimulated!.gasLimit
+        : (estimate * GAS_LIMIT_MARGIN_NUMERATOR) / GAS_LIMIT_MARGIN_DENOMINATOR;
+    const tipDiscount = req.unsimulated && fees.maxPriorityFeePerGas > 0n ? 1n : 0n;
     return store.signedTransactions.allocateAndRecord({
       chainId: req.chainId,
       fromAddress: from,
@@ -165,7 +179,8 @@ export function createTransactionSender(deps: TransactionSenderDeps): Transactio
           data: req.data,
           value: req.value ?? 0n,
           gas,
-          ...fees,
+          maxFeePerGas: fees.maxFeePerGas,
+          maxPriorityFeePerGas: fees.maxPriorityFeePerGas - tipDiscount,
         });
         return { raw, hash: keccak256(raw) };
       },

@@ -35,3 +35,13 @@ export const MAX_ERROR_LENGTH = 1_000;
  * MB; enough for every intent in flight, whose fill and settle follow their origin within seconds.
  */
 export const ORDER_MEMO_SIZE = 4_096;
+/**
+ * The destination step found the account not yet funded while the fill is in the pool (its early execution
+ * landed first and reverted): look again this often (ms), a quarter of a 1-second block.
+ */
+export const FILL_LANDING_RECHECK_MS = 250;
+/**
+ * The destination account is not funded and no fill is in the pool (the fill step is retrying, or its fill
+ * reverted and the order refund follows): look again this often (ms), until a fill lands or the intent ends.
+ */
+export const FILL_ABSENT_RECHECK_MS = 10_000;

@@ -42,7 +42,8 @@ const CRASH_POINTS = [
   'origin-execute:mined',
   'solver-fill:signed',
   'solver-fill:broadcast',
-  'destination-execute:broadcast',
+  // The destination execution goes out right behind the fill when the fill is still in the pool: either.
+  'destination-execute:broadcast,destination-execute-early:broadcast',
   'settle:signed',
   'settle:broadcast',
 ] as const;

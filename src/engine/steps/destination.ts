@@ -1,22 +1,41 @@
 /**
- * Step `destination`: the relayer runs `deployIfNeededAndExecute(D)` once the fill has landed. If the
- * destination calls fail, the account refunds the owner on the destination in the same transaction
- * (DestinationFailed): the receipt then shows the destination FAILED and that same transaction as the
- * refund, and the intent is REFUNDED. Idempotent like the origin step.
+ * Step `destination`: the relayer runs `deployIfNeededAndExecute(D)`. If the destination calls fail, the
+ * account refunds the owner on the destination in the same transaction (DestinationFailed): the receipt
+ * then shows the destination FAILED and that same transaction as the refund, and the intent is REFUNDED.
+ * Idempotent like the origin step.
+ *
+ * The fill step enqueues this step as soon as its fill is in the pool. If the account is not funded yet,
+ * the execution goes out unsimulated right behind the fill (a priority fee one wei lower), so both land in
+ * the same block. That is safe because `execute` reverts as a whole (InsufficientDeposit, state unchanged)
+ * when the account holds less than the committed amount: an early execution that lands before the fill
+ * moves nothing, and the step then sends the normal, simulated execution once the fill has landed.
  */
+import type { SentTransaction } from '../../chains/create-transaction-sender.ts';
 import { TransactionRevertedError } from '../../chains/errors.ts';
 import { minedAt } from '../../chains/mined-at.ts';
+import { GAS_LIMIT_MARGIN_DENOMINATOR, GAS_LIMIT_MARGIN_NUMERATOR } from '../../chains/sender-constants.ts';
 import { encodeDeployIfNeededAndExecute } from '../../contracts/calldata.ts';
-import { executionOutcome, findExecutedTransaction, readAccountState, receiptOf } from '../chain-reads.ts';
-import type { StepDefinition } from '../context.ts';
+import {
+  balanceAt,
+  executionOutcome,
+  findExecutedTransaction,
+  readAccountState,
+  receiptOf,
+} from '../chain-reads.ts';
+import { FILL_ABSENT_RECHECK_MS, FILL_LANDING_RECHECK_MS } from '../constants.ts';
+import type { EngineContext, StepDefinition, StepInput, StepResult } from '../context.ts';
 import { AccountCancelledError, UnexpectedOutcomeError } from '../errors.ts';
 import { rowStages, writeRow } from '../receipts.ts';
+import { FILL_PURPOSE } from './fill.ts';
 
 export const DESTINATION_PURPOSE = 'destination-execute';
+/** The execution sent right behind a fill still in the pool (journaled apart: it may revert and be followed). */
+export const DESTINATION_EARLY_PURPOSE = 'destination-execute-early';
 
 export const destinationStep: StepDefinition = {
   name: 'destination',
-  async run(ctx, { intent, plan }) {
+  async run(ctx, input) {
+    const { intent, plan } = input;
     const d = plan.destination;
     if (!d) throw new UnexpectedOutcomeError('a destination step for a plan without a destination intent');
     const { client, config } = ctx.chain(d.intent.chainId);
@@ -34,25 +53,15 @@ export const destinationStep: StepDefinition = {
       intentId: intent.intentId,
       onStage: rowStages(ctx.store, intent.intentId, 'destination', base),
     };
-    const [journaled, state] = await Promise.all([
+    const early = { ...request, purpose: DESTINATION_EARLY_PURPOSE };
+    const [journaled, journaledEarly, state] = await Promise.all([
       ctx.sender.journaled(request),
+      ctx.sender.journaled(early),
       readAccountState(client, d.address),
     ]);
-    let sent: { hash: `0x${string}`; receipt: Awaited<ReturnType<typeof receiptOf>>; minedAt: Date };
-    if (journaled.length === 0 && state === 'cancelled') {
-      throw new AccountCancelledError('the destination account was cancelled by its owner');
-    } else if (journaled.length === 0 && state === 'executed') {
-      // Anyone may execute a destination intent: someone else did. Record their transaction.
-      const hash = await findExecutedTransaction(client, d.address);
-      if (!hash)
-        throw new UnexpectedOutcomeError(
-          'the destination account is executed but its transaction is not found',
-        );
-      const receipt = await receiptOf(client, hash);
-      sent = { hash, receipt, minedAt: await minedAt(client, receipt) };
-    } else {
-      sent = await ctx.sender.sendOnce(request);
-    }
+    const obtained = await obtainExecution(ctx, input, { request, early, journaled, journaledEarly, state });
+    if (obtained.kind === 'wait') return obtained;
+    const { sent } = obtained;
     if (sent.receipt.status !== 'success') {
       throw new TransactionRevertedError('the destination execution reverted on-chain', {
         details: { hash: sent.hash },
@@ -90,3 +99,91 @@ export const destinationStep: StepDefinition = {
     });
   },
 };
+
+type Send = Parameters<EngineContext['sender']['sendOnce']>[0];
+type Wait = Extract<StepResult, { kind: 'wait' }>;
+type Obtained = { kind: 'sent'; sent: SentTransaction } | Wait;
+
+/**
+ * The execution to record: ours (journaled, resumed), someone else's, or a new one; or a wait while the
+ * fill has not landed.
+ */
+async function obtainExecution(
+  ctx: EngineContext,
+  input: StepInput,
+  known: {
+    request: Send;
+    early: Send;
+    journaled: readonly unknown[];
+    journaledEarly: readonly unknown[];
+    state: Awaited<ReturnType<typeof readAccountState>>;
+  },
+): Promise<Obtained> {
+  const { request, early, state } = known;
+  const sent = (tx: SentTransaction): Obtained => ({ kind: 'sent', sent: tx });
+  if (known.journaled.length > 0) return sent(await ctx.sender.sendOnce(request));
+  if (known.journaledEarly.length > 0) {
+    const tried = await ctx.sender.sendOnce(early);
+    if (tried.receipt.status === 'success') return sent(tried);
+    // Reverted: it landed before the fill and moved nothing; the normal execution follows.
+  }
+  const d = input.plan.destination!;
+  const { client } = ctx.chain(d.intent.chainId);
+  if (state === 'cancelled')
+    throw new AccountCancelledError('the destination account was cancelled by its owner');
+  if (state === 'executed') {
+    // Anyone may execute a destination intent: someone else did. Record their transaction.
+    const hash = await findExecutedTransaction(client, d.address);
+    if (!hash)
+      throw new UnexpectedOutcomeError(
+        'the destination account is executed but its transaction is not found',
+      );
+    const receipt = await receiptOf(client, hash);
+    return sent({ hash, receipt, minedAt: await minedAt(client, receipt) });
+  }
+  // The fill's journal before the balance: a fill that lands between the two reads then shows as funded,
+  // never as a fill that went missing.
+  const fills = await ctx.sender.journaled({
+    intentId: input.intent.intentId,
+    purpose: FILL_PURPOSE,
+    chainId: early.chainId,
+  });
+  const funded = (await balanceAt(client, d.intent.depositToken, d.address)) >= d.intent.depositAmount;
+  if (funded) return sent(await ctx.sender.sendOnce(request));
+  const fill = fills.at(-1)?.status;
+  const behind = await sendBehindFill(ctx, input.plan, early, {
+    fill,
+    triedBefore: known.journaledEarly.length > 0,
+  });
+  if (behind.kind === 'sent' && behind.sent.receipt.status !== 'success')
+    return { kind: 'wait', afterMs: FILL_LANDING_RECHECK_MS, reason: 'the fill has not landed yet' };
+  return behind;
+}
+
+/**
+ * The account is not funded yet. With the fill in the pool and no early execution tried before, send one
+ * right behind it, unsimulated; otherwise wait for the fill to land (or for its step to send it again, which
+ * is looked at every FILL_ABSENT_RECHECK_MS until the intent ends).
+ */
+async function sendBehindFill(
+  ctx: EngineContext,
+  plan: StepInput['plan'],
+  early: Send,
+  known: { fill: string | undefined; triedBefore: boolean },
+): Promise<Obtained> {
+  // Mined (it landed after our balance read) or broadcast: it lands within a block; anything else (not
+  // sent yet, replaced, reverted) is the fill step's to resolve.
+  if (known.fill !== 'broadcast' && known.fill !== 'mined')
+    return {
+      kind: 'wait',
+      afterMs: FILL_ABSENT_RECHECK_MS,
+      reason: 'the destination account is not funded yet',
+    };
+  const planned = plan.fees.destinationGas?.gasLimit;
+  if (known.fill === 'mined' || known.triedBefore || planned === undefined)
+    return { kind: 'wait', afterMs: FILL_LANDING_RECHECK_MS, reason: 'the fill has not landed yet' };
+  // The plan's destination gas covers the fill and the execution: as a limit for the execution alone it
+  // leaves the fill's share as headroom, with the sender's usual margin on top.
+  const gasLimit = (planned * GAS_LIMIT_MARGIN_NUMERATOR) / GAS_LIMIT_MARGIN_DENOMINATOR;
+  return { kind: 'sent', sent: await ctx.sender.sendOnce({ ...early, unsimulated: { gasLimit } }) };
+}

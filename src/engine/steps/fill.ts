@@ -4,6 +4,7 @@
  * and a journaled fill is resumed. The solver approves the settler once per token (max allowance).
  */
 import { type Address, encodeFunctionData, erc20Abi, maxUint256, type PublicClient } from 'viem';
+import type { SendStage } from '../../chains/create-transaction-sender.ts';
 import { RetryLaterError } from '../../chains/errors.ts';
 import { withChainErrors } from '../../chains/map-chain-error.ts';
 import { encodeFill } from '../../contracts/calldata.ts';
@@ -42,6 +43,11 @@ export const fillStep: StepDefinition = {
       ),
       purpose: FILL_PURPOSE,
       intentId: intent.intentId,
+      // The destination execution can go out right behind the fill, into the same block (see the
+      // destination step): enqueued once the fill is in the pool, not once it is deep enough.
+      onStage: async (stage: SendStage) => {
+        if (stage === 'broadcast') await ctx.enqueue(intent.intentId, 'destination');
+      },
     };
     // Independent reads in one round trip: the clock and the inventory only matter on the first attempt
     // (no journal yet), which is the usual case.

@@ -1,0 +1,139 @@
+/**
+ * The destination execution sent right behind the fill (src/engine/steps/destination.ts): with blocks
+ * mined by hand on the destination chain, both transactions wait in the pool together and land in one
+ * block, fill first; and when the execution lands without the fill it reverts, moves nothing, and the
+ * normal execution follows once the fill is in.
+ */
+import { type Address, erc20Abi, type Hex, maxUint256, parseUnits } from 'viem';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { PlanRequest } from '../../src/intents/plan/types.ts';
+import type { SignedTransaction } from '../../src/store/types.ts';
+import type { TestDevnetChain } from '../harness/devnet.ts';
+import { type EngineFixture, freshAddress, startEngineFixture } from './support/engine-fixture.ts';
+
+/** How often the test looks at the journal while it waits for a transaction to reach the pool (ms). */
+const POLL_MS = 25;
+/** Longest wait for one journal state (ms): the engine needs a few hundred ms on a busy machine. */
+const WAIT_MS = 20_000;
+
+let f: EngineFixture;
+let alpha: TestDevnetChain;
+let beta: TestDevnetChain;
+
+beforeAll(async () => {
+  f = await startEngineFixture('sqlite');
+  [alpha, beta] = f.net.chains as [TestDevnetChain, TestDevnetChain];
+  // The solver's one approval of the settler, mined now: with blocks mined by hand it would hold the fill.
+  const hash = await beta.walletFor('solver').writeContract({
+    address: beta.entry.tokens.USDC! as Address,
+    abi: erc20Abi,
+    functionName: 'approve',
+    args: [beta.entry.contracts.destinationSettler as Address, maxUint256],
+  });
+  await beta.publicClient.waitForTransactionReceipt({ hash });
+}, 120_000);
+afterAll(async () => {
+  await f?.stop();
+});
+afterEach(async () => {
+  await beta.testClient.setAutomine(true);
+});
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function request(recipient: Address, amount: bigint): PlanRequest {
+  return {
+    ownerAddress: f.net.devnet.accounts.user.address,
+    originChainId: alpha.entry.chainId,
+    originTokenAddress: alpha.entry.tokens.USDC!,
+    destinationChainId: beta.entry.chainId,
+    destinationTokenAddress: beta.entry.tokens.USDC!,
+    destinationToAddress: recipient,
+    originTokenAmount: amount,
+    serviceFeeBps: 25n,
+  };
+}
+
+async function journalRow(intentId: string, purpose: string, status: SignedTransaction['status']) {
+  const deadline = Date.now() + WAIT_MS;
+  for (;;) {
+    const rows = await f.store.signedTransactions.listForIntent(intentId);
+    const found = rows.find((r) => r.purpose === purpose && r.status === status);
+    if (found) return found;
+    if (Date.now() > deadline) {
+      const seen = rows.map((r) => `${r.purpose}:${r.status}`).join(', ');
+      throw new Error(`no ${purpose} ${status} in the journal after ${WAIT_MS} ms (seen: ${seen})`);
+    }
+    await sleep(POLL_MS);
+  }
+}
+
+const usdcOf = (holder: Address) =>
+  beta.publicClient.readContract({
+    address: beta.entry.tokens.USDC! as Address,
+    abi: erc20Abi,
+    functionName: 'balanceOf',
+    args: [holder],
+  });
+
+describe('destination execution behind the fill', () => {
+  it('lands in the same block as the fill, after it, and pays the recipient', async () => {
+    await beta.testClient.setAutomine(false);
+    const engine = await f.startEngine();
+    const recipient = freshAddress();
+    const { intentId, plan } = await f.commit(request(recipient, parseUnits('15', 6)));
+    await engine.requestExecution({ intentId, depositTransactionHash: await f.deposit(plan) });
+
+    const fill = await journalRow(intentId, 'solver-fill', 'broadcast');
+    const early = await journalRow(intentId, 'destination-execute-early', 'broadcast');
+    await beta.testClient.mine({ blocks: 1 });
+    const done = await f.waitForStatus(intentId, ['SUCCEEDED', 'FAILED', 'REFUNDED']);
+    expect(done.status).toBe('SUCCEEDED');
+
+    const fillReceipt = await beta.publicClient.getTransactionReceipt({ hash: fill.hash as Hex });
+    const execReceipt = await beta.publicClient.getTransactionReceipt({ hash: early.hash as Hex });
+    expect(execReceipt.blockNumber).toBe(fillReceipt.blockNumber);
+    expect(execReceipt.transactionIndex).toBeGreaterThan(fillReceipt.transactionIndex);
+    expect(execReceipt.status).toBe('success');
+    expect(await usdcOf(recipient)).toBe(plan.order!.outputAmount);
+    expect(await usdcOf(plan.destination!.address)).toBe(0n);
+    const rows = await f.store.transactions.list(intentId);
+    expect(rows.find((r) => r.kind === 'destination')?.txnHash).toBe(early.hash);
+    const purposes = (await f.store.signedTransactions.listForIntent(intentId)).map((r) => r.purpose);
+    expect(purposes).not.toContain('destination-execute');
+    await engine.stop();
+  }, 60_000);
+
+  it('an execution that lands without the fill reverts, and the normal one follows the fill', async () => {
+    await beta.testClient.setAutomine(false);
+    const engine = await f.startEngine();
+    const recipient = freshAddress();
+    const { intentId, plan } = await f.commit(request(recipient, parseUnits('25', 6)));
+    await engine.requestExecution({ intentId, depositTransactionHash: await f.deposit(plan) });
+
+    const fill = await journalRow(intentId, 'solver-fill', 'broadcast');
+    const early = await journalRow(intentId, 'destination-execute-early', 'broadcast');
+    // The fill leaves the pool (a node restarted, an eviction): the execution is mined alone.
+    await beta.testClient.dropTransaction({ hash: fill.hash as Hex });
+    await beta.testClient.mine({ blocks: 1 });
+    const lone = await beta.publicClient.getTransactionReceipt({ hash: early.hash as Hex });
+    expect(lone.status).toBe('reverted');
+    expect(await usdcOf(plan.destination!.address)).toBe(0n);
+    expect(await usdcOf(recipient)).toBe(0n);
+
+    // The fill comes back (its stored bytes, as the sender re-broadcasts them) and lands.
+    await beta.publicClient.request({ method: 'eth_sendRawTransaction', params: [fill.raw as Hex] });
+    await beta.testClient.setAutomine(true);
+    await beta.testClient.mine({ blocks: 1 });
+    const done = await f.waitForStatus(intentId, ['SUCCEEDED', 'FAILED', 'REFUNDED']);
+    expect(done.status).toBe('SUCCEEDED');
+
+    const normal = await journalRow(intentId, 'destination-execute', 'mined');
+    const rows = await f.store.transactions.list(intentId);
+    expect(rows.find((r) => r.kind === 'destination')?.txnHash).toBe(normal.hash);
+    expect(await usdcOf(recipient)).toBe(plan.order!.outputAmount);
+    expect(await usdcOf(plan.destination!.address)).toBe(0n);
+    expect(rows.find((r) => r.kind === 'refund')).toBeUndefined();
+    await engine.stop();
+  }, 60_000);
+});
