@@ -111,9 +111,10 @@ export function createIntentEngine(deps: IntentEngineDeps): IntentEngine {
         status: 'PENDING',
         txnHash: depositTransactionHash,
       });
-      // Started by the deposit watcher before this call: its deposit step may have counted a native
-      // deposit already, with no hash to show for it.
-      if (intent.status === 'EXECUTING' && intent.planJson) {
+      // Started by the deposit watcher (before this call, or between the read above and the hash's
+      // write): its deposit step may have counted a native deposit already, with no hash to show for it.
+      // The status read above cannot tell, so the row is looked at every time (given-deposit-hash.ts).
+      if (intent.planJson) {
         await recordGivenDepositHash(ctx, {
           intentId,
           chainId: intent.originChainId,

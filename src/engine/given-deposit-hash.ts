@@ -1,8 +1,15 @@
 /**
- * ExecuteIntent named the deposit transaction after the deposit step had already counted the deposit
- * without knowing it (the deposit watcher started the intent first, and a native deposit leaves no log to
- * find it by): the SUCCEEDED deposit row gets the hash, its sender and its block time, once the receipt
- * shows that transaction paid the intent address. Anything else leaves the row as it is.
+ * ExecuteIntent named the deposit transaction, but the deposit step counted the deposit without knowing it
+ * (the deposit watcher started the intent first, and a native deposit leaves no log to find it by): the
+ * SUCCEEDED deposit row gets the hash, its sender and its block time, once the receipt shows that
+ * transaction paid the intent address. Anything else leaves the row as it is.
+ *
+ * Both sides call it after their own write, so no order of the two loses the hash: ExecuteIntent after it
+ * wrote the hash (on the intent, and on the deposit row unless that is final), with its hash; the deposit
+ * step after it wrote the row SUCCEEDED without a hash, with none: the hash is then taken from the row (where
+ * ExecuteIntent's PENDING write leaves it; the intent keeps no hash given after the watcher set EXECUTING,
+ * since a status write to the same status changes nothing) or from the intent. Whichever side writes second
+ * sees the other's write.
  */
 import type { Hex } from 'viem';
 import { minedAt } from '../chains/mined-at.ts';
@@ -11,13 +18,22 @@ import type { EngineContext } from './context.ts';
 
 export async function recordGivenDepositHash(
   ctx: Pick<EngineContext, 'chain'> & { store: Store },
-  input: { intentId: string; chainId: number; originAddress: string; hash: Hex },
+  input: { intentId: string; chainId: number; originAddress: string; hash?: Hex | undefined },
 ): Promise<void> {
   const rows = await ctx.store.transactions.list(input.intentId);
   const row = rows.find((r) => r.kind === 'deposit');
-  if (row?.status !== 'SUCCEEDED' || row.txnHash) return;
+  if (row?.status !== 'SUCCEEDED') return;
+  const hash =
+    input.hash ??
+    (row.txnHash as Hex | null) ??
+    ((await ctx.store.intents.getForEngine(input.intentId))?.depositTransactionHash as Hex | null);
+  if (!hash) return;
+  // Complete already, or showing another transaction (the deposit step found the ERC-20 transfer): kept.
+  // ExecuteIntent's PENDING write can leave the hash alone on the row, without its sender and time.
+  const sameHash = row.txnHash?.toLowerCase() === hash.toLowerCase();
+  if (row.txnHash && !(sameHash && (!row.minedAt || !row.fromAddress))) return;
   const { client } = ctx.chain(input.chainId);
-  const receipt = await client.getTransactionReceipt({ hash: input.hash }).catch(() => undefined);
+  const receipt = await client.getTransactionReceipt({ hash }).catch(() => undefined);
   if (receipt?.status !== 'success') return;
   if (receipt.to?.toLowerCase() !== input.originAddress.toLowerCase()) return;
   await ctx.store.transactions.upsert({
@@ -25,7 +41,7 @@ export async function recordGivenDepositHash(
     kind: 'deposit',
     chainId: input.chainId,
     status: 'SUCCEEDED',
-    txnHash: input.hash,
+    txnHash: hash,
     fromAddress: receipt.from,
     minedAt: await minedAt(client, receipt),
   });

@@ -13,6 +13,7 @@ import { DEPOSIT_RECHECK_MS } from '../constants.ts';
 import type { StepDefinition } from '../context.ts';
 import { DeadlinePassedError } from '../errors.ts';
 import { gaslessDepositStep } from '../gasless/index.ts';
+import { recordGivenDepositHash } from '../given-deposit-hash.ts';
 import { writeRow } from '../receipts.ts';
 
 export const depositStep: StepDefinition = {
@@ -47,6 +48,15 @@ export const depositStep: StepDefinition = {
         status: 'SUCCEEDED',
         ...(found && { txnHash: found.hash, minedAt: found.minedAt, fromAddress: found.from }),
       });
+      if (!found) {
+        // ExecuteIntent may have written its hash after the read above and looked at the row before the
+        // write above: one of the two sides has to see the other (given-deposit-hash.ts), so look now.
+        await recordGivenDepositHash(ctx, {
+          intentId: intent.intentId,
+          chainId: Number(o.chainId),
+          originAddress: plan.origin.address,
+        });
+      }
       return { kind: 'done', next: ['origin'] };
     }
     // Short: already executed (a re-run after the origin step swept it)? The deposit was counted then.
