@@ -4,18 +4,11 @@
  * impact) from the pairs' reserves. Paths are direct, or one hop through another listed token when no direct
  * pair exists.
  */
-import {
-  type Address,
-  encodeFunctionData,
-  erc20Abi,
-  type Hex,
-  isAddressEqual,
-  type PublicClient,
-  zeroAddress,
-} from 'viem';
+import { type Address, erc20Abi, type Hex, isAddressEqual, type PublicClient, zeroAddress } from 'viem';
 import { ERC20_AMOUNT_OFFSET, type Fill, FillKind, type IntentCall } from '../contracts/types.ts';
 import type { ChainConfig } from '../internal/config-types.ts';
 import { uniswapV2FactoryAbi, uniswapV2PairAbi, uniswapV2RouterAbi } from './abis.ts';
+import { createCalldataEncoder } from './calldata-encoder.ts';
 import { InsufficientLiquidityError, UnsupportedRouteError } from './errors.ts';
 import { APPROVE_GAS, SWAP_HOP_GAS } from './gas.ts';
 import { ProviderId, type SwapCallParams, type SwapProvider, type SwapQuote } from './types.ts';
@@ -27,6 +20,15 @@ const LP_FEE_DENOMINATOR = 1_000n;
 const SWAP_FIRST_AMOUNT_OFFSET = 4;
 const SWAP_SECOND_AMOUNT_OFFSET = 36;
 const SWAP_TO_OFFSET = 100;
+
+// Compiled once (calldata-encoder.ts says why): a quote with swaps encodes these on every quote.
+const encodeApprove = createCalldataEncoder(erc20Abi, 'approve');
+const encodeSwap = {
+  swapExactTokensForETH: createCalldataEncoder(uniswapV2RouterAbi, 'swapExactTokensForETH'),
+  swapExactTokensForTokens: createCalldataEncoder(uniswapV2RouterAbi, 'swapExactTokensForTokens'),
+  swapTokensForExactETH: createCalldataEncoder(uniswapV2RouterAbi, 'swapTokensForExactETH'),
+  swapTokensForExactTokens: createCalldataEncoder(uniswapV2RouterAbi, 'swapTokensForExactTokens'),
+};
 
 export interface UniswapV2ProviderDeps {
   /** A public client for the chain (reads only). */
@@ -196,7 +198,7 @@ function swapCalls(params: SwapCallParams): IntentCall[] {
   const approve: IntentCall = {
     target: quote.tokenIn,
     value: 0n,
-    data: encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [router, 0n] }),
+    data: encodeApprove([router, 0n]),
     fills: [ownIn(ERC20_AMOUNT_OFFSET)],
   };
   const to = recipient.kind === 'self' ? zeroAddress : recipient.address;
@@ -205,19 +207,11 @@ function swapCalls(params: SwapCallParams): IntentCall[] {
   let amountFill: number;
   if (quote.tradeType === 'EXACT_INPUT') {
     const functionName = nativeOut ? 'swapExactTokensForETH' : 'swapExactTokensForTokens';
-    data = encodeFunctionData({
-      abi: uniswapV2RouterAbi,
-      functionName,
-      args: [0n, amountOutLimit, path, to, deadline],
-    });
+    data = encodeSwap[functionName]([0n, amountOutLimit, path, to, deadline]);
     amountFill = SWAP_FIRST_AMOUNT_OFFSET;
   } else {
     const functionName = nativeOut ? 'swapTokensForExactETH' : 'swapTokensForExactTokens';
-    data = encodeFunctionData({
-      abi: uniswapV2RouterAbi,
-      functionName,
-      args: [amountOutLimit, 0n, path, to, deadline],
-    });
+    data = encodeSwap[functionName]([amountOutLimit, 0n, path, to, deadline]);
     amountFill = SWAP_SECOND_AMOUNT_OFFSET;
   }
   const fills: Fill[] = [ownIn(amountFill)];

@@ -3,8 +3,8 @@
  * address (the order's recipient), which commits to its calls, so the one deposit address commits to the
  * whole route.
  */
-import { type Address, encodeFunctionData, erc20Abi, type Hex, isAddressEqual, zeroAddress } from 'viem';
-import { encodeDeployIfNeededAndExecute, encodeOpen } from '../../contracts/calldata.ts';
+import { type Address, erc20Abi, type Hex, isAddressEqual, zeroAddress } from 'viem';
+import { intentFactoryAbi, originSettlerAbi } from '../../contracts/abis.generated.ts';
 import { hashIntentFromCalldata } from '../../contracts/hash-intent.ts';
 import { predictIntentAddress } from '../../contracts/predict-intent-address.ts';
 import {
@@ -17,6 +17,7 @@ import {
 } from '../../contracts/types.ts';
 import { validateIntent } from '../../contracts/validate-intent.ts';
 import type { ChainConfig } from '../../internal/config-types.ts';
+import { createCalldataEncoder } from '../../providers/calldata-encoder.ts';
 import type { LegRecipient, SwapProvider, WrapProvider } from '../../providers/types.ts';
 import { destinationCallCalls } from './destination-call.ts';
 import type { LegAmounts } from './quote-amounts.ts';
@@ -25,6 +26,12 @@ import type { PlannedIntent } from './types.ts';
 
 /** Byte offset of the `depositor` word in `open(OrderData)` calldata (the first struct word). */
 const OPEN_DEPOSITOR_OFFSET = 4;
+
+// The calldata a quote builds, each encoder compiled once (src/providers/calldata-encoder.ts says why).
+const encodeExecute = createCalldataEncoder(intentFactoryAbi, 'deployIfNeededAndExecute');
+const encodeOpen = createCalldataEncoder(originSettlerAbi, 'open');
+const encodeTransfer = createCalldataEncoder(erc20Abi, 'transfer');
+const encodeApprove = createCalldataEncoder(erc20Abi, 'approve');
 
 export interface IntentContext {
   shape: RouteShape;
@@ -49,7 +56,7 @@ export function planIntent(chain: ChainConfig, intent: Intent): PlannedIntent {
   validateIntent(intent);
   const { intentFactory: factory, intentAccountImplementation: implementation } = chain.contracts;
   // One encoding of the intent serves both the hash and the operator's calldata (the wire's metaTxn).
-  const executeCalldata = encodeDeployIfNeededAndExecute(intent);
+  const executeCalldata = encodeExecute([intent, '0x']);
   const hash = hashIntentFromCalldata(executeCalldata, factory);
   const address = predictIntentAddress({ factory, implementation, intentHash: hash });
   return { intent, hash, address, executeCalldata };
@@ -154,15 +161,11 @@ function orderFor(ctx: IntentContext, destination: PlannedIntent): OrderData {
 /** approve(settler, inputAmount) + open(order) with the depositor filled in as the account itself. */
 function lockCalls(chain: ChainConfig, order: OrderData): IntentCall[] {
   const settler = chain.contracts.originSettler;
-  const approve = encodeFunctionData({
-    abi: erc20Abi,
-    functionName: 'approve',
-    args: [settler, order.inputAmount],
-  });
+  const approve = encodeApprove([settler, order.inputAmount]);
   const depositor = { kind: FillKind.OwnAddress, token: zeroAddress, offset: OPEN_DEPOSITOR_OFFSET } as const;
   return [
     { target: order.inputToken, value: 0n, data: approve, fills: [] },
-    { target: settler, value: 0n, data: encodeOpen(order), fills: [depositor] },
+    { target: settler, value: 0n, data: encodeOpen([order]), fills: [depositor] },
   ];
 }
 
@@ -211,18 +214,13 @@ function finalStage(
   if (shape.unwrapAtEnd) return [...calls, ctx.weth.unwrapCall(chain), nativeSend(shape.recipient, known)];
   if (isAddressEqual(out, zeroAddress)) return [...calls, nativeSend(shape.recipient, known)];
   const ownBalance = { kind: FillKind.OwnBalance, token: delivered, offset: ERC20_AMOUNT_OFFSET } as const;
-  const transfer = encodeFunctionData({
-    abi: erc20Abi,
-    functionName: 'transfer',
-    args: [shape.recipient, 0n],
-  });
+  const transfer = encodeTransfer([shape.recipient, 0n]);
   return [...calls, { target: delivered, value: 0n, data: transfer, fills: [ownBalance] }];
 }
 
 function send(token: Address, to: Address, amount: bigint): IntentCall {
   if (isAddressEqual(token, zeroAddress)) return nativeSend(to, amount);
-  const data = encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [to, amount] });
-  return { target: token, value: 0n, data, fills: [] };
+  return { target: token, value: 0n, data: encodeTransfer([to, amount]), fills: [] };
 }
 
 function nativeSend(to: Address, amount: bigint): IntentCall {

@@ -2,11 +2,12 @@
  * The wire Intent of a quote, built from the execution plan: every member of the spec with a real value.
  * docs/intents.md lists where each comes from. Amounts stay bigint here; the API turns them into strings.
  */
-import { type Address, encodeFunctionData, erc20Abi, type Hex, isAddressEqual, zeroAddress } from 'viem';
+import { type Address, erc20Abi, type Hex, isAddressEqual, zeroAddress } from 'viem';
 import type { MethodRequest, MethodResponse } from '../../api/schemas/methods.ts';
 import { encodeDeployIfNeededAndExecute } from '../../contracts/calldata.ts';
 import type { ChainConfig } from '../../internal/config-types.ts';
 import { keccak256 } from '../../internal/keccak256.ts';
+import { createCalldataEncoder } from '../../providers/calldata-encoder.ts';
 import type { ChainGas, ExecutionPlan, PlannedIntent } from '../plan/types.ts';
 import {
   DESTINATION_BEHAVIOR_ON_ERROR,
@@ -15,6 +16,8 @@ import {
   ORIGIN_BEHAVIOR_ON_ERROR,
 } from './constants.ts';
 import { tokenDecimals } from './token-info.ts';
+
+const encodeTransfer = createCalldataEncoder(erc20Abi, 'transfer');
 
 export type WireIntent = MethodResponse<'QuoteIntent'>['intent'];
 export type WireGasFeeOptions = MethodResponse<'QuoteIntent'>['gasFeeOptions'];
@@ -86,8 +89,7 @@ function depositTransaction(origin: ChainConfig, plan: ExecutionPlan): WireInten
     decimals: tokenDecimals(origin, token),
   };
   if (isAddressEqual(token, zeroAddress)) return { ...base, to, value: amount, data: '0x' };
-  const data = encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [to, amount] });
-  return { ...base, to: token, value: 0n, data };
+  return { ...base, to: token, value: 0n, data: encodeTransfer([to, amount]) };
 }
 
 function calls(planned: PlannedIntent, behaviorOnError: number): WireCalls {
