@@ -8,7 +8,7 @@
  * Journaled by the fill step together with `destination`, so a crash cannot lose it. It never races the
  * normal execution: it reads the destination clock first and the account state after it, and sends only
  * when the account is not executed at a block at or past `D.deadline` (from then on `execute` reverts
- * `Expired`), or when the owner cancelled it. A normal intent is terminal once its destination step ran
+ * `Expired`); an account the owner cancelled is settled at that point too. A normal intent is terminal once its destination step ran
  * (SUCCEEDED, or REFUNDED inside the execution), and the runner skips this step then. Idempotent: each round
  * is its own journaled transaction (`destination-refund:N`), resumed after a crash, and a refund someone
  * else sent is found from the account's `Refunded` (or the owner's `Cancelled`) log.
@@ -19,7 +19,7 @@ import { RetryLaterError, TransactionRevertedError } from '../../chains/errors.t
 import { minedAt } from '../../chains/mined-at.ts';
 import { encodeDeployIfNeededAndRefund } from '../../contracts/calldata.ts';
 import type { PlannedIntent } from '../../intents/plan/types.ts';
-import { type AccountStateName, chainNow, readAccountState, receiptOf } from '../chain-reads.ts';
+import { type AccountStateName, readAccountState, receiptOf, recentChainNow } from '../chain-reads.ts';
 import type { EngineContext, StepDefinition, StepInput, StepResult } from '../context.ts';
 import { writeRow } from '../receipts.ts';
 import { findAccountEvent, type RefundOutcome, refundOutcome } from './account-events.ts';
@@ -48,10 +48,10 @@ export const destinationRefundStep: StepDefinition = {
     const open = rounds.find((r) => !r.finished);
     // The clock before the state: an account still not executed at a block at or past its deadline can
     // never execute (`execute` reverts `Expired`), so the refund cannot take money a late execution needed.
-    const now = await chainNow(chain.client);
-    const state = await readAccountState(chain.client, d.address);
-    if (!open && state === 'executed') return DONE; // the destination step records the execution
-    if (!open && state === 'none' && now < d.intent.deadline) {
+    // The shared latest block is such a block once it is past the deadline; before that nothing else is read
+    // (a normal intent costs no RPC call here: it is terminal, and skipped, at the step's next look).
+    const now = await recentChainNow(ctx, chainId);
+    if (!open && now < d.intent.deadline) {
       return waitForChainTime(
         ctx,
         now,
@@ -59,6 +59,8 @@ export const destinationRefundStep: StepDefinition = {
         `the destination refund opens at the destination deadline ${d.intent.deadline} if the account has not executed`,
       );
     }
+    const state = await readAccountState(chain.client, d.address);
+    if (!open && state === 'executed') return DONE; // the destination step records the execution
     const held = await heldBalances(chain, d.address, d.intent.depositToken);
     if (open || held.length > 0) {
       const purpose = open?.purpose ?? `${DESTINATION_REFUND_PURPOSE_PREFIX}${rounds.length + 1}`;
