@@ -148,9 +148,11 @@ async function obtainExecution(
     purpose: FILL_PURPOSE,
     chainId: early.chainId,
   });
-  const funded = (await balanceAt(client, d.intent.depositToken, d.address)) >= d.intent.depositAmount;
-  if (funded) return sent(await ctx.sender.sendOnce(request));
   const fill = fills.at(-1)?.status;
+  // A fill recorded as mined funded the account (the simulation below would catch anything else): no read.
+  const funded =
+    fill === 'mined' || (await balanceAt(client, d.intent.depositToken, d.address)) >= d.intent.depositAmount;
+  if (funded) return sent(await ctx.sender.sendOnce(request));
   const behind = await sendBehindFill(ctx, input.plan, early, {
     fill,
     triedBefore: known.journaledEarly.length > 0,
