@@ -9,6 +9,7 @@
  */
 import { type Address, parseUnits } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { encodeDeployIfNeededAndRefund } from '../../../src/contracts/calldata.ts';
 import type { Store } from '../../../src/store/types.ts';
 import type { TestDevnetChain } from '../../harness/devnet.ts';
 import { freshAddress } from '../support/engine-fixture.ts';
@@ -184,6 +185,43 @@ describe('destination refund on the devnet', () => {
       'destination-refund:1',
     ]);
     expect((await f.getReceipt(intentId)).refundTransaction?.txnHash).toBe(rows.refund?.txnHash);
+    await engine.stop();
+  }, 90_000);
+
+  it('someone else refunded the destination account after D.deadline: their transaction is recorded, nothing sent', async () => {
+    const { intentId, plan } = await commitUsdc();
+    const d = plan.destination!;
+    const output = plan.order!.outputAmount;
+    const hidden = withoutDestinationStep(f.store);
+    const down = await f.startRefundEngine({ store: hidden, options: { stepLeaseMs: SHORT_LEASE_MS } });
+    await down.requestExecution({ intentId, depositTransactionHash: await f.deposit(plan) });
+    await f.waitForStep(intentId, 'fill');
+    await untilRefundWaits(intentId);
+    await down.stop();
+    const userB = await f.balance(beta, usdc(beta), user);
+
+    await f.warpPast(beta, d.intent.deadline);
+    // Anyone may refund an expired account (to its committed refund recipient): here the deployer.
+    const deployer = beta.walletFor('deployer');
+    const theirs = await deployer.sendTransaction({
+      to: beta.entry.contracts.intentFactory as Address,
+      data: encodeDeployIfNeededAndRefund(d.intent, [usdc(beta)], false),
+    });
+    expect((await beta.publicClient.waitForTransactionReceipt({ hash: theirs })).status).toBe('success');
+    expect(await f.balance(beta, usdc(beta), user)).toBe(userB + output);
+
+    const engine = await f.startRefundEngine({ store: hidden });
+    const done = await f.waitForStatus(intentId, ['REFUNDED', 'FAILED', 'SUCCEEDED']);
+    expect(done.status).toBe('REFUNDED');
+    const rows = await f.rowsOf(intentId);
+    await f.expectMinedRow(rows.refund);
+    expect(rows.refund?.txnHash).toBe(theirs.toLowerCase());
+    expect(rows.refund?.fromAddress).toBe(deployer.account.address.toLowerCase());
+    expect(rows.refund?.tokenAmount).toBe(output);
+    expect(rows.destination?.status).toBe('FAILED');
+    const signed = await f.store.signedTransactions.listForIntent(intentId);
+    expect(signed.some((s) => s.purpose.startsWith('destination'))).toBe(false);
+    expect(await f.balance(beta, usdc(beta), user)).toBe(userB + output);
     await engine.stop();
   }, 90_000);
 
