@@ -6,6 +6,7 @@
  */
 import { type Address, erc20Abi, type PublicClient } from 'viem';
 import type { ChainConfig } from '../internal/config-types.ts';
+import { createContractRead } from './contract-read.ts';
 import { InsufficientLiquidityError } from './errors.ts';
 import { FILL_GAS, LOCK_GAS, SETTLE_GAS } from './gas.ts';
 import { type BridgeProvider, ProviderId } from './types.ts';
@@ -16,6 +17,8 @@ import { type BridgeProvider, ProviderId } from './types.ts';
  */
 export const SOLVER_SPREAD_BPS = 5n;
 const BPS = 10_000n;
+
+const readBalance = createContractRead(erc20Abi, 'balanceOf');
 
 export interface SwitchyardBridgeDeps {
   getClient(chainId: number): PublicClient;
@@ -36,12 +39,7 @@ export function createSwitchyardBridgeProvider(deps: SwitchyardBridgeDeps): Brid
     const key = `${chain.chainId}:${token.toLowerCase()}`;
     let read = inventories.get(key);
     if (!read) {
-      read = deps.getClient(chain.chainId).readContract({
-        address: token,
-        abi: erc20Abi,
-        functionName: 'balanceOf',
-        args: [deps.solver],
-      });
+      read = readBalance(deps.getClient(chain.chainId), token, [deps.solver]);
       inventories.set(key, read);
     }
     return read;

@@ -9,6 +9,7 @@ import { ERC20_AMOUNT_OFFSET, type Fill, FillKind, type IntentCall } from '../co
 import type { ChainConfig } from '../internal/config-types.ts';
 import { uniswapV2FactoryAbi, uniswapV2PairAbi, uniswapV2RouterAbi } from './abis.ts';
 import { createCalldataEncoder } from './calldata-encoder.ts';
+import { createContractRead } from './contract-read.ts';
 import { InsufficientLiquidityError, UnsupportedRouteError } from './errors.ts';
 import { APPROVE_GAS, SWAP_HOP_GAS } from './gas.ts';
 import { ProviderId, type SwapCallParams, type SwapProvider, type SwapQuote } from './types.ts';
@@ -23,6 +24,14 @@ const SWAP_TO_OFFSET = 100;
 
 // Compiled once (calldata-encoder.ts says why): a quote with swaps encodes these on every quote.
 const encodeApprove = createCalldataEncoder(erc20Abi, 'approve');
+// The pool reads, one eth_call each (contract-read.ts says why not readContract).
+const readPair = createContractRead(uniswapV2FactoryAbi, 'getPair');
+const readReserves = createContractRead(uniswapV2PairAbi, 'getReserves');
+const readToken0 = createContractRead(uniswapV2PairAbi, 'token0');
+const readAmounts = {
+  EXACT_INPUT: createContractRead(uniswapV2RouterAbi, 'getAmountsOut'),
+  EXACT_OUTPUT: createContractRead(uniswapV2RouterAbi, 'getAmountsIn'),
+};
 const encodeSwap = {
   swapExactTokensForETH: createCalldataEncoder(uniswapV2RouterAbi, 'swapExactTokensForETH'),
   swapExactTokensForTokens: createCalldataEncoder(uniswapV2RouterAbi, 'swapExactTokensForTokens'),
@@ -43,21 +52,16 @@ export function createUniswapV2Provider(deps: UniswapV2ProviderDeps): SwapProvid
     const key = `${chain.chainId}:${a.toLowerCase()}:${b.toLowerCase()}`;
     let pair = pairs.get(key);
     if (!pair) {
-      pair = readPair(chain, a, b);
+      pair = lookUpPair(chain, a, b);
       pairs.set(key, pair);
     }
     return pair;
   }
 
-  async function readPair(chain: ChainConfig, a: Address, b: Address): Promise<Address | undefined> {
+  async function lookUpPair(chain: ChainConfig, a: Address, b: Address): Promise<Address | undefined> {
     const factory = chain.contracts.uniswapV2Factory;
     if (!factory) return undefined;
-    const pair = await deps.getClient(chain.chainId).readContract({
-      address: factory,
-      abi: uniswapV2FactoryAbi,
-      functionName: 'getPair',
-      args: [a, b],
-    });
+    const pair = await readPair(deps.getClient(chain.chainId), factory, [a, b]);
     return isAddressEqual(pair, zeroAddress) ? undefined : pair;
   }
 
@@ -92,19 +96,19 @@ export function createUniswapV2Provider(deps: UniswapV2ProviderDeps): SwapProvid
     const key = `${chain.chainId}:${a.toLowerCase()}:${b.toLowerCase()}`;
     let read = reserves.get(key);
     if (!read) {
-      read = readReserves(chain, a, b);
+      read = pairReserves(chain, a, b);
       reserves.set(key, read);
     }
     return read;
   }
 
-  async function readReserves(chain: ChainConfig, a: Address, b: Address): Promise<[bigint, bigint]> {
+  async function pairReserves(chain: ChainConfig, a: Address, b: Address): Promise<[bigint, bigint]> {
     const pair = await pairOf(chain, a, b);
     if (!pair) throw new UnsupportedRouteError(`no Uniswap V2 pair for ${a}/${b} on chain ${chain.chainId}`);
     const client = deps.getClient(chain.chainId);
     const [[r0, r1], token0] = await Promise.all([
-      client.readContract({ address: pair, abi: uniswapV2PairAbi, functionName: 'getReserves' }),
-      client.readContract({ address: pair, abi: uniswapV2PairAbi, functionName: 'token0' }),
+      readReserves(client, pair, []),
+      readToken0(client, pair, []),
     ]);
     return isAddressEqual(token0, a) ? [r0, r1] : [r1, r0];
   }
@@ -117,12 +121,7 @@ export function createUniswapV2Provider(deps: UniswapV2ProviderDeps): SwapProvid
   ) {
     const router = chain.contracts.uniswapV2Router!;
     try {
-      const amounts = await deps.getClient(chain.chainId).readContract({
-        address: router,
-        abi: uniswapV2RouterAbi,
-        functionName: request === 'EXACT_INPUT' ? 'getAmountsOut' : 'getAmountsIn',
-        args: [amount, path],
-      });
+      const amounts = await readAmounts[request](deps.getClient(chain.chainId), router, [amount, path]);
       return { amountIn: amounts[0]!, amountOut: amounts[amounts.length - 1]! };
     } catch (cause) {
       // The router reverts (INSUFFICIENT_LIQUIDITY) when a pool cannot produce the output at any price.
