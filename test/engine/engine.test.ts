@@ -137,12 +137,14 @@ describe('engine on the devnet (SQLite)', () => {
       ['order-refund', 'pending'],
     ]);
     expect(refundSteps.slice(2)).toEqual([['destination-refund', expect.stringMatching(/^(pending|done)$/)]]);
+    // The fill journals its successors once it is in the pool, settlement before the destination (which can
+    // end the intent): src/engine/steps/fill.ts.
     expect(steps.filter((s) => !s.step.endsWith('-refund')).map((s) => [s.step, s.state])).toEqual([
       ['deposit', 'done'],
       ['origin', 'done'],
       ['fill', 'done'],
-      ['destination', 'done'],
       ['settle', 'done'],
+      ['destination', 'done'],
     ]);
     const signed = await f.store.signedTransactions.listForIntent(intentId);
     // The destination execution may go out right behind the fill, still in the pool (the early purpose):

@@ -21,6 +21,10 @@ export const FILL_PURPOSE = 'solver-fill';
  * destination never executes before its deadline (journaled with them, so a crash cannot lose it).
  */
 const FILL_SUCCESSORS = ['destination', 'settle', 'destination-refund'];
+const FILL_SUCCESSORS_DESTINATION_LAST = [
+  ...FILL_SUCCESSORS.filter((s) => s !== 'destination'),
+  'destination',
+];
 
 export const fillStep: StepDefinition = {
   name: 'fill',
@@ -44,9 +48,12 @@ export const fillStep: StepDefinition = {
       purpose: FILL_PURPOSE,
       intentId: intent.intentId,
       // The destination execution can go out right behind the fill, into the same block (see the
-      // destination step): enqueued once the fill is in the pool, not once it is deep enough.
+      // destination step), so the successors are journaled once the fill is in the pool, not once it is
+      // deep enough. The destination last: it can end the intent, and a step of an ended intent is skipped
+      // without journaling its successors, so settlement and the refund must be in the journal before it.
       onStage: async (stage: SendStage) => {
-        if (stage === 'broadcast') await ctx.enqueue(intent.intentId, 'destination');
+        if (stage !== 'broadcast') return;
+        for (const step of FILL_SUCCESSORS_DESTINATION_LAST) await ctx.enqueue(intent.intentId, step);
       },
     };
     // Independent reads in one round trip: the clock and the inventory only matter on the first attempt
