@@ -27,19 +27,24 @@ export interface RowWrite extends Omit<TransactionUpsert, 'intentId' | 'kind' | 
   status: TransactionStatus;
 }
 
-/** Upserts the row unless it is already at or past `status` (terminal rows are final). */
+/**
+ * Writes the row unless it is already past `status` (terminal rows are final), as one conditional statement:
+ * two writers (ExecuteIntent's PENDING, the deposit step's SUCCEEDED) cannot move it back between a read
+ * and a write.
+ */
 export async function writeRow(
   store: Store,
   intentId: string,
   kind: TransactionKind,
   write: RowWrite,
 ): Promise<void> {
-  const rows = await store.transactions.list(intentId);
-  const current = rows.find((r) => r.kind === kind);
-  if (current && isFinal(current.status)) return;
-  if (current && ORDER.indexOf(current.status) > ORDER.indexOf(write.status)) return;
-  await store.transactions.upsert({ intentId, kind, ...write });
+  await store.transactions.advance({ intentId, kind, ...write, from: MAY_MOVE_TO.get(write.status)! });
 }
+
+/** Per target status, the stored statuses a row may move from: not final, not past the target. */
+const MAY_MOVE_TO = new Map<TransactionStatus, TransactionStatus[]>(
+  ORDER.map((to) => [to, ORDER.slice(0, ORDER.indexOf(to) + 1).filter((from) => !isFinal(from))]),
+);
 
 function isFinal(status: TransactionStatus): boolean {
   return status === 'SUCCEEDED' || status === 'FAILED';

@@ -75,6 +75,26 @@ export function createTransactionsRepo(ctx: StoreContext): TransactionsRepo {
       return transactionFromRow(row);
     },
 
+    async advance({ from, ...input }) {
+      const now = ctx.now().getTime();
+      const intentId = lower(input.intentId);
+      if (from.length === 0) throw new RangeError('advance: `from` names no status the row may move from');
+      const row = await db
+        .insertInto('intent_transactions')
+        .values(newTransactionRow(input, now))
+        .onConflict((oc) =>
+          oc
+            .columns(['intent_id', 'kind'])
+            .doUpdateSet({ ...changedColumns(input), updated_at: now })
+            .where('intent_transactions.status', 'in', [...from]),
+        )
+        .returningAll()
+        .executeTakeFirst();
+      if (!row) return undefined;
+      await ctx.notify(intentId);
+      return transactionFromRow(row);
+    },
+
     async list(intentId) {
       return (await selectTransactionsOf(db, [lower(intentId)])).map(transactionFromRow);
     },

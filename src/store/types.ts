@@ -290,6 +290,14 @@ export interface TransactionUpsert {
 export interface TransactionsRepo {
   /** Inserts or updates the (intent, kind) row; fields left undefined keep their stored value. */
   upsert(input: TransactionUpsert): Promise<IntentTransactionRecord>;
+  /**
+   * Inserts the (intent, kind) row, or updates it only while its status is one of `from`, in one statement
+   * (a read then an upsert lets a concurrent writer's newer status be overwritten). Undefined when the row
+   * was left as it was.
+   */
+  advance(
+    input: TransactionUpsert & { from: readonly TransactionStatus[] },
+  ): Promise<IntentTransactionRecord | undefined>;
   list(intentId: string): Promise<IntentTransactionRecord[]>;
 }
 
