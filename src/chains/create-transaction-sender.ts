@@ -188,9 +188,21 @@ export function createTransactionSender(deps: TransactionSenderDeps): Transactio
   }
 
   async function replace(account: LocalAccount, stored: SignedTransaction): Promise<SignedTransaction> {
-    const parsed = parseTransaction(stored.raw as Hex) as TransactionSerializable & {
+    // The stored transaction's own signature must not come along: viem would hash the signed form and
+    // the new signature would recover to some other, unfunded address ("insufficient funds").
+    const {
+      r: _r,
+      s: _s,
+      v: _v,
+      yParity: _yParity,
+      ...parsed
+    } = parseTransaction(stored.raw as Hex) as TransactionSerializable & {
       maxFeePerGas: bigint;
       maxPriorityFeePerGas: bigint;
+      r?: Hex;
+      s?: Hex;
+      v?: bigint;
+      yParity?: number;
     };
     const bump = (v: bigint) => (v * REPLACEMENT_FEE_NUMERATOR) / REPLACEMENT_FEE_DENOMINATOR + 1n;
     const raw = await account.signTransaction!({
