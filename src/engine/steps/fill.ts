@@ -10,6 +10,7 @@ import { withChainErrors } from '../../chains/map-chain-error.ts';
 import { encodeFill } from '../../contracts/calldata.ts';
 import { FillStatus } from '../../contracts/types.ts';
 import { balanceAt, readFillStatus, recentChainNow } from '../chain-reads.ts';
+import { SETTLE_AFTER_FILL_SENT_MS } from '../constants.ts';
 import type { EngineContext, StepDefinition } from '../context.ts';
 import { DeadlinePassedError, UnexpectedOutcomeError } from '../errors.ts';
 import { writeRow } from '../receipts.ts';
@@ -53,7 +54,11 @@ export const fillStep: StepDefinition = {
       // without journaling its successors, so settlement and the refund must be in the journal before it.
       onStage: async (stage: SendStage) => {
         if (stage !== 'broadcast') return;
-        for (const step of FILL_SUCCESSORS_DESTINATION_LAST) await ctx.enqueue(intent.intentId, step);
+        for (const step of FILL_SUCCESSORS_DESTINATION_LAST) {
+          // Settlement needs the fill at its depth: a look right away would only retry.
+          const afterMs = step === 'settle' ? SETTLE_AFTER_FILL_SENT_MS : undefined;
+          await ctx.enqueue(intent.intentId, step, afterMs === undefined ? {} : { afterMs });
+        }
       },
     };
     // Independent reads in one round trip: the clock and the inventory only matter on the first attempt
