@@ -7,7 +7,7 @@
  *
  * - beta, the solver's approve (the first fill of USDC on beta; a transaction no intent owns), then the fill;
  * - alpha, the relayer's origin execution;
- * - beta, the relayer's destination execution;
+ * - beta, the relayer's destination execution (sent right behind the fill: both are in the pool);
  * - alpha, the relayer's settle (after the user's SUCCEEDED).
  *
  * While the chain is down the step fails with a retryable chain error and retries, the intent is not
@@ -51,9 +51,11 @@ describe('a chain stops with an intent transaction in its mempool and restarts f
   it(
     'beta, the destination execution: re-broadcast as stored, the intent succeeds',
     async () => {
+      // The execution goes out right behind the fill, into the pool with it: beta stops with both there.
       await intentAcrossOutage(suite, {
         down: suite.beta,
-        purpose: 'destination-execute',
+        purpose: ['destination-execute-early', 'destination-execute'],
+        keep: ['solver-fill'],
         step: 'destination',
       });
     },

@@ -5,7 +5,7 @@
  *   from the origin account, one `OrderOpened` by it, one `Filled` and one `Executed` from the destination
  *   account on the destination chain, one `OrderSettled` (cross-chain); one `Executed` (same chain). Per
  *   (chain, relayer | solver): every transaction the key sent since the run began is a journaled row
- *   marked mined, with its nonce; every journaled nonce was used on-chain by exactly one of its rows (no
+ *   marked mined (or failed: an early destination execution that landed before its fill), with its nonce; every journaled nonce was used on-chain by exactly one of its rows (no
  *   nonce skipped); rows sharing a nonce carry the same call (to, data, value): fee replacements only.
  * - `snapshotBalances` / `expectConserved`: the conservation of every token on every chain, defined below.
  */
@@ -140,7 +140,7 @@ export async function auditSends(
           hash: tx.hash,
           purpose: row?.purpose,
           nonce: tx.nonce,
-          status: 'mined',
+          status: revertedEarly(row) ? 'failed' : 'mined',
         });
       }
       for (const [nonce, same] of byNonce) {
@@ -171,6 +171,14 @@ export async function auditSends(
     }
   }
   return { operatorTransactions };
+}
+
+/**
+ * A destination execution sent right behind its fill that landed before it: it reverts as a whole by
+ * design (InsufficientDeposit, nothing moves) and the destination step sends the normal execution after.
+ */
+function revertedEarly(row: JournalRow | undefined): boolean {
+  return row?.purpose === 'destination-execute-early' && row.status === 'failed';
 }
 
 // ------------------------------------------------------------------------------------------- conservation

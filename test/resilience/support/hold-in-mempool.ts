@@ -1,9 +1,10 @@
 /**
  * Pauses an intent at one of its transactions: with the chain's automine off, mines one block at a time
- * (releasing the intent's earlier transactions on that chain) until the journaled transaction of `purpose`
- * has been broadcast and waits, unmined, in the chain's mempool. The engine sends an intent's transactions
- * on one chain one after another, each after the previous one is mined, so a block is never mined while the
- * one awaited is already in the pool.
+ * (releasing the intent's earlier transactions on that chain) until a journaled transaction of one of
+ * `purposes` has been broadcast and waits, unmined, in the chain's mempool. The engine sends most of an
+ * intent's transactions on one chain one after another, each after the previous one is mined; the
+ * destination execution is the exception (it goes out right behind the fill, still in the pool), so a
+ * transaction of a purpose in `keep` is never mined past: the awaited one joins it in the pool.
  */
 import type { Hex } from 'viem';
 import type { SignedTransaction } from '../../../src/store/types.ts';
@@ -14,21 +15,24 @@ import { waitFor } from './wait-for.ts';
 export async function holdInMempool(
   svc: ResilienceService,
   chain: TestDevnetChain,
-  purpose: string,
+  purposes: string | string[],
+  options: { keep?: string[] } = {},
 ): Promise<SignedTransaction> {
+  const wanted = [purposes].flat();
   const chainId = chain.entry.chainId;
   const inPool = (row: SignedTransaction) =>
     chain.publicClient
       .getTransaction({ hash: row.hash as Hex })
       .then((tx) => tx.blockNumber === null)
       .catch(() => false);
-  return waitFor(`a broadcast ${purpose} in the mempool of chain ${chainId}`, async () => {
+  return waitFor(`a broadcast ${wanted.join(' or ')} in the mempool of chain ${chainId}`, async () => {
     const rows = await svc.store.signedTransactions.listUnconfirmed({ chainId });
     const waiting: SignedTransaction[] = [];
     for (const row of rows) if (row.status === 'broadcast' && (await inPool(row))) waiting.push(row);
-    const target = waiting.find((r) => r.purpose === purpose);
+    const target = waiting.find((r) => wanted.includes(r.purpose));
     if (target) return target;
-    if (waiting.length > 0) await chain.testClient.mine({ blocks: 1 });
+    const kept = waiting.some((r) => options.keep?.includes(r.purpose));
+    if (waiting.length > 0 && !kept) await chain.testClient.mine({ blocks: 1 });
     return undefined;
   });
 }
