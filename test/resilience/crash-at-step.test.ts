@@ -10,19 +10,13 @@
  * take the others down with it.
  */
 import type { Address } from 'viem';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { freshAddress, quoteRequest, usdc } from '../e2e/support/requests.ts';
 import type { TestDevnetChain } from '../harness/devnet.ts';
-import { type AuditedIntent, auditSends, conservation, expectConserved } from './support/audit.ts';
-import {
-  createDepositQueue,
-  type SubmittedIntent,
-  submitIntent,
-  waitForStepDone,
-  waitForTerminal,
-} from './support/intents.ts';
-import { type ResilienceService, startResilienceService } from './support/resilience-service.ts';
+import { auditSends, conservation, expectConserved } from './support/audit.ts';
+import { type SubmittedIntent, submitIntent, waitForStepDone, waitForTerminal } from './support/intents.ts';
 import type { ServeProcess } from './support/serve-process.ts';
+import { SETUP_TIMEOUT_MS, useResilienceSuite } from './support/suite.ts';
 
 /** One crash, a restart (1–3 s) and an intent (~3 s), with room for a loaded 2-core machine (ms). */
 const PER_POINT_TIMEOUT_MS = 120_000;
@@ -48,26 +42,12 @@ const CRASH_POINTS = [
   'settle:broadcast',
 ] as const;
 
-let svc: ResilienceService;
-let alpha: TestDevnetChain;
-let beta: TestDevnetChain;
-const startBlocks = new Map<number, bigint>();
-const audited: AuditedIntent[] = [];
-const created: Address[] = [];
-const queue = createDepositQueue();
-
-beforeAll(async () => {
-  svc = await startResilienceService();
-  [alpha, beta] = svc.net.chains as [TestDevnetChain, TestDevnetChain];
-  for (const c of svc.net.chains) startBlocks.set(c.entry.chainId, await c.publicClient.getBlockNumber());
-}, 120_000);
-afterAll(async () => {
-  await svc?.stop();
-});
+// Each point starts `serve` itself, with its crash hook.
+const suite = useResilienceSuite({ start: false });
 // Whatever happened in the point (its crash never came, an assertion failed, the test timed out), no
 // `serve` child outlives it.
 afterEach(async () => {
-  await svc?.kill();
+  await suite.svc?.kill();
 });
 
 describe('SIGKILL at each step of a cross-chain intent, then restart', () => {
@@ -75,6 +55,7 @@ describe('SIGKILL at each step of a cross-chain intent, then restart', () => {
     it(
       `killed at ${point}: the intent succeeds and nothing is sent twice`,
       async () => {
+        const { svc, alpha, beta, audited, created, startBlocks, queue } = suite;
         const proc = await svc.start({ SWITCHYARD_DEBUG_CRASH_AT: point });
         const recipient = freshAddress();
         // USDC on alpha → DAI on beta: origin execution, fill, destination swap, settlement.
@@ -117,10 +98,14 @@ describe('SIGKILL at each step of a cross-chain intent, then restart', () => {
     );
   }
 
-  it('every token on every chain is conserved over all the crashed runs', async () => {
-    expect(audited.length).toBe(CRASH_POINTS.length);
-    expectConserved(await conservation(svc, startBlocks, created));
-  }, 120_000);
+  it(
+    'every token on every chain is conserved over all the crashed runs',
+    async () => {
+      expect(suite.audited.length).toBe(CRASH_POINTS.length);
+      expectConserved(await conservation(suite.svc, suite.startBlocks, suite.created));
+    },
+    SETUP_TIMEOUT_MS,
+  );
 });
 
 /**
@@ -151,7 +136,7 @@ async function crashAt(
   if ('how' in outcome) {
     if (outcome.how !== 'SIGKILL') {
       throw new Error(
-        `crash point ${point}: serve exited with ${outcome.how}, not SIGKILL; see ${svc.logPath}`,
+        `crash point ${point}: serve exited with ${outcome.how}, not SIGKILL; see ${suite.svc.logPath}`,
       );
     }
     return;
@@ -162,11 +147,11 @@ async function crashAt(
       { cause: outcome.error },
     );
   }
-  const steps = intentId ? await svc.store.steps.list(intentId) : [];
+  const steps = intentId ? await suite.svc.store.steps.list(intentId) : [];
   throw new Error(
     `crash point ${point} did not fire within ${CRASH_FIRE_TIMEOUT_MS} ms (intent ${intentId ?? 'not yet executed'}; steps ${JSON.stringify(
       steps.map((s) => [s.step, s.state, s.attempts]),
-    )}); see ${svc.logPath} (KEEP_RESILIENCE_LOGS=1 keeps it)`,
+    )}); see ${suite.svc.logPath} (KEEP_RESILIENCE_LOGS=1 keeps it)`,
   );
 }
 

@@ -4,32 +4,20 @@
  * intent succeeds and the audit finds each transaction once (support/audit.ts).
  */
 import type { Address } from 'viem';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { freshAddress, quoteRequest, usdc } from '../e2e/support/requests.ts';
-import type { TestDevnetChain } from '../harness/devnet.ts';
-import { type AuditedIntent, auditSends } from './support/audit.ts';
-import { createDepositQueue, submitIntent, waitForStepDone, waitForTerminal } from './support/intents.ts';
-import { type ResilienceService, startResilienceService } from './support/resilience-service.ts';
+import { auditSends } from './support/audit.ts';
+import { submitIntent, waitForStepDone, waitForTerminal } from './support/intents.ts';
+import { INTENT_TIMEOUT_MS, useResilienceSuite } from './support/suite.ts';
 
-const TIMEOUT_MS = 120_000;
-let svc: ResilienceService;
-const startBlocks = new Map<number, bigint>();
-const audited: AuditedIntent[] = [];
-const queue = createDepositQueue();
-
-beforeAll(async () => {
-  svc = await startResilienceService({ dialect: 'postgres' });
-  for (const c of svc.net.chains) startBlocks.set(c.entry.chainId, await c.publicClient.getBlockNumber());
-}, TIMEOUT_MS);
-afterAll(async () => {
-  await svc?.stop();
-});
+// Each test starts `serve` itself, with its crash hook.
+const suite = useResilienceSuite({ service: () => ({ dialect: 'postgres' }), start: false });
 
 for (const point of ['origin-execute:broadcast', 'solver-fill:signed']) {
   it(
     `Postgres, killed at ${point}: the intent succeeds, nothing is sent twice`,
     async () => {
-      const [alpha, beta] = svc.net.chains as [TestDevnetChain, TestDevnetChain];
+      const { svc, alpha, beta, queue } = suite;
       const proc = await svc.start({ SWITCHYARD_DEBUG_CRASH_AT: point });
       const request = quoteRequest({
         owner: svc.net.devnet.accounts.user.address,
@@ -45,18 +33,18 @@ for (const point of ['origin-execute:broadcast', 'solver-fill:signed']) {
       svc.forget();
       await svc.start();
       const { intentId, intent } = await submitted;
-      expect((await waitForTerminal(svc, intentId, TIMEOUT_MS)).status).toBe('SUCCEEDED');
-      await waitForStepDone(svc, intentId, 'settle', TIMEOUT_MS);
+      expect((await waitForTerminal(svc, intentId, INTENT_TIMEOUT_MS)).status).toBe('SUCCEEDED');
+      await waitForStepDone(svc, intentId, 'settle', INTENT_TIMEOUT_MS);
       await svc.stopProcess();
-      audited.push({
+      suite.audited.push({
         intentId,
         originChainId: alpha.entry.chainId,
         destinationChainId: beta.entry.chainId,
         originAddress: intent.originIntentAddress as Address,
         destinationAddress: intent.destinationIntentAddress as Address,
       });
-      await auditSends(svc, audited, startBlocks);
+      await auditSends(svc, suite.audited, suite.startBlocks);
     },
-    TIMEOUT_MS,
+    INTENT_TIMEOUT_MS,
   );
 }

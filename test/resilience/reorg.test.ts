@@ -5,46 +5,36 @@
  * afterwards is counted at depth and the intent completes.
  */
 import { type Address, erc20Abi, type Hex } from 'viem';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { freshAddress, quoteRequest, usdc } from '../e2e/support/requests.ts';
-import type { TestDevnetChain } from '../harness/devnet.ts';
 import { waitForTerminal } from './support/intents.ts';
-import { type ResilienceService, startResilienceService } from './support/resilience-service.ts';
+import { INTENT_TIMEOUT_MS, POLL_MS, useResilienceSuite } from './support/suite.ts';
 
 const ORIGIN_CONFIRMATIONS = 3;
-const FINISH_TIMEOUT_MS = 120_000;
 /** Interval mining on alpha for the part that must reach depth 3 by itself (s). */
 const BLOCK_TIME_S = 1;
 
-let svc: ResilienceService;
-let alpha: TestDevnetChain;
-let beta: TestDevnetChain;
-
-beforeAll(async () => {
-  svc = await startResilienceService({ confirmations: { 7770001: ORIGIN_CONFIRMATIONS } });
-  [alpha, beta] = svc.net.chains as [TestDevnetChain, TestDevnetChain];
-  expect(alpha.entry.chainId).toBe(7770001);
-  await svc.start();
-}, 120_000);
-afterAll(async () => {
-  await svc?.stop();
+const suite = useResilienceSuite({
+  service: (net) => ({ confirmations: { [net.chains[0]!.entry.chainId]: ORIGIN_CONFIRMATIONS } }),
 });
 
 /** Waits until the deposit step has been looked at `more` more times after now (a re-read of the chain). */
 async function depositChecks(intentId: string, more: number): Promise<string | null> {
+  const { svc } = suite;
   const attempts = async () =>
     (await svc.store.steps.list(intentId)).find((s) => s.step === 'deposit')?.attempts ?? 0;
   const start = await attempts();
   for (;;) {
     const step = (await svc.store.steps.list(intentId)).find((s) => s.step === 'deposit');
     if ((step?.attempts ?? 0) >= start + more) return step?.lastError ?? null;
-    await new Promise((r) => setTimeout(r, 100));
+    await new Promise((r) => setTimeout(r, POLL_MS));
   }
 }
 
 it(
   'a deposit removed by a reorg before it is 3 deep is not executed; a new deposit is',
   async () => {
+    const { svc, alpha, beta } = suite;
     const usdcA = alpha.entry.tokens.USDC as Address;
     const request = quoteRequest({
       owner: svc.net.devnet.accounts.user.address,
@@ -94,7 +84,7 @@ it(
       const kept = await wallet.sendTransaction({ to: raw.to, data: raw.data });
       await alpha.publicClient.waitForTransactionReceipt({ hash: kept });
       await api.executeIntent({ intentId: intent.intentId, depositTransactionHash: kept });
-      const done = await waitForTerminal(svc, intent.intentId, FINISH_TIMEOUT_MS);
+      const done = await waitForTerminal(svc, intent.intentId, INTENT_TIMEOUT_MS);
       expect(done.status).toBe('SUCCEEDED');
       const origin = (await svc.store.signedTransactions.listForIntent(intent.intentId)).filter(
         (t) => t.purpose === 'origin-execute',
@@ -111,5 +101,5 @@ it(
       await alpha.testClient.setAutomine(true);
     }
   },
-  FINISH_TIMEOUT_MS * 2,
+  INTENT_TIMEOUT_MS * 2,
 );

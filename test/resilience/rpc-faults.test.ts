@@ -6,64 +6,35 @@
  * (through the API) reports that chain unhealthy and the others healthy.
  */
 import type { Address } from 'viem';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { freshAddress, quoteRequest, usdc } from '../e2e/support/requests.ts';
-import { startTestDevnet, type TestDevnet, type TestDevnetChain } from '../harness/devnet.ts';
-import { createDepositQueue, submitIntent, waitForStepDone, waitForTerminal } from './support/intents.ts';
-import { freePort, type ResilienceService, startResilienceService } from './support/resilience-service.ts';
+import { chainHealth } from './support/chain-health.ts';
+import { submitIntent, waitForStepDone, waitForTerminal } from './support/intents.ts';
+import { freePort } from './support/resilience-service.ts';
 import { type ProxyMode, type RpcProxy, startRpcProxy } from './support/rpc-proxy.ts';
+import { INTENT_TIMEOUT_MS, POLL_MS, useResilienceSuite } from './support/suite.ts';
 
-/** Outage + backoff (0.5 s doubling) + the intent itself, on a loaded machine (ms). */
-const FINISH_TIMEOUT_MS = 120_000;
 /** Slow mode: every beta RPC answer is delayed this long (ms) — slower than any local node. */
 const SLOW_MS = 300;
 
-let net: TestDevnet;
-let svc: ResilienceService;
 let proxy: RpcProxy;
-let alpha: TestDevnetChain;
-let beta: TestDevnetChain;
-const queue = createDepositQueue();
-
-beforeAll(async () => {
-  net = await startTestDevnet();
-  [alpha, beta] = net.chains as [TestDevnetChain, TestDevnetChain];
-  proxy = await startRpcProxy(beta.entry.rpcUrl, await freePort());
-  svc = await startResilienceService({ rpcUrls: { [beta.entry.chainId]: proxy.url } }, net);
-  await svc.start();
-}, 120_000);
-afterAll(async () => {
-  await svc?.stop();
-  await proxy?.close();
-  await net?.stop();
+const suite = useResilienceSuite({
+  async service(net) {
+    const beta = net.chains[1]!;
+    proxy = await startRpcProxy(beta.entry.rpcUrl, await freePort());
+    return { rpcUrls: { [beta.entry.chainId]: proxy.url } };
+  },
+  cleanup: async () => proxy?.close(),
 });
-
-interface Service {
-  name: string;
-  healthy: boolean;
-  error?: string;
-}
-
-async function chainHealth(): Promise<Record<string, boolean>> {
-  const answer = await fetch(`${svc.url()}/rpc/Trails/RuntimeStatus`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-access-key': svc.key },
-    body: '{}',
-  });
-  const { status } = (await answer.json()) as { status: { healthOK: boolean; services: Service[] } };
-  return Object.fromEntries(
-    status.services.filter((s) => s.name.startsWith('chain:')).map((s) => [s.name, s.healthy]),
-  );
-}
 
 async function waitForAttempts(intentId: string, atLeast: number): Promise<string> {
   for (;;) {
-    const steps = await svc.store.steps.list(intentId);
+    const steps = await suite.svc.store.steps.list(intentId);
     const failing = steps.find(
       (s) => s.attempts >= atLeast && s.lastError && !s.lastError.startsWith('waiting'),
     );
     if (failing) return `${failing.step}: ${failing.lastError}`;
-    await new Promise((r) => setTimeout(r, 100));
+    await new Promise((r) => setTimeout(r, POLL_MS));
   }
 }
 
@@ -73,6 +44,7 @@ describe('the destination chain RPC fails mid-flight', () => {
     it(
       `${name}: the intent waits, RuntimeStatus shows the chain unhealthy, then the intent succeeds`,
       async () => {
+        const { svc, net, alpha, beta } = suite;
         await proxy.setMode(mode);
         const recipient = freshAddress();
         const request = quoteRequest({
@@ -99,17 +71,17 @@ describe('the destination chain RPC fails mid-flight', () => {
         const error = await waitForAttempts(intent.intentId, 2);
         expect(error).toMatch(/ChainUnavailable|ChainRpc|fetch|HTTP|503|ECONNREFUSED/i);
         expect((await svc.store.intents.getForEngine(intent.intentId))?.status).toBe('EXECUTING');
-        expect(await chainHealth()).toEqual({
+        expect(await chainHealth(svc)).toEqual({
           [`chain:${alpha.entry.chainId}`]: true,
           [`chain:${beta.entry.chainId}`]: false,
-          [`chain:${net.chains[2]!.entry.chainId}`]: true,
+          [`chain:${suite.gamma.entry.chainId}`]: true,
         });
 
         await proxy.setMode({ kind: 'pass' });
-        const done = await waitForTerminal(svc, intent.intentId, FINISH_TIMEOUT_MS);
+        const done = await waitForTerminal(svc, intent.intentId, INTENT_TIMEOUT_MS);
         expect(done.status).toBe('SUCCEEDED');
-        await waitForStepDone(svc, intent.intentId, 'settle', FINISH_TIMEOUT_MS);
-        expect(Object.values(await chainHealth()).every(Boolean)).toBe(true);
+        await waitForStepDone(svc, intent.intentId, 'settle', INTENT_TIMEOUT_MS);
+        expect(Object.values(await chainHealth(svc)).every(Boolean)).toBe(true);
         const received = await beta.publicClient.readContract({
           address: beta.entry.tokens.USDC as Address,
           abi: [
@@ -126,13 +98,14 @@ describe('the destination chain RPC fails mid-flight', () => {
         });
         expect(received).toBeGreaterThanOrEqual(intent.quote.toAmountMin);
       },
-      FINISH_TIMEOUT_MS * 2,
+      INTENT_TIMEOUT_MS * 2,
     );
   }
 
   it(
     'answers slowly: the intent succeeds (no timeout turns slowness into a failure)',
     async () => {
+      const { svc, net, alpha, beta, queue } = suite;
       await proxy.setMode({ kind: 'slow', delayMs: SLOW_MS });
       const sent = await submitIntent(
         svc,
@@ -147,9 +120,9 @@ describe('the destination chain RPC fails mid-flight', () => {
         }),
         queue,
       );
-      expect((await waitForTerminal(svc, sent.intentId, FINISH_TIMEOUT_MS)).status).toBe('SUCCEEDED');
+      expect((await waitForTerminal(svc, sent.intentId, INTENT_TIMEOUT_MS)).status).toBe('SUCCEEDED');
       await proxy.setMode({ kind: 'pass' });
     },
-    FINISH_TIMEOUT_MS,
+    INTENT_TIMEOUT_MS,
   );
 });
