@@ -7,20 +7,14 @@
  */
 import type { QuoteIntentRequest } from '@0xtrails/api';
 import { type Address, encodeFunctionData, parseEther } from 'viem';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { accruingVaultAbi } from '../../src/contracts/abis.generated.ts';
 import { AMOUNT_PLACEHOLDER } from '../../src/intents/plan/constants.ts';
 import { dai, freshAddress, quoteRequest, usdc } from '../e2e/support/requests.ts';
 import type { TestDevnetChain } from '../harness/devnet.ts';
 import { type AuditedIntent, auditSends, conservation, expectConserved } from './support/audit.ts';
-import {
-  createDepositQueue,
-  type SubmittedIntent,
-  submitIntent,
-  waitForStepDone,
-  waitForTerminal,
-} from './support/intents.ts';
-import { type ResilienceService, startResilienceService } from './support/resilience-service.ts';
+import { type SubmittedIntent, submitIntent, waitForStepDone, waitForTerminal } from './support/intents.ts';
+import { useResilienceSuite } from './support/suite.ts';
 
 const INTENTS = 50;
 /** Kills per run: enough to land in every step several times, few enough to stay near 3 minutes. */
@@ -32,17 +26,10 @@ const CONCURRENCY = 6;
 /** A killed step's lease (10 s) plus the restart, times a few kills in a row (ms). */
 const FINISH_TIMEOUT_MS = 150_000;
 
-let svc: ResilienceService;
-let chains: [TestDevnetChain, TestDevnetChain, TestDevnetChain];
-
-beforeAll(async () => {
-  svc = await startResilienceService({
-    dialect: process.env.RANDOM_KILL_DB === 'postgres' ? 'postgres' : 'sqlite',
-  });
-  chains = svc.net.chains as typeof chains;
-}, 120_000);
-afterAll(async () => {
-  await svc?.stop();
+// The test starts `serve` itself (and the kills restart it).
+const suite = useResilienceSuite({
+  service: () => ({ dialect: process.env.RANDOM_KILL_DB === 'postgres' ? 'postgres' : 'sqlite' }),
+  start: false,
 });
 
 /** mulberry32: a tiny seeded PRNG, so a failing run can be replayed from its printed seed. */
@@ -64,7 +51,7 @@ interface Route {
 }
 
 function routes(): Route[] {
-  const [alpha, beta, gamma] = chains;
+  const { alpha, beta, gamma, svc } = suite;
   const owner = svc.net.devnet.accounts.user.address;
   const r =
     (from: TestDevnetChain, fromToken: string, to: TestDevnetChain, toToken: string, amountIn: bigint) =>
@@ -119,8 +106,7 @@ it(`${INTENTS} intents while the service is SIGKILLed ${KILLS} times: all final,
   const seed = Number(process.env.RANDOM_KILL_SEED ?? Date.now() % 1_000_000);
   console.log(`random-kill seed: ${seed} (replay with RANDOM_KILL_SEED=${seed})`);
   const random = seeded(seed);
-  const startBlocks = new Map<number, bigint>();
-  for (const c of chains) startBlocks.set(c.entry.chainId, await c.publicClient.getBlockNumber());
+  const { svc, startBlocks, queue } = suite;
   const started = Date.now();
   await svc.start();
 
@@ -129,7 +115,6 @@ it(`${INTENTS} intents while the service is SIGKILLed ${KILLS} times: all final,
     { length: INTENTS },
     (_, i) => kinds[i < kinds.length ? i : Math.floor(random() * kinds.length)]!,
   );
-  const queue = createDepositQueue();
   const submitted: { route: Route; recipient: Address; sent: SubmittedIntent }[] = [];
   let next = 0;
   const worker = async () => {
