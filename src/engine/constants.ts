@@ -45,8 +45,3 @@ export const FILL_LANDING_RECHECK_MS = 250;
  * reverted and the order refund follows): look again this often (ms), until a fill lands or the intent ends.
  */
 export const FILL_ABSENT_RECHECK_MS = 10_000;
-/**
- * Settlement journaled when the fill goes into the pool first looks this long after (ms): the attester needs
- * the fill at its confirmation depth, a block or more away, and an earlier look would only retry.
- */
-export const SETTLE_AFTER_FILL_SENT_MS = 1_000;

@@ -35,8 +35,8 @@ export interface EngineContext {
   /** Orders decoded by the origin step, for the steps after it (a miss reads the origin receipt). */
   orders?: OrderMemo;
   chain(chainId: number | bigint): EngineChain;
-  /** Enqueues a step (due now, or `afterMs` from now) and wakes the runner; a step already journaled is kept. */
-  enqueue(intentId: string, step: string, options?: { afterMs?: number }): Promise<void>;
+  /** Enqueues a step and wakes the runner. */
+  enqueue(intentId: string, step: string): Promise<void>;
   /** Refund timing (src/engine/refunds/constants.ts defaults; tests shorten them). */
   refundTiming?: Partial<RefundTiming>;
 }

@@ -78,12 +78,8 @@ export function createIntentEngine(deps: IntentEngineDeps): IntentEngine {
     latestBlocks,
     chain,
     ...(options.refundTiming && { refundTiming: options.refundTiming }),
-    async enqueue(intentId, step, { afterMs } = {}) {
-      await store.steps.enqueue({
-        intentId,
-        step,
-        ...(afterMs !== undefined && { runAt: new Date(Date.now() + afterMs) }),
-      });
+    async enqueue(intentId, step) {
+      await store.steps.enqueue({ intentId, step });
       runnerKick();
     },
   };

@@ -137,14 +137,13 @@ describe('engine on the devnet (SQLite)', () => {
       ['order-refund', 'pending'],
     ]);
     expect(refundSteps.slice(2)).toEqual([['destination-refund', expect.stringMatching(/^(pending|done)$/)]]);
-    // The fill journals its successors once it is in the pool, settlement before the destination (which can
-    // end the intent): src/engine/steps/fill.ts.
+    // The destination is journaled once the fill is in the pool, settlement once the fill is done.
     expect(steps.filter((s) => !s.step.endsWith('-refund')).map((s) => [s.step, s.state])).toEqual([
       ['deposit', 'done'],
       ['origin', 'done'],
       ['fill', 'done'],
-      ['settle', 'done'],
       ['destination', 'done'],
+      ['settle', 'done'],
     ]);
     const signed = await f.store.signedTransactions.listForIntent(intentId);
     // The destination execution may go out right behind the fill, still in the pool (the early purpose):

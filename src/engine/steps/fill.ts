@@ -9,8 +9,8 @@ import { RetryLaterError } from '../../chains/errors.ts';
 import { withChainErrors } from '../../chains/map-chain-error.ts';
 import { encodeFill } from '../../contracts/calldata.ts';
 import { FillStatus } from '../../contracts/types.ts';
+import { isTerminal } from '../../store/statuses.ts';
 import { balanceAt, readFillStatus, recentChainNow } from '../chain-reads.ts';
-import { SETTLE_AFTER_FILL_SENT_MS } from '../constants.ts';
 import type { EngineContext, StepDefinition } from '../context.ts';
 import { DeadlinePassedError, UnexpectedOutcomeError } from '../errors.ts';
 import { writeRow } from '../receipts.ts';
@@ -22,15 +22,17 @@ export const FILL_PURPOSE = 'solver-fill';
  * destination never executes before its deadline (journaled with them, so a crash cannot lose it).
  */
 const FILL_SUCCESSORS = ['destination', 'settle', 'destination-refund'];
-const FILL_SUCCESSORS_DESTINATION_LAST = [
-  ...FILL_SUCCESSORS.filter((s) => s !== 'destination'),
-  'destination',
-];
 
 export const fillStep: StepDefinition = {
   name: 'fill',
+  // The destination execution goes out right behind the fill (below), so it can end the intent before this
+  // step completes (a crash in between, a slow confirmation): a fill already journaled is then still seen
+  // through, and its completion journals settlement. An ended intent never gets a new fill.
+  runsAfterTerminal: true,
   async run(ctx, input) {
     const { intent } = input;
+    if (isTerminal(intent.status) && !(await hasJournaledFill(ctx, intent.intentId)))
+      return { kind: 'done', next: [] };
     const { order, orderId, originChainId } = await loadOrder(ctx, input);
     const dest = ctx.chain(order.destChainId);
     const destChainId = Number(order.destChainId);
@@ -49,16 +51,10 @@ export const fillStep: StepDefinition = {
       purpose: FILL_PURPOSE,
       intentId: intent.intentId,
       // The destination execution can go out right behind the fill, into the same block (see the
-      // destination step), so the successors are journaled once the fill is in the pool, not once it is
-      // deep enough. The destination last: it can end the intent, and a step of an ended intent is skipped
-      // without journaling its successors, so settlement and the refund must be in the journal before it.
+      // destination step): it is journaled once the fill is in the pool, not once the fill is deep enough.
+      // Settlement waits for the completion (it needs the fill at depth).
       onStage: async (stage: SendStage) => {
-        if (stage !== 'broadcast') return;
-        for (const step of FILL_SUCCESSORS_DESTINATION_LAST) {
-          // Settlement needs the fill at its depth: a look right away would only retry.
-          const afterMs = step === 'settle' ? SETTLE_AFTER_FILL_SENT_MS : undefined;
-          await ctx.enqueue(intent.intentId, step, afterMs === undefined ? {} : { afterMs });
-        }
+        if (stage === 'broadcast') await ctx.enqueue(intent.intentId, 'destination');
       },
     };
     // Independent reads in one round trip: the clock and the inventory only matter on the first attempt
@@ -154,4 +150,10 @@ async function ensureInventory(
       purpose: `solver-approve:${token.toLowerCase()}`,
     });
   });
+}
+
+/** Any fill of this intent in the journal (signed, sent, mined or reverted): the fill went out. */
+async function hasJournaledFill(ctx: EngineContext, intentId: string): Promise<boolean> {
+  const rows = await ctx.store.signedTransactions.listForIntent(intentId);
+  return rows.some((r) => r.purpose === FILL_PURPOSE);
 }
