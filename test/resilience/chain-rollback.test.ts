@@ -22,7 +22,7 @@
  */
 import { type Address, erc20Abi, type Hex } from 'viem';
 import { describe, expect, it } from 'vitest';
-import { freshAddress, quoteRequest, usdc } from '../e2e/support/requests.ts';
+import { freshAddress, usdc } from '../e2e/support/requests.ts';
 import type { TestDevnetChain } from '../harness/devnet.ts';
 import { auditSends } from './support/audit.ts';
 import { holdInMempool } from './support/hold-in-mempool.ts';
@@ -33,7 +33,7 @@ import {
   waitForStepDone,
   waitForTerminal,
 } from './support/intents.ts';
-import { INTENT_TIMEOUT_MS, useResilienceSuite } from './support/suite.ts';
+import { alphaToBetaUsdc, INTENT_TIMEOUT_MS, useResilienceSuite } from './support/suite.ts';
 
 const suite = useResilienceSuite();
 
@@ -60,20 +60,7 @@ async function intentsAcrossRollback(lost: TestDevnetChain, pauseAt: string): Pr
   const { svc, alpha, beta, net } = suite;
   const lostId = lost.entry.chainId;
   const submit = async (recipient: Address, execute: boolean) =>
-    submitIntent(
-      svc,
-      quoteRequest({
-        owner: net.devnet.accounts.user.address,
-        from: alpha,
-        fromToken: 'USDC',
-        to: beta,
-        toToken: 'USDC',
-        recipient,
-        amountIn: usdc('30'),
-      }),
-      suite.queue,
-      { execute },
-    );
+    submitIntent(svc, alphaToBetaUsdc(suite, recipient, usdc('30')), suite.queue, { execute });
 
   // The first intent, paused at its first transaction on the chain that will lose blocks: save it there.
   const firstRecipient = freshAddress();

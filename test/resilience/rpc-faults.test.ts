@@ -7,12 +7,12 @@
  */
 import type { Address } from 'viem';
 import { describe, expect, it } from 'vitest';
-import { freshAddress, quoteRequest, usdc } from '../e2e/support/requests.ts';
+import { freshAddress, usdc } from '../e2e/support/requests.ts';
 import { chainHealth } from './support/chain-health.ts';
 import { submitIntent, waitForStepDone, waitForTerminal } from './support/intents.ts';
 import { freePort } from './support/resilience-service.ts';
 import { type ProxyMode, type RpcProxy, startRpcProxy } from './support/rpc-proxy.ts';
-import { INTENT_TIMEOUT_MS, POLL_MS, useResilienceSuite } from './support/suite.ts';
+import { alphaToBetaUsdc, INTENT_TIMEOUT_MS, POLL_MS, useResilienceSuite } from './support/suite.ts';
 
 /** Slow mode: every beta RPC answer is delayed this long (ms) — slower than any local node. */
 const SLOW_MS = 300;
@@ -44,18 +44,10 @@ describe('the destination chain RPC fails mid-flight', () => {
     it(
       `${name}: the intent waits, RuntimeStatus shows the chain unhealthy, then the intent succeeds`,
       async () => {
-        const { svc, net, alpha, beta } = suite;
+        const { svc, alpha, beta } = suite;
         await proxy.setMode(mode);
         const recipient = freshAddress();
-        const request = quoteRequest({
-          owner: net.devnet.accounts.user.address,
-          from: alpha,
-          fromToken: 'USDC',
-          to: beta,
-          toToken: 'USDC',
-          recipient,
-          amountIn: usdc('30'),
-        });
+        const request = alphaToBetaUsdc(suite, recipient, usdc('30'));
         // Quoting reads the destination chain: quote while it answers, break it before the deposit.
         await proxy.setMode({ kind: 'pass' });
         const { intent } = await svc.api().quoteIntent(request);
@@ -105,21 +97,9 @@ describe('the destination chain RPC fails mid-flight', () => {
   it(
     'answers slowly: the intent succeeds (no timeout turns slowness into a failure)',
     async () => {
-      const { svc, net, alpha, beta, queue } = suite;
+      const { svc, queue } = suite;
       await proxy.setMode({ kind: 'slow', delayMs: SLOW_MS });
-      const sent = await submitIntent(
-        svc,
-        quoteRequest({
-          owner: net.devnet.accounts.user.address,
-          from: alpha,
-          fromToken: 'USDC',
-          to: beta,
-          toToken: 'USDC',
-          recipient: freshAddress(),
-          amountIn: usdc('20'),
-        }),
-        queue,
-      );
+      const sent = await submitIntent(svc, alphaToBetaUsdc(suite, freshAddress(), usdc('20')), queue);
       expect((await waitForTerminal(svc, sent.intentId, INTENT_TIMEOUT_MS)).status).toBe('SUCCEEDED');
       await proxy.setMode({ kind: 'pass' });
     },

@@ -9,13 +9,13 @@
  */
 import { type Address, erc20Abi, type Hex } from 'viem';
 import { expect } from 'vitest';
-import { freshAddress, quoteRequest, usdc } from '../../e2e/support/requests.ts';
+import { freshAddress, usdc } from '../../e2e/support/requests.ts';
 import type { TestDevnetChain } from '../../harness/devnet.ts';
 import { auditSends } from './audit.ts';
 import { chainHealth } from './chain-health.ts';
 import { holdInMempool } from './hold-in-mempool.ts';
 import { executeIntent, waitForStepDone, waitForTerminal } from './intents.ts';
-import { INTENT_TIMEOUT_MS, type ResilienceSuite } from './suite.ts';
+import { alphaToBetaUsdc, INTENT_TIMEOUT_MS, type ResilienceSuite } from './suite.ts';
 import { tokenTotals } from './token-totals.ts';
 import { waitFor } from './wait-for.ts';
 
@@ -40,21 +40,15 @@ export async function intentAcrossOutage(suite: ResilienceSuite, c: OutageCase):
   const { svc, alpha, beta, net } = suite;
   const downId = c.down.entry.chainId;
   const recipient = freshAddress();
-  const { intent } = await svc.api().quoteIntent(
-    quoteRequest({
-      owner: net.devnet.accounts.user.address,
-      from: alpha,
-      fromToken: 'USDC',
-      to: beta,
-      toToken: 'USDC',
-      recipient,
-      amountIn: usdc('30'),
-    }),
-  );
+  const { intent } = await svc.api().quoteIntent(alphaToBetaUsdc(suite, recipient, usdc('30')));
   await svc.api().commitIntent({ intent });
   const raw = intent.depositTransaction as unknown as { to: Address; data: Hex };
+  // From here the chain keeps what it is sent in its mempool until the test mines a block. Set before the
+  // deposit: the deposit watcher may start the intent as soon as the deposit lands, before ExecuteIntent.
+  await c.down.testClient.setAutomine(false);
   const depositHash = await suite.queue(alpha.entry.chainId, async () => {
     const hash = await alpha.walletFor('user').sendTransaction({ to: raw.to, data: raw.data });
+    if (downId === alpha.entry.chainId) await alpha.testClient.mine({ blocks: 1 });
     await alpha.publicClient.waitForTransactionReceipt({ hash });
     return hash;
   });
@@ -66,8 +60,6 @@ export async function intentAcrossOutage(suite: ResilienceSuite, c: OutageCase):
   // After the deposit (the user's own transaction), before anything the service sends.
   const totalsBefore = await tokenTotals(svc, suite.created);
 
-  // From here the chain keeps what it is sent in its mempool until the test mines a block.
-  await c.down.testClient.setAutomine(false);
   await executeIntent(svc, intent.intentId, depositHash);
   const pending = await holdInMempool(svc, c.down, c.purpose, { keep: c.keep }).catch(async (error) => {
     const steps = await svc.store.steps.list(intent.intentId);

@@ -5,8 +5,10 @@
  * `useResilienceSuite()` at the top level of a test file: it registers the beforeAll/afterAll that start
  * and stop everything, and returns the object whose fields are set once beforeAll has run.
  */
+import type { QuoteIntentRequest } from '@0xtrails/api';
 import type { Address } from 'viem';
 import { afterAll, beforeAll } from 'vitest';
+import { quoteRequest } from '../../e2e/support/requests.ts';
 import { startTestDevnet, type TestDevnet, type TestDevnetChain } from '../../harness/devnet.ts';
 import type { AuditedIntent } from './audit.ts';
 import { createDepositQueue } from './intents.ts';
@@ -75,4 +77,21 @@ export function useResilienceSuite(options: SuiteOptions = {}): ResilienceSuite 
     await suite.net?.stop();
   });
   return suite;
+}
+
+/** The resilience runs' usual intent: USDC on alpha to USDC on beta, from the devnet user. */
+export function alphaToBetaUsdc(
+  suite: ResilienceSuite,
+  recipient: Address,
+  amountIn: bigint,
+): QuoteIntentRequest {
+  return quoteRequest({
+    owner: suite.net.devnet.accounts.user.address,
+    from: suite.alpha,
+    fromToken: 'USDC',
+    to: suite.beta,
+    toToken: 'USDC',
+    recipient,
+    amountIn,
+  });
 }
