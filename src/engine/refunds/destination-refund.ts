@@ -13,20 +13,19 @@
  * is its own journaled transaction (`destination-refund:N`), resumed after a crash, and a refund someone
  * else sent is found from the account's `Refunded` (or the owner's `Cancelled`) log.
  */
-import { type Hex, zeroAddress } from 'viem';
-import type { SentTransaction } from '../../chains/create-transaction-sender.ts';
-import { RetryLaterError, TransactionRevertedError } from '../../chains/errors.ts';
+import type { Hex } from 'viem';
+import { RetryLaterError } from '../../chains/errors.ts';
 import { minedAt } from '../../chains/mined-at.ts';
-import { encodeDeployIfNeededAndRefund } from '../../contracts/calldata.ts';
 import type { PlannedIntent } from '../../intents/plan/types.ts';
 import { type AccountStateName, readAccountState, receiptOf, recentChainNow } from '../chain-reads.ts';
 import type { EngineContext, StepDefinition, StepInput, StepResult } from '../context.ts';
 import { writeRow } from '../receipts.ts';
 import { findAccountEvent, type RefundOutcome, refundOutcome } from './account-events.ts';
 import { DESTINATION_REFUND_PURPOSE_PREFIX } from './constants.ts';
-import { describeAmounts, type HeldBalance, heldBalances } from './held-balances.ts';
+import { describeAmounts, heldBalances } from './held-balances.ts';
 import { refundRounds } from './refund-rounds.ts';
 import { waitForChainTime } from './refund-timing.ts';
+import { sendAccountRefund } from './send-account-refund.ts';
 
 const DONE: StepResult = { kind: 'done', next: [] };
 
@@ -64,7 +63,13 @@ export const destinationRefundStep: StepDefinition = {
     const held = await heldBalances(chain, d.address, d.intent.depositToken);
     if (open || held.length > 0) {
       const purpose = open?.purpose ?? `${DESTINATION_REFUND_PURPOSE_PREFIX}${rounds.length + 1}`;
-      const sent = await sendRefund(ctx, input, d, purpose, held);
+      const sent = await sendAccountRefund(ctx, {
+        intentId: input.intent.intentId,
+        account: d.intent,
+        side: 'destination',
+        purpose,
+        held,
+      });
       const outcome = refundOutcome(sent.receipt, d.address);
       await recordRefund(ctx, input, d, state, { ...sent, from: ctx.keys.relayer.address }, outcome);
       if (outcome.skipped.length > 0) {
@@ -86,34 +91,6 @@ export const destinationRefundStep: StepDefinition = {
     });
   },
 };
-
-async function sendRefund(
-  ctx: EngineContext,
-  { intent }: StepInput,
-  d: PlannedIntent,
-  purpose: string,
-  held: readonly HeldBalance[],
-): Promise<SentTransaction> {
-  const { config } = ctx.chain(d.intent.chainId);
-  const sent = await ctx.sender.sendOnce({
-    chainId: config.chainId,
-    account: ctx.keys.relayer,
-    to: config.contracts.intentFactory,
-    data: encodeDeployIfNeededAndRefund(
-      d.intent,
-      held.filter((h) => h.token !== zeroAddress).map((h) => h.token),
-      held.some((h) => h.token === zeroAddress),
-    ),
-    purpose,
-    intentId: intent.intentId,
-  });
-  if (sent.receipt.status !== 'success') {
-    throw new TransactionRevertedError('the destination refund reverted on-chain', {
-      details: { hash: sent.hash },
-    });
-  }
-  return sent;
-}
 
 /**
  * Nothing held and no round of ours: someone else refunded the account after its deadline (their

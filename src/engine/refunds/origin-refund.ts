@@ -10,10 +10,9 @@
  * LATE_DEPOSIT_WATCH_SECONDS. Idempotent: every round is its own journaled transaction (`origin-refund:N`),
  * resumed after a crash, and a refund sent by someone else is found in the account's logs.
  */
-import { type Hex, zeroAddress } from 'viem';
+import type { Hex } from 'viem';
 import type { SentTransaction } from '../../chains/create-transaction-sender.ts';
-import { RetryLaterError, TransactionRevertedError } from '../../chains/errors.ts';
-import { encodeDeployIfNeededAndRefund } from '../../contracts/calldata.ts';
+import { RetryLaterError } from '../../chains/errors.ts';
 import { isTerminal } from '../../store/statuses.ts';
 import { type AccountStateName, chainNow, readAccountState, receiptOf } from '../chain-reads.ts';
 import type { EngineContext, StepDefinition, StepInput, StepResult } from '../context.ts';
@@ -23,6 +22,7 @@ import { LATE_DEPOSIT_WATCH_SECONDS, ORIGIN_REFUND_PURPOSE_PREFIX } from './cons
 import { describeAmounts, type HeldBalance, heldBalances } from './held-balances.ts';
 import { refundRounds } from './refund-rounds.ts';
 import { refundTiming, waitForChainTime } from './refund-timing.ts';
+import { sendAccountRefund } from './send-account-refund.ts';
 
 export const originRefundStep: StepDefinition = {
   name: 'origin-refund',
@@ -49,7 +49,13 @@ export const originRefundStep: StepDefinition = {
         return { kind: 'wait', afterMs: refundTiming(ctx).lateDepositRecheckMs, reason: 'late deposit held' };
       }
       const purpose = open?.purpose ?? `${ORIGIN_REFUND_PURPOSE_PREFIX}${rounds.length + 1}`;
-      const sent = await sendRefund(ctx, input, purpose, held);
+      const sent = await sendAccountRefund(ctx, {
+        intentId: intent.intentId,
+        account: o,
+        side: 'origin',
+        purpose,
+        held,
+      });
       const outcome = refundOutcome(sent.receipt, plan.origin.address);
       await recordRefund(ctx, input, state, sent, outcome);
       if (outcome.skipped.length > 0) {
@@ -73,32 +79,6 @@ export const originRefundStep: StepDefinition = {
     });
   },
 };
-
-async function sendRefund(
-  ctx: EngineContext,
-  { intent, plan }: StepInput,
-  purpose: string,
-  held: readonly HeldBalance[],
-): Promise<SentTransaction> {
-  const o = plan.origin.intent;
-  const { config } = ctx.chain(o.chainId);
-  const tokens = held.filter((h) => h.token !== zeroAddress).map((h) => h.token);
-  const native = held.some((h) => h.token === zeroAddress);
-  const sent = await ctx.sender.sendOnce({
-    chainId: Number(o.chainId),
-    account: ctx.keys.relayer,
-    to: config.contracts.intentFactory,
-    data: encodeDeployIfNeededAndRefund(o, tokens, native),
-    purpose,
-    intentId: intent.intentId,
-  });
-  if (sent.receipt.status !== 'success') {
-    throw new TransactionRevertedError('the origin refund reverted on-chain', {
-      details: { hash: sent.hash },
-    });
-  }
-  return sent;
-}
 
 /**
  * The receipt after a refund round. An account that never executed: its deposit came back, so the deposit

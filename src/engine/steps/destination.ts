@@ -54,12 +54,22 @@ export const destinationStep: StepDefinition = {
       onStage: rowStages(ctx.store, intent.intentId, 'destination', base),
     };
     const early = { ...request, purpose: DESTINATION_EARLY_PURPOSE };
-    const [journaled, journaledEarly, state] = await Promise.all([
-      ctx.sender.journaled(request),
-      ctx.sender.journaled(early),
+    // One read of the intent's journal for the execution, the early execution and the fill; taken before the
+    // balance read below, so a fill that lands in between shows as funded, never as a fill gone missing.
+    const [journal, state] = await Promise.all([
+      ctx.store.signedTransactions.listForIntent(intent.intentId),
       readAccountState(client, d.address),
     ]);
-    const obtained = await obtainExecution(ctx, input, { request, early, journaled, journaledEarly, state });
+    const onChain = (purpose: string) =>
+      journal.filter((t) => t.purpose === purpose && t.chainId === request.chainId);
+    const obtained = await obtainExecution(ctx, input, {
+      request,
+      early,
+      journaled: onChain(DESTINATION_PURPOSE),
+      journaledEarly: onChain(DESTINATION_EARLY_PURPOSE),
+      fill: onChain(FILL_PURPOSE).at(-1)?.status,
+      state,
+    });
     if (obtained.kind === 'wait') return obtained;
     const { sent } = obtained;
     if (sent.receipt.status !== 'success') {
@@ -116,6 +126,8 @@ async function obtainExecution(
     early: Send;
     journaled: readonly unknown[];
     journaledEarly: readonly unknown[];
+    /** The status of the intent's newest journaled fill, if any. */
+    fill: string | undefined;
     state: Awaited<ReturnType<typeof readAccountState>>;
   },
 ): Promise<Obtained> {
@@ -141,14 +153,7 @@ async function obtainExecution(
     const receipt = await receiptOf(client, hash);
     return sent({ hash, receipt, minedAt: await minedAt(client, receipt) });
   }
-  // The fill's journal before the balance: a fill that lands between the two reads then shows as funded,
-  // never as a fill that went missing.
-  const fills = await ctx.sender.journaled({
-    intentId: input.intent.intentId,
-    purpose: FILL_PURPOSE,
-    chainId: early.chainId,
-  });
-  const fill = fills.at(-1)?.status;
+  const { fill } = known;
   // A fill recorded as mined funded the account (the simulation below would catch anything else): no read.
   const funded =
     fill === 'mined' || (await balanceAt(client, d.intent.depositToken, d.address)) >= d.intent.depositAmount;
