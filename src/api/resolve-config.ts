@@ -38,6 +38,7 @@ const ChainSchema = Type.Object({
   isTestnet: Opt(Bool),
   logoUri: Opt(Str()),
   confirmations: Opt(NonNegativeInt),
+  destinationBehindFill: Opt(Bool),
   tokens: Type.Array(TokenSchema),
   contracts: Type.Record(Type.String(), Address),
 });
@@ -71,6 +72,12 @@ type ConfigFile = Omit<StaticDecode<typeof FileSchema>, 'chains'> & {
 
 /** Confirmations when a chain does not say: one block, the devnet's and most L2s' practical depth. */
 const DEFAULT_CONFIRMATIONS = 1;
+/**
+ * The destination execution behind the fill when a chain does not say: off. On a public mempool the
+ * 1-wei-lower tip does not guarantee the order, and each lost race is a reverted transaction's gas; an
+ * operator who knows the chain's pool orders by fee (a sequencer, a private node) turns it on.
+ */
+const DEFAULT_DESTINATION_BEHIND_FILL = false;
 
 export interface ConfigInputs {
   configPath: string;
@@ -100,6 +107,7 @@ export function resolveConfig({ configPath, env, flags }: ConfigInputs): Switchy
           ...c,
           isTestnet: c.isTestnet ?? false,
           confirmations: c.confirmations ?? DEFAULT_CONFIRMATIONS,
+          destinationBehindFill: c.destinationBehindFill ?? DEFAULT_DESTINATION_BEHIND_FILL,
         }) as ChainConfig,
     ),
   };

@@ -70,6 +70,8 @@ export function devnetChainConfigs(devnet: DevnetFile): ChainConfig[] {
     nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
     isTestnet: true,
     confirmations: DEVNET_CONFIRMATIONS,
+    // anvil orders its pool by tip, then arrival: the execution behind the fill lands right after it.
+    destinationBehindFill: true,
     tokens: Object.entries(chain.tokens).map(([symbol, address]) => tokenConfig(symbol, address)),
     contracts: { ...chain.contracts },
   }));

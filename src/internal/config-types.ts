@@ -55,6 +55,13 @@ export interface ChainConfig {
   logoUri?: string;
   /** Blocks a deposit must be buried under before it counts. */
   confirmations: number;
+  /**
+   * Send the destination execution unsimulated right behind the fill, while the fill is still in the pool,
+   * so both land in one block (docs/engine.md "The destination execution behind the fill"). Losing the race
+   * costs one reverted execution's gas. Absent means off: the execution waits for the fill to be mined, the
+   * safe choice for a chain with a public mempool. The devnet turns it on.
+   */
+  destinationBehindFill?: boolean;
   tokens: TokenConfig[];
   contracts: SwitchyardContracts & ExternalContracts;
   /**

@@ -2,7 +2,8 @@
  * The destination execution sent right behind the fill (src/engine/steps/destination.ts): with blocks
  * mined by hand on the destination chain, both transactions wait in the pool together and land in one
  * block, fill first; and when the execution lands without the fill it reverts, moves nothing, and the
- * normal execution follows once the fill is in.
+ * normal execution follows once the fill is in. With the chain's `destinationBehindFill` off, the execution
+ * waits for the fill to be mined and lands in a later block.
  */
 import { type Address, erc20Abi, type Hex, maxUint256, parseUnits } from 'viem';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -15,6 +16,8 @@ import { type EngineFixture, freshAddress, startEngineFixture } from './support/
 const POLL_MS = 25;
 /** Longest wait for one journal state (ms): the engine needs a few hundred ms on a busy machine. */
 const WAIT_MS = 20_000;
+/** How long the switch-off case holds the fill in the pool before mining it (ms): the engine polls every 20. */
+const HOLD_MS = 1_000;
 
 let f: EngineFixture;
 let alpha: TestDevnetChain;
@@ -134,6 +137,42 @@ describe('destination execution behind the fill', () => {
     expect(await usdcOf(recipient)).toBe(plan.order!.outputAmount);
     expect(await usdcOf(plan.destination!.address)).toBe(0n);
     expect(rows.find((r) => r.kind === 'refund')).toBeUndefined();
+    await engine.stop();
+  }, 60_000);
+
+  it('with the switch off, waits for the fill to be mined and lands in a later block', async () => {
+    await beta.testClient.setAutomine(false);
+    const chains = f.net.chainConfigs.map((c) =>
+      c.chainId === beta.entry.chainId ? { ...c, destinationBehindFill: false } : c,
+    );
+    const engine = await f.startEngine({ chains });
+    const recipient = freshAddress();
+    const { intentId, plan } = await f.commit(request(recipient, parseUnits('35', 6)));
+    await engine.requestExecution({ intentId, depositTransactionHash: await f.deposit(plan) });
+
+    const fill = await journalRow(intentId, 'solver-fill', 'broadcast');
+    // Time for an early execution to show up, were one sent (the switch-on case sends it within ms).
+    await sleep(HOLD_MS);
+    const held = await f.store.signedTransactions.listForIntent(intentId);
+    expect(held.filter((r) => r.purpose.startsWith('destination-'))).toEqual([]);
+    await beta.testClient.mine({ blocks: 1 });
+    const execution = await journalRow(intentId, 'destination-execute', 'broadcast');
+    await beta.testClient.mine({ blocks: 1 });
+    const done = await f.waitForStatus(intentId, ['SUCCEEDED', 'FAILED', 'REFUNDED']);
+    expect(done.status).toBe('SUCCEEDED');
+
+    const fillReceipt = await beta.publicClient.getTransactionReceipt({ hash: fill.hash as Hex });
+    const execReceipt = await beta.publicClient.getTransactionReceipt({ hash: execution.hash as Hex });
+    expect(fillReceipt.status).toBe('success');
+    expect(execReceipt.status).toBe('success');
+    expect(execReceipt.blockNumber).toBeGreaterThan(fillReceipt.blockNumber);
+    const journal = await f.store.signedTransactions.listForIntent(intentId);
+    expect(journal.map((r) => r.purpose)).not.toContain('destination-execute-early');
+    expect(journal.filter((r) => r.status === 'failed')).toEqual([]);
+    expect(await usdcOf(recipient)).toBe(plan.order!.outputAmount);
+    expect(await usdcOf(plan.destination!.address)).toBe(0n);
+    const rows = await f.store.transactions.list(intentId);
+    expect(rows.find((r) => r.kind === 'destination')?.txnHash).toBe(execution.hash);
     await engine.stop();
   }, 60_000);
 });

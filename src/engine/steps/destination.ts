@@ -9,6 +9,7 @@
  * the same block. That is safe because `execute` reverts as a whole (InsufficientDeposit, state unchanged)
  * when the account holds less than the committed amount: an early execution that lands before the fill
  * moves nothing, and the step then sends the normal, simulated execution once the fill has landed.
+ * A chain with `destinationBehindFill` off never gets the early execution: the step waits for the fill.
  */
 import type { SentTransaction } from '../../chains/create-transaction-sender.ts';
 import { TransactionRevertedError } from '../../chains/errors.ts';
@@ -39,6 +40,7 @@ export const destinationStep: StepDefinition = {
     const d = plan.destination;
     if (!d) throw new UnexpectedOutcomeError('a destination step for a plan without a destination intent');
     const { client, config } = ctx.chain(d.intent.chainId);
+    const behindFill = config.destinationBehindFill === true;
     const base = {
       chainId: Number(d.intent.chainId),
       fromAddress: ctx.keys.relayer.address,
@@ -69,6 +71,7 @@ export const destinationStep: StepDefinition = {
       journaledEarly: onChain(DESTINATION_EARLY_PURPOSE),
       fill: onChain(FILL_PURPOSE).at(-1)?.status,
       state,
+      behindFill,
     });
     if (obtained.kind === 'wait') return obtained;
     const { sent } = obtained;
@@ -129,6 +132,8 @@ async function obtainExecution(
     /** The status of the intent's newest journaled fill, if any. */
     fill: string | undefined;
     state: Awaited<ReturnType<typeof readAccountState>>;
+    /** The chain's `destinationBehindFill`: whether an early execution may be sent. */
+    behindFill: boolean;
   },
 ): Promise<Obtained> {
   const { request, early, state } = known;
@@ -160,7 +165,8 @@ async function obtainExecution(
   if (funded) return sent(await ctx.sender.sendOnce(request));
   const behind = await sendBehindFill(ctx, input.plan, early, {
     fill,
-    triedBefore: known.journaledEarly.length > 0,
+    // At most one early execution per intent, and none on a chain with the switch off.
+    mayTry: known.journaledEarly.length === 0 && known.behindFill,
   });
   if (behind.kind === 'sent' && behind.sent.receipt.status !== 'success')
     return { kind: 'wait', afterMs: FILL_LANDING_RECHECK_MS, reason: 'the fill has not landed yet' };
@@ -168,15 +174,15 @@ async function obtainExecution(
 }
 
 /**
- * The account is not funded yet. With the fill in the pool and no early execution tried before, send one
- * right behind it, unsimulated; otherwise wait for the fill to land (or for its step to send it again, which
+ * The account is not funded yet. With the fill in the pool and an early execution allowed (none tried
+ * before, the chain's switch on), send one right behind it, unsimulated; otherwise wait for the fill to land (or for its step to send it again, which
  * is looked at every FILL_ABSENT_RECHECK_MS until the intent ends).
  */
 async function sendBehindFill(
   ctx: EngineContext,
   plan: StepInput['plan'],
   early: Send,
-  known: { fill: string | undefined; triedBefore: boolean },
+  known: { fill: string | undefined; mayTry: boolean },
 ): Promise<Obtained> {
   // Mined (it landed after our balance read) or broadcast: it lands within a block; anything else (not
   // sent yet, replaced, reverted) is the fill step's to resolve.
@@ -187,7 +193,7 @@ async function sendBehindFill(
       reason: 'the destination account is not funded yet',
     };
   const planned = plan.fees.destinationGas?.gasLimit;
-  if (known.fill === 'mined' || known.triedBefore || planned === undefined)
+  if (known.fill === 'mined' || !known.mayTry || planned === undefined)
     return { kind: 'wait', afterMs: FILL_LANDING_RECHECK_MS, reason: 'the fill has not landed yet' };
   // The plan's destination gas covers the fill and the execution: as a limit for the execution alone it
   // leaves the fill's share as headroom, with the sender's usual margin on top.

@@ -52,9 +52,11 @@ export const fillStep: StepDefinition = {
       intentId: intent.intentId,
       // The destination execution can go out right behind the fill, into the same block (see the
       // destination step): it is journaled once the fill is in the pool, not once the fill is deep enough.
-      // Settlement waits for the completion (it needs the fill at depth).
+      // Settlement waits for the completion (it needs the fill at depth). A chain with the switch off
+      // journals it with settlement: no step polls a fill that is only in the pool.
       onStage: async (stage: SendStage) => {
-        if (stage === 'broadcast') await ctx.enqueue(intent.intentId, 'destination');
+        if (stage === 'broadcast' && dest.config.destinationBehindFill)
+          await ctx.enqueue(intent.intentId, 'destination');
       },
     };
     // Independent reads in one round trip: the clock and the inventory only matter on the first attempt

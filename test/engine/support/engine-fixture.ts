@@ -12,6 +12,7 @@ import type { IntentEngine } from '../../../src/engine/types.ts';
 import { buildExecutionPlan } from '../../../src/intents/plan/build-execution-plan.ts';
 import type { ExecutionPlan, PlanDeps, PlanRequest } from '../../../src/intents/plan/types.ts';
 import { encodePlan } from '../../../src/intents/plan-codec.ts';
+import type { ChainConfig } from '../../../src/internal/config-types.ts';
 import { createSilentLogger } from '../../../src/internal/logger.ts';
 import { createStore } from '../../../src/store/create-store.ts';
 import type { IntentRecord, IntentStatus, Store } from '../../../src/store/types.ts';
@@ -29,7 +30,8 @@ export interface EngineFixture {
   projectId: number;
   planDeps: PlanDeps;
   chain(chainId: number | bigint): TestDevnetChain;
-  startEngine(): Promise<IntentEngine>;
+  /** `chains` replaces the devnet's chain configs for this engine (a per-chain setting under test). */
+  startEngine(options?: { chains?: ChainConfig[] }): Promise<IntentEngine>;
   /** Builds a plan and stores the intent as COMMITTED with three UNKNOWN receipt rows. */
   commit(request: PlanRequest): Promise<{ intentId: string; plan: ExecutionPlan }>;
   /** The user sends `amount` of the origin deposit token to the origin intent address. */
@@ -72,10 +74,10 @@ export async function startEngineFixture(dialect: Dialect = 'sqlite'): Promise<E
     projectId: project.id,
     planDeps,
     chain,
-    async startEngine() {
+    async startEngine(options = {}) {
       const engine = createIntentEngine({
         store,
-        chains: net.chainConfigs,
+        chains: options.chains ?? net.chainConfigs,
         clients: new Map(net.chains.map((c) => [c.entry.chainId, c.publicClient])),
         keys: {
           relayer: toLocalAccount(accounts.relayer!),

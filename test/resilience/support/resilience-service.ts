@@ -164,6 +164,7 @@ function toFileChain(c: ChainConfig) {
     nativeCurrency: c.nativeCurrency,
     isTestnet: c.isTestnet,
     confirmations: c.confirmations,
+    destinationBehindFill: c.destinationBehindFill,
     tokens: c.tokens,
     contracts: Object.fromEntries(Object.entries(c.contracts).filter(([, v]) => v !== undefined)),
   };

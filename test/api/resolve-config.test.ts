@@ -1,0 +1,57 @@
+/**
+ * `switchyard serve` configuration (src/api/resolve-config.ts), the per-chain `destinationBehindFill`
+ * switch: off when a chain does not say, taken as given when it does, and a bad value stops start-up with
+ * an error naming the field.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { resolveConfig } from '../../src/api/resolve-config.ts';
+import { ConfigError } from '../../src/internal/errors.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'switchyard-config-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const ADDRESS = '0x0000000000000000000000000000000000000001';
+
+function chain(chainId: number, extra: Record<string, unknown> = {}) {
+  return {
+    chainId,
+    name: `chain ${chainId}`,
+    rpcUrls: ['http://127.0.0.1:8545'],
+    nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+    tokens: [],
+    contracts: {
+      intentFactory: ADDRESS,
+      intentAccountImplementation: ADDRESS,
+      originSettler: ADDRESS,
+      destinationSettler: ADDRESS,
+      fillVerifier: ADDRESS,
+    },
+    ...extra,
+  };
+}
+
+function resolveWith(chains: unknown[]) {
+  const configPath = join(dir, `config-${chains.length}-${Math.random().toString(36).slice(2)}.json`);
+  writeFileSync(configPath, JSON.stringify({ chains }));
+  return resolveConfig({ configPath, env: {}, flags: {} });
+}
+
+describe('resolveConfig: destinationBehindFill', () => {
+  it('is off when a chain does not say, and as given when it does', () => {
+    const config = resolveWith([
+      chain(1),
+      chain(2, { destinationBehindFill: true }),
+      chain(3, { destinationBehindFill: false }),
+    ]);
+    expect(config.chains.map((c) => c.destinationBehindFill)).toEqual([false, true, false]);
+  });
+
+  it('rejects a value that is not a boolean, naming the field', () => {
+    const bad = () => resolveWith([chain(1), chain(2, { destinationBehindFill: 'yes' })]);
+    expect(bad).toThrow(ConfigError);
+    expect(bad).toThrow(/chains\[1\]\.destinationBehindFill: must be true or false/);
+  });
+});
