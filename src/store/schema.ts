@@ -115,6 +115,9 @@ export interface SignedTransactionsTable {
   created_at: MillisColumn;
   broadcast_at: MillisColumn | null;
   mined_at: MillisColumn | null;
+  /** Block number and index in it of the mined transaction (migration 0004; null before it). */
+  mined_block: Generated<number | string | null>;
+  mined_index: Generated<number | null>;
 }
 
 export interface Database {

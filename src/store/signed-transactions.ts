@@ -5,7 +5,15 @@
 import type { StoreContext } from './context.ts';
 import { allocateNonce } from './nonces.ts';
 import { lower, signedTransactionFromRow } from './rows.ts';
-import type { SignedTransactionsRepo } from './types.ts';
+import type { SignedTransactionRow } from './schema.ts';
+import type { SignedTransaction, SignedTransactionsRepo } from './types.ts';
+
+/** The shared row mapping plus where the transaction was mined (migration 0004). */
+function fromRow(row: SignedTransactionRow): SignedTransaction {
+  const minedBlock =
+    row.mined_block === null || row.mined_block === undefined ? null : Number(row.mined_block);
+  return { ...signedTransactionFromRow(row), minedBlock, minedIndex: row.mined_index ?? null };
+}
 
 export function createSignedTransactionsRepo(ctx: StoreContext): SignedTransactionsRepo {
   const { db } = ctx;
@@ -13,7 +21,7 @@ export function createSignedTransactionsRepo(ctx: StoreContext): SignedTransacti
   const setStatus = async (
     hash: string,
     status: string,
-    extra: { broadcast_at?: number; mined_at?: number } = {},
+    extra: { broadcast_at?: number; mined_at?: number; mined_block?: number; mined_index?: number } = {},
   ) => {
     await db
       .updateTable('signed_transactions')
@@ -50,7 +58,7 @@ export function createSignedTransactionsRepo(ctx: StoreContext): SignedTransacti
           })
           .returningAll()
           .executeTakeFirstOrThrow();
-        return signedTransactionFromRow(row);
+        return fromRow(row);
       });
     },
 
@@ -72,7 +80,7 @@ export function createSignedTransactionsRepo(ctx: StoreContext): SignedTransacti
         })
         .returningAll()
         .executeTakeFirstOrThrow();
-      return signedTransactionFromRow(row);
+      return fromRow(row);
     },
 
     async markBroadcast({ hash, at }) {
@@ -84,7 +92,35 @@ export function createSignedTransactionsRepo(ctx: StoreContext): SignedTransacti
         .where('status', '=', 'signed')
         .execute();
     },
-    markMined: ({ hash, status, at }) => setStatus(hash, status, { mined_at: (at ?? ctx.now()).getTime() }),
+    markMined: ({ hash, status, at, block, index }) =>
+      setStatus(hash, status, {
+        mined_at: (at ?? ctx.now()).getTime(),
+        ...(block !== undefined && { mined_block: Number(block) }),
+        ...(index !== undefined && { mined_index: index }),
+      }),
+
+    async markResent(hash) {
+      await db
+        .updateTable('signed_transactions')
+        .set({ status: 'broadcast' })
+        .where('hash', '=', lower(hash))
+        .where('status', 'in', ['mined', 'failed'])
+        .execute();
+    },
+
+    async highestMinedNonce({ chainId, fromAddress }) {
+      // The (chain_id, from_address, nonce) index walked from the top: the newest rows are mostly mined.
+      const row = await db
+        .selectFrom('signed_transactions')
+        .select('nonce')
+        .where('chain_id', '=', chainId)
+        .where('from_address', '=', lower(fromAddress))
+        .where((eb) => eb.or([eb('status', 'in', ['mined', 'failed']), eb('mined_block', 'is not', null)]))
+        .orderBy('nonce', 'desc')
+        .limit(1)
+        .executeTakeFirst();
+      return row === undefined ? undefined : Number(row.nonce);
+    },
     markReplaced: (hash) => setStatus(hash, 'replaced'),
 
     async findByHash(hash) {
@@ -93,7 +129,7 @@ export function createSignedTransactionsRepo(ctx: StoreContext): SignedTransacti
         .selectAll()
         .where('hash', '=', lower(hash))
         .executeTakeFirst();
-      return row && signedTransactionFromRow(row);
+      return row && fromRow(row);
     },
 
     async listUnconfirmed(filter = {}) {
@@ -109,7 +145,7 @@ export function createSignedTransactionsRepo(ctx: StoreContext): SignedTransacti
         .orderBy('nonce')
         .orderBy('id')
         .execute();
-      return rows.map(signedTransactionFromRow);
+      return rows.map(fromRow);
     },
 
     async listAtNonces({ chainId, fromAddress, fromNonce, belowNonce }) {
@@ -123,7 +159,7 @@ export function createSignedTransactionsRepo(ctx: StoreContext): SignedTransacti
         .orderBy('nonce')
         .orderBy('id')
         .execute();
-      return rows.map(signedTransactionFromRow);
+      return rows.map(fromRow);
     },
 
     async listForIntent(intentId) {
@@ -133,7 +169,7 @@ export function createSignedTransactionsRepo(ctx: StoreContext): SignedTransacti
         .where('intent_id', '=', lower(intentId))
         .orderBy('id')
         .execute();
-      return rows.map(signedTransactionFromRow);
+      return rows.map(fromRow);
     },
   };
 }

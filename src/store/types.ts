@@ -372,6 +372,9 @@ export interface SignedTransaction {
   createdAt: Date;
   broadcastAt: Date | null;
   minedAt: Date | null;
+  /** Block number and index in that block where it was mined (unset before migration 0004 and until mined). */
+  minedBlock?: number | null;
+  minedIndex?: number | null;
 }
 
 export interface SignTransactionInput {
@@ -396,7 +399,24 @@ export interface SignedTransactionsRepo {
     input: Omit<SignedTransaction, 'id' | 'createdAt' | 'broadcastAt' | 'minedAt' | 'status'>,
   ): Promise<SignedTransaction>;
   markBroadcast(input: { hash: string; at?: Date }): Promise<void>;
-  markMined(input: { hash: string; status: 'mined' | 'failed'; at?: Date }): Promise<void>;
+  markMined(input: {
+    hash: string;
+    status: 'mined' | 'failed';
+    at?: Date;
+    /** Where it was mined: the order lost transactions are sent again in (restore-lost-transactions.ts). */
+    block?: bigint | number;
+    index?: number;
+  }): Promise<void>;
+  /**
+   * A `mined` (or `failed`) row whose transaction the chain lost is being sent again as stored: back to
+   * `broadcast`, keeping its first mined block (the order of a restore that is interrupted and resumed).
+   */
+  markResent(hash: string): Promise<void>;
+  /**
+   * The highest nonce of a key on a chain among rows that were mined once (`mined`, `failed`, or being sent
+   * again after the chain lost them); undefined if none.
+   */
+  highestMinedNonce(input: { chainId: number; fromAddress: string }): Promise<number | undefined>;
   markReplaced(hash: string): Promise<void>;
   findByHash(hash: string): Promise<SignedTransaction | undefined>;
   /** Signed or broadcast but not mined: what to re-broadcast after a restart, in nonce order. */
