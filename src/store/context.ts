@@ -1,5 +1,6 @@
 /** What every repository of the store is built from. */
 import type { Kysely } from 'kysely';
+import type { WriteNotifications } from './intent-events-postgres.ts';
 import type { Database } from './schema.ts';
 import type { IntentEvents, IntentInserted, StoreCapabilities } from './types.ts';
 
@@ -16,4 +17,6 @@ export interface StoreContext {
   readonly notify: (intentId: string) => Promise<void>;
   /** Tells caches of history pages a new intent was stored, after the insert; logged, not thrown, on failure. */
   readonly notifyInsert: (insert: IntentInserted) => Promise<void>;
+  /** Postgres only: lets a write's own statement send its notifications instead (the quote's insert). */
+  readonly notifyInWrite?: WriteNotifications;
 }

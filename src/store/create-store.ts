@@ -9,6 +9,7 @@ import { createAccessKeysRepo } from './access-keys.ts';
 import { type DialectProfile, POSTGRES_PROFILE, SQLITE_PROFILE } from './capabilities.ts';
 import type { StoreContext } from './context.ts';
 import { createLocalIntentEvents } from './intent-events-local.ts';
+import type { WriteNotifications } from './intent-events-postgres.ts';
 import { createIntentsRepo } from './intents.ts';
 import { migrateToLatest } from './migrate.ts';
 import { createNoncesRepo } from './nonces.ts';
@@ -33,6 +34,7 @@ interface Opened {
   db: Kysely<Database>;
   profile: DialectProfile;
   events: IntentEvents;
+  inWrite?: WriteNotifications;
   closeDriver: () => Promise<void>;
 }
 
@@ -62,7 +64,13 @@ async function open(options: CreateStoreOptions): Promise<Opened> {
       log: options.log.child({ component: 'intent-events' }),
     });
     // Kysely's destroy ends the pool.
-    return { db, profile: POSTGRES_PROFILE, events, closeDriver: () => db.destroy() };
+    return {
+      db,
+      profile: POSTGRES_PROFILE,
+      events,
+      inWrite: events.inWrite,
+      closeDriver: () => db.destroy(),
+    };
   }
   if (options.databaseUrl) {
     throw new ConfigError(
@@ -106,6 +114,7 @@ export async function createStore(options: CreateStoreOptions): Promise<Store> {
         log.warn('intent insert notification failed', { ...insert, error });
       }
     },
+    notifyInWrite: opened.inWrite,
   };
   let closing: Promise<void> | undefined;
   return {

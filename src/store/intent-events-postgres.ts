@@ -21,7 +21,24 @@ export interface PgIntentEventsDeps {
   log: Logger;
 }
 
-export async function createPgIntentEvents(deps: PgIntentEventsDeps): Promise<IntentEvents> {
+/**
+ * What a write needs to send its own notifications (`pg_notify` in its statement, sent when it commits:
+ * no round trip of its own). `deliver`/`deliverInsert` then tell this process's subscribers at once, as
+ * `publish`/`publishInsert` do; a listener's failure is logged, not thrown (the write stands).
+ */
+export interface WriteNotifications {
+  readonly changeChannel: string;
+  readonly insertChannel: string;
+  insertPayload(insert: IntentInserted): string;
+  deliver(intentId: string): void;
+  deliverInsert(insert: IntentInserted): void;
+}
+
+export interface PgIntentEvents extends IntentEvents {
+  readonly inWrite: WriteNotifications;
+}
+
+export async function createPgIntentEvents(deps: PgIntentEventsDeps): Promise<PgIntentEvents> {
   const local = createLocalIntentEvents();
   let closed = false;
   let client: pg.Client | undefined;
@@ -68,6 +85,14 @@ export async function createPgIntentEvents(deps: PgIntentEventsDeps): Promise<In
     }
   };
 
+  const deliverSafely = (deliver: () => void, context: Record<string, unknown>) => {
+    try {
+      deliver();
+    } catch (error) {
+      deps.log.warn('intent notification listener failed', { ...context, error });
+    }
+  };
+
   await listen();
   return {
     subscribe: local.subscribe,
@@ -82,10 +107,14 @@ export async function createPgIntentEvents(deps: PgIntentEventsDeps): Promise<In
     async publishInsert(insert: IntentInserted) {
       // As for publish: this process's caches drop their pages before the insert call returns.
       local.deliverInsert(insert);
-      await deps.pool.query('SELECT pg_notify($1, $2)', [
-        INSERT_CHANNEL,
-        `${insert.projectId}:${insert.ownerAddress}`,
-      ]);
+      await deps.pool.query('SELECT pg_notify($1, $2)', [INSERT_CHANNEL, insertPayload(insert)]);
+    },
+    inWrite: {
+      changeChannel: INTENT_CHANNEL,
+      insertChannel: INSERT_CHANNEL,
+      insertPayload,
+      deliver: (intentId) => deliverSafely(() => local.deliver(intentId), { intentId }),
+      deliverInsert: (insert) => deliverSafely(() => local.deliverInsert(insert), { ...insert }),
     },
     async close() {
       closed = true;
@@ -94,6 +123,10 @@ export async function createPgIntentEvents(deps: PgIntentEventsDeps): Promise<In
       await client?.end();
     },
   };
+}
+
+function insertPayload(insert: IntentInserted): string {
+  return `${insert.projectId}:${insert.ownerAddress}`;
 }
 
 function parseInsert(payload: string): IntentInserted | undefined {

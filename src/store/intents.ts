@@ -1,8 +1,10 @@
 /** Intents: insert, scoped reads, forward-only status moves, receipts. */
-import type { CompiledQuery } from 'kysely';
+import { type CompiledInsert, compiledInsert } from './compiled-insert.ts';
 import type { StoreContext } from './context.ts';
+import { createPgQuoteInsert, type QuoteInsert } from './insert-quote-postgres.ts';
 import { intentHistory, intentHistoryIndex, receiptsOf } from './intent-history.ts';
 import { byKind, intentFromRow, lower, transactionFromRow } from './rows.ts';
+import type { IntentInsert } from './schema.ts';
 import { searchIntents } from './search-intents.ts';
 import { isTerminal, predecessorsOf } from './statuses.ts';
 import { newTransactionRow, selectTransactionsOf } from './transactions.ts';
@@ -21,31 +23,11 @@ export function createIntentsRepo(ctx: StoreContext): IntentsRepo {
     return row && intentFromRow(row);
   };
 
-  // A quote's two inserts, compiled once per store: building and compiling them with Kysely on every quote
-  // cost more than SQLite's own work (docs/benchmarks.md, bench:quote). Same SQL and parameters as before.
-  const intentInsert = compiledInsert((row) =>
-    db
-      .insertInto('intents')
-      .values(row as never)
-      .returning('id')
-      .compile(),
-  );
-  const transactionInserts = new Map<number, CompiledInsert>();
-  const transactionInsert = (rows: number) => {
-    let compiled = transactionInserts.get(rows);
-    if (!compiled) {
-      compiled = compiledInsert(
-        (row) =>
-          db
-            .insertInto('intent_transactions')
-            .values(row as never)
-            .compile(),
-        rows,
-      );
-      transactionInserts.set(rows, compiled);
-    }
-    return compiled;
-  };
+  // Postgres writes the quote in one statement with its notifications; elsewhere (SQLite, in-process and
+  // without a data-modifying WITH) two inserts in one transaction, then the notifications.
+  const insertQuote = ctx.notifyInWrite
+    ? createPgQuoteInsert(db, ctx.notifyInWrite)
+    : createTransactionQuoteInsert(ctx);
 
   return {
     async insert(input) {
@@ -70,27 +52,11 @@ export function createIntentsRepo(ctx: StoreContext): IntentsRepo {
         created_at: createdAt,
         updated_at: createdAt,
       };
-      const insertIntent = async (trx: typeof db) => {
-        const result = await trx.executeQuery<{ id: number }>(intentInsert.with([row]));
-        const inserted = result.rows[0];
-        if (!inserted) throw new Error('the intent insert returned no row');
-        return inserted.id;
-      };
-      const transactions = input.transactions ?? [];
-      const id =
-        transactions.length === 0
-          ? await insertIntent(db)
-          : await db.transaction().execute(async (trx) => {
-              const inserted = await insertIntent(trx);
-              const now = ctx.now().getTime();
-              const rows = transactions.map((t) =>
-                newTransactionRow({ ...t, intentId: input.intentId }, now),
-              );
-              await trx.executeQuery(transactionInsert(rows.length).with(rows));
-              return inserted;
-            });
-      await ctx.notifyInsert({ projectId: row.project_id, ownerAddress: row.owner_address });
-      if (transactions.length > 0) await ctx.notify(row.intent_id);
+      const now = ctx.now().getTime();
+      const receipts = (input.transactions ?? []).map((t) =>
+        newTransactionRow({ ...t, intentId: input.intentId }, now),
+      );
+      const id = await insertQuote(row, receipts);
       // The record is what reading the row back would give, without the read: QuoteIntent ignores it, so
       // the intent's JSON is parsed only if someone looks.
       let intent: unknown;
@@ -195,40 +161,53 @@ export function createIntentsRepo(ctx: StoreContext): IntentsRepo {
   };
 }
 
-/** An INSERT compiled once; `with(rows)` gives it for rows with the same columns (the same SQL text). */
-interface CompiledInsert {
-  with(rows: Record<string, unknown>[]): CompiledQuery;
-}
-
 /**
- * Compiles `build` once for `rows` rows whose values are markers, then learns which row and column each
- * parameter is, so later calls only fill in the parameters. Every value must be a parameter: a column the
- * dialect inlined would be missing, so compiling refuses it.
+ * The quote's two inserts in one transaction, then its notifications. Each insert is compiled once per
+ * store: building and compiling them with Kysely on every quote cost more than SQLite's own work
+ * (docs/benchmarks.md, bench:quote).
  */
-function compiledInsert(build: (rows: Record<string, unknown>[]) => CompiledQuery, rows = 1): CompiledInsert {
-  let template: CompiledQuery | undefined;
-  let slots: [number, string][] = [];
-  return {
-    with(values) {
-      if (values.length !== rows) throw new RangeError(`compiled for ${rows} rows, got ${values.length}`);
-      if (!template) {
-        const columns = Object.keys(values[0] ?? {});
-        const marker = (row: number, column: string) => `\u0000${row}\u0000${column}`;
-        template = build(
-          values.map((_, i) => Object.fromEntries(columns.map((column) => [column, marker(i, column)]))),
-        );
-        const byMarker = new Map(
-          values.flatMap((_, i) => columns.map((column) => [marker(i, column), [i, column]] as const)),
-        );
-        slots = template.parameters.map((parameter) => {
-          const slot = byMarker.get(parameter as string);
-          if (!slot) throw new Error(`compiled insert: parameter ${String(parameter)} is not a column value`);
-          return [slot[0], slot[1]];
-        });
-        if (slots.length !== byMarker.size) throw new Error('compiled insert: a column value was inlined');
-      }
-      const parameters = slots.map(([row, column]) => values[row]![column]);
-      return { ...template, parameters };
-    },
+function createTransactionQuoteInsert(ctx: StoreContext): QuoteInsert {
+  const { db } = ctx;
+  const intentInsert = compiledInsert((rows) =>
+    db
+      .insertInto('intents')
+      .values(rows as never)
+      .returning('id')
+      .compile(),
+  );
+  const receiptInserts = new Map<number, CompiledInsert>();
+  const receiptInsert = (rows: number) => {
+    let compiled = receiptInserts.get(rows);
+    if (!compiled) {
+      compiled = compiledInsert(
+        (values) =>
+          db
+            .insertInto('intent_transactions')
+            .values(values as never)
+            .compile(),
+        rows,
+      );
+      receiptInserts.set(rows, compiled);
+    }
+    return compiled;
+  };
+  const insertIntent = async (trx: typeof db, intent: IntentInsert) => {
+    const result = await trx.executeQuery<{ id: number }>(intentInsert.with([intent]));
+    const inserted = result.rows[0];
+    if (!inserted) throw new Error('the intent insert returned no row');
+    return inserted.id;
+  };
+  return async (intent, receipts) => {
+    const id =
+      receipts.length === 0
+        ? await insertIntent(db, intent)
+        : await db.transaction().execute(async (trx) => {
+            const inserted = await insertIntent(trx, intent);
+            await trx.executeQuery(receiptInsert(receipts.length).with(receipts));
+            return inserted;
+          });
+    await ctx.notifyInsert({ projectId: intent.project_id, ownerAddress: intent.owner_address });
+    if (receipts.length > 0) await ctx.notify(intent.intent_id);
+    return id;
   };
 }
