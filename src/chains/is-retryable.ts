@@ -2,6 +2,8 @@
  * The engine's single retry question. A step that throws a retryable error is tried again later with
  * backoff; any other error fails the step with its message as the reason.
  */
+
+import { DatabaseUnavailableError } from '../store/errors.ts';
 import {
   ChainRpcError,
   ChainUnavailableError,
@@ -25,6 +27,8 @@ const RETRYABLE = [
   // A node error with no rule: more likely a flaky node than a doomed intent, so it is not fatal.
   ChainRpcError,
   RetryLaterError,
+  // The journal's own database restarting or failing over: the step runs again once it is back.
+  DatabaseUnavailableError,
 ];
 
 export function isRetryable(error: unknown): boolean {

@@ -52,8 +52,9 @@ async function open(options: CreateStoreOptions): Promise<Opened> {
       import('./open-postgres.ts'),
       import('./intent-events-postgres.ts'),
     ]);
-    const pool = createPgPool(url);
-    const db = openPostgres(pool);
+    const poolLog = options.log.child({ component: 'database' });
+    const pool = createPgPool({ databaseUrl: url, log: poolLog });
+    const db = openPostgres(pool, poolLog);
     const events = await createPgIntentEvents({
       pool,
       connect: async () => {

@@ -42,3 +42,14 @@ export class MigrationError extends SwitchyardError {
     });
   }
 }
+
+/**
+ * The database cannot be reached or dropped the connection (a restart, a failover, an administrator
+ * ending sessions). Nothing is wrong with the request: the same call succeeds once it is back.
+ */
+export class DatabaseUnavailableError extends SwitchyardError {
+  override readonly name = 'DatabaseUnavailableError';
+  constructor(cause: unknown) {
+    super(`the database is unavailable: ${(cause as Error)?.message ?? String(cause)}`, { cause });
+  }
+}

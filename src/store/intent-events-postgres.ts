@@ -56,17 +56,30 @@ export async function createPgIntentEvents(deps: PgIntentEventsDeps): Promise<Pg
         else deps.log.warn('malformed insert notification', { payload: message.payload });
       }
     });
+    // pg may report one lost connection more than once (the server's message, then the socket's end).
+    let ended = false;
     next.on('error', (error) => {
+      if (ended) return;
+      ended = true;
+      next.end().catch(() => {});
+      // Lost during LISTEN below: that rejects, and reconnect() schedules the next attempt itself.
+      if (client !== next) return;
       deps.log.warn('intent listener connection lost', { error });
       client = undefined;
       // From now until LISTEN is back, other processes' changes go unheard.
       lost = true;
       local.deliverMissed();
-      next.end().catch(() => {});
       if (!closed) setTimeout(() => void reconnect(), RECONNECT_DELAY_MS).unref();
     });
-    await next.query(`LISTEN ${INTENT_CHANNEL}`);
-    await next.query(`LISTEN ${INSERT_CHANNEL}`);
+    try {
+      await next.query(`LISTEN ${INTENT_CHANNEL}`);
+      await next.query(`LISTEN ${INSERT_CHANNEL}`);
+    } catch (error) {
+      // A connection that cannot listen is closed, not left open beside the next attempt's.
+      ended = true;
+      next.end().catch(() => {});
+      throw error;
+    }
     client = next;
     if (lost) {
       // Whatever was kept while nothing could be heard goes too.

@@ -2,47 +2,83 @@
  * Opens PostgreSQL through a `pg` pool for Kysely. Queries with parameters run as named prepared
  * statements (parsed once per connection), and BIGINT columns (millisecond timestamps, nonces) are
  * read as numbers; NUMERIC amounts stay strings and become bigint in the row mappers.
+ *
+ * A connection the server ends (a restart, a failover, pg_terminate_backend) is logged and dropped,
+ * never left as an unhandled 'error' event (which would end the process); a query or connect that
+ * fails because the server is not there throws DatabaseUnavailableError (map-database-error.ts).
  */
 import { createHash } from 'node:crypto';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
+import type { Logger } from '../internal/logger.ts';
+import { mapDatabaseError } from './map-database-error.ts';
 import type { Database as Schema } from './schema.ts';
 
 /** Connections per process: the API and the engine share them; Postgres' default limit is 100. */
 const POOL_MAX_CONNECTIONS = 10;
 const INT8_OID = 20;
 
-export function createPgPool(databaseUrl: string): pg.Pool {
-  return new pg.Pool({
-    connectionString: databaseUrl,
+export interface PgPoolDeps {
+  databaseUrl: string;
+  log: Logger;
+}
+
+export function createPgPool(deps: PgPoolDeps): pg.Pool {
+  const pool = new pg.Pool({
+    connectionString: deps.databaseUrl,
     max: POOL_MAX_CONNECTIONS,
     types: {
       getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
         oid === INT8_OID ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format)) as never,
     },
   });
+  // pg-pool has already removed the client; the next checkout opens a new connection.
+  pool.on('error', (error) => {
+    deps.log.warn('idle database connection lost; it is replaced on next use', { error: errorFields(error) });
+  });
+  return pool;
 }
 
-export function openPostgres(pool: pg.Pool): Kysely<Schema> {
-  return new Kysely<Schema>({ dialect: new PostgresDialect({ pool: withPreparedStatements(pool) }) });
+export function openPostgres(pool: pg.Pool, log: Logger): Kysely<Schema> {
+  return new Kysely<Schema>({ dialect: new PostgresDialect({ pool: withPreparedStatements(pool, log) }) });
 }
 
-type QueryFn = (text: unknown, values?: unknown) => Promise<unknown>;
+type QueryFn = (text: unknown, values?: unknown) => unknown;
 
-/** Wraps each pooled client so that parameterised queries carry a statement name. */
-function withPreparedStatements(pool: pg.Pool): pg.Pool {
+/**
+ * Wraps each pooled client so that parameterised queries carry a statement name and connection
+ * failures surface as DatabaseUnavailableError.
+ */
+function withPreparedStatements(pool: pg.Pool, log: Logger): pg.Pool {
   const wrapped = new WeakMap<pg.PoolClient, pg.PoolClient>();
+  const checkedOut = new WeakSet<pg.PoolClient>();
   const wrap = (client: pg.PoolClient): pg.PoolClient => {
+    checkedOut.add(client);
     let proxy = wrapped.get(client);
     if (!proxy) {
+      // pg-pool listens for errors only while a client is idle: a connection that ends while Kysely
+      // holds it (between a transaction's queries) would otherwise emit an unhandled 'error'. The
+      // query in flight, or the next one, fails; the pool drops the client when it is released.
+      client.on('error', (error) => {
+        if (checkedOut.has(client))
+          log.warn('database connection lost while in use', { error: errorFields(error) });
+      });
       const query = client.query.bind(client) as QueryFn;
       proxy = new Proxy(client, {
         get(target, prop, receiver) {
+          if (prop === 'release') {
+            return (error?: Error | boolean) => {
+              checkedOut.delete(target);
+              target.release(error);
+            };
+          }
           if (prop !== 'query') return Reflect.get(target, prop, receiver);
           return (text: unknown, values?: unknown[]) =>
-            typeof text === 'string' && Array.isArray(values) && values.length > 0
-              ? query({ name: statementName(text), text, values })
-              : query(text, values);
+            mappingErrors(
+              typeof text === 'string' && Array.isArray(values) && values.length > 0
+                ? query({ name: statementName(text), text, values })
+                : query(text, values),
+            );
         },
       });
       wrapped.set(client, proxy);
@@ -51,11 +87,32 @@ function withPreparedStatements(pool: pg.Pool): pg.Pool {
   };
   return new Proxy(pool, {
     get(target, prop, receiver) {
-      if (prop === 'connect') return async () => wrap(await target.connect());
+      if (prop === 'connect') {
+        return async () => {
+          try {
+            return wrap(await target.connect());
+          } catch (error) {
+            throw mapDatabaseError(error);
+          }
+        };
+      }
       const value = Reflect.get(target, prop, receiver);
       return typeof value === 'function' ? value.bind(target) : value;
     },
   });
+}
+
+/** A query's promise with its connection failures mapped; a cursor or stream (not a promise) as it is. */
+function mappingErrors(result: unknown): unknown {
+  if (!(result instanceof Promise)) return result;
+  return result.catch((error: unknown) => {
+    throw mapDatabaseError(error);
+  });
+}
+
+function errorFields(error: unknown): { message: string; code?: string } {
+  const code = (error as { code?: unknown })?.code;
+  return { message: (error as Error)?.message ?? String(error), ...(typeof code === 'string' && { code }) };
 }
 
 function statementName(text: string): string {

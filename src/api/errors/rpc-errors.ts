@@ -87,6 +87,27 @@ export class UnsupportedNetworkError extends RpcError {
   }
 }
 
+/** How long a caller should wait before retrying during a database outage (s): a restart takes seconds. */
+const DATABASE_RETRY_AFTER_SECONDS = 5;
+
+/**
+ * The database cannot be reached (a restart, a failover): a temporary outage, so 503 with
+ * Retry-After rather than the table's 400 for Unavailable. The driver's text stays in the log.
+ */
+export class DatabaseUnavailableRpcError extends RpcError {
+  override readonly name = 'DatabaseUnavailableRpcError';
+  readonly rpc = 'Unavailable' as const;
+  override readonly httpStatus = 503;
+  override readonly headers = { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS) };
+  override readonly causeText = 'database unavailable';
+  constructor(cause: unknown) {
+    super(
+      `the service is temporarily unavailable: its database cannot be reached; retry in ${DATABASE_RETRY_AFTER_SECONDS} seconds`,
+      { details: { retryAfterSeconds: DATABASE_RETRY_AFTER_SECONDS }, cause },
+    );
+  }
+}
+
 /** The method exists but the service behind it is not configured on this server (yet). */
 export class MethodUnavailableError extends RpcError {
   override readonly name = 'MethodUnavailableError';

@@ -3,7 +3,13 @@
  * `{ error, code, msg, message, cause?, status }` (webrpc's members plus `message`, which is what the
  * TypeScript client reads). Unknown errors become WebrpcInternalError without their stack.
  */
-import { MalformedRequestError, RequestTooLargeError, RpcError } from './rpc-errors.ts';
+import { DatabaseUnavailableError } from '../../store/errors.ts';
+import {
+  DatabaseUnavailableRpcError,
+  MalformedRequestError,
+  RequestTooLargeError,
+  RpcError,
+} from './rpc-errors.ts';
 import { RPC_ERRORS } from './table.ts';
 
 export interface WireError {
@@ -18,7 +24,7 @@ const FASTIFY_CLIENT_ERROR_MIN = 400;
 const FASTIFY_CLIENT_ERROR_MAX = 499;
 
 export function toWireError(error: unknown, bodyLimitBytes: number): WireError {
-  const rpcError = error instanceof RpcError ? error : fromFrameworkError(error, bodyLimitBytes);
+  const rpcError = error instanceof RpcError ? error : fromKnownError(error, bodyLimitBytes);
   if (!rpcError) return internal();
   const spec = RPC_ERRORS[rpcError.rpc];
   const status = rpcError.httpStatus ?? spec.status;
@@ -31,6 +37,11 @@ export function toWireError(error: unknown, bodyLimitBytes: number): WireError {
   };
   if (rpcError.causeText !== undefined) body.cause = rpcError.causeText;
   return { httpStatus: status, headers: rpcError.headers, body, unexpected: false };
+}
+
+function fromKnownError(error: unknown, bodyLimitBytes: number): RpcError | undefined {
+  if (error instanceof DatabaseUnavailableError) return new DatabaseUnavailableRpcError(error);
+  return fromFrameworkError(error, bodyLimitBytes);
 }
 
 /** Fastify's own 4xx errors (body parser, size limit, media type) are malformed requests. */

@@ -1,0 +1,44 @@
+/**
+ * The one place where a `pg` failure that means "the server is not there" becomes a
+ * DatabaseUnavailableError, so the API answers it as a temporary outage and the engine retries it.
+ * SQL errors (constraints, syntax, serialization) pass through unchanged: callers inspect their codes.
+ */
+import { DatabaseUnavailableError } from './errors.ts';
+
+/** Socket errors of an unreachable or vanished server (Node's `code`). */
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
+/**
+ * SQLSTATEs of a server going away or not accepting sessions yet: 57P01 admin shutdown (restart,
+ * pg_terminate_backend), 57P02 crash shutdown, 57P03 cannot connect now (starting up, shutting down),
+ * 53300 too many connections. Class 08 (connection exception) is matched by its prefix.
+ */
+const UNAVAILABLE_SQLSTATES = new Set(['57P01', '57P02', '57P03', '53300']);
+const CONNECTION_EXCEPTION_CLASS = '08';
+/** What pg and pg-pool throw themselves when a connection ends, times out or is unusable. */
+const DRIVER_MESSAGES =
+  /^Connection terminated|^timeout exceeded when trying to connect|is not queryable|^Connection refused/i;
+
+export function mapDatabaseError(error: unknown): unknown {
+  return isUnavailable(error) ? new DatabaseUnavailableError(error) : error;
+}
+
+function isUnavailable(error: unknown): boolean {
+  if (!(error instanceof Error) || error instanceof DatabaseUnavailableError) return false;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string') {
+    if (NETWORK_CODES.has(code) || UNAVAILABLE_SQLSTATES.has(code)) return true;
+    if (code.length === 5 && code.startsWith(CONNECTION_EXCEPTION_CLASS)) return true;
+  }
+  // AggregateError: a host name with several addresses, each refused.
+  if (error instanceof AggregateError) return error.errors.some(isUnavailable);
+  return DRIVER_MESSAGES.test(error.message);
+}
