@@ -7,7 +7,9 @@
  * 3. the nonce is allocated per (chain, address) in the database and the signed raw transaction is stored
  *    in the same database transaction, before it is broadcast;
  * 4. it is broadcast, then watched until mined and buried under the chain's confirmation depth;
- * 5. a transaction stuck for STUCK_AFTER_MS is replaced at the same nonce with scaled fees.
+ * 5. a transaction stuck for STUCK_AFTER_MS is replaced at the same nonce with scaled fees;
+ * 6. a send waiting behind a nonce gap left by mined transactions the chain lost (it came back behind)
+ *    starts the chain's restore (restore-lost-transactions.ts), which sends them again as stored, in order.
  */
 import {
   type Address,
@@ -28,6 +30,7 @@ import { createHeadWatcher } from './head-watcher.ts';
 import { createLatestBlockCache, type LatestBlockCache } from './latest-block-cache.ts';
 import { mapChainError, withChainErrors } from './map-chain-error.ts';
 import { minedAt } from './mined-at.ts';
+import { createLostTransactionRestorer } from './restore-lost-transactions.ts';
 import {
   BASE_FEE_HEADROOM,
   GAS_LIMIT_MARGIN_DENOMINATOR,
@@ -86,6 +89,12 @@ export interface TransactionSender {
    * one intent (the solver's approve per token) must not be done twice by two steps running at once.
    */
   exclusive<T>(key: string, job: () => Promise<T>): Promise<T>;
+  /**
+   * Sends the chain's lost mined transactions again, every key's, in their first order (a chain that came
+   * back behind); resolves to how many were mined again. Started by a send waiting behind such a gap, and by
+   * the engine's chain watch (src/engine/chain-watch.ts).
+   */
+  restoreLost(chainId: number): Promise<number>;
 }
 
 export interface TransactionSenderDeps {
@@ -96,6 +105,11 @@ export interface TransactionSenderDeps {
   log: Logger;
   /** The latest block per chain, shared with the engine's deadline checks (default: the sender's own). */
   latestBlocks?: LatestBlockCache;
+  /**
+   * The keys whose lost transactions a restore looks for, beside every key this sender has sent with (the
+   * engine's operator keys: after a restart nothing has been sent yet).
+   */
+  operators?: readonly string[];
   /** Overrides for tests. */
   timing?: Partial<{ stuckAfterMs: number; waitPerAttemptMs: number; pollIntervalMs: number }>;
 }
@@ -113,6 +127,16 @@ export function createTransactionSender(deps: TransactionSenderDeps): Transactio
   const nonceFloors = createTtlMemo<string, number>(NONCE_FLOOR_CACHE_MS);
   // Tail of the queue per exclusive() key; entries are removed when their queue drains.
   const exclusiveTails = new Map<string, Promise<unknown>>();
+  const keysUsed = new Set((deps.operators ?? []).map((a) => a.toLowerCase()));
+  const restorer = createLostTransactionRestorer({
+    store,
+    clientFor: (chainId) => clientFor(chainId),
+    operators: () => [...keysUsed],
+    log,
+    ...(deps.timing?.pollIntervalMs !== undefined && {
+      timing: { pollIntervalMs: deps.timing.pollIntervalMs },
+    }),
+  });
 
   const clientFor = (chainId: number): PublicClient => {
     const client = deps.clients.get(chainId);
@@ -259,6 +283,8 @@ export function createTransactionSender(deps: TransactionSenderDeps): Transactio
         await store.signedTransactions.markMined({
           hash: tx.hash,
           status: receipt.status === 'success' ? 'mined' : 'failed',
+          block: receipt.blockNumber,
+          index: receipt.transactionIndex,
         });
         crashPoint(`${req.purpose}:mined`);
         for (const other of candidates) {
@@ -310,7 +336,7 @@ export function createTransactionSender(deps: TransactionSenderDeps): Transactio
     const confirmedNonce = await withChainErrors(() =>
       client.getTransactionCount({ address: first.fromAddress as Address, blockTag: 'latest' }),
     );
-    if (confirmedNonce < first.nonce) await resendLost(client, first, confirmedNonce);
+    if (confirmedNonce < first.nonce) await noticeLost(first, confirmedNonce);
     if (confirmedNonce <= first.nonce) return;
     // Giving ours up when it did mine makes the step sign afresh and fail against a done execution, so:
     // only "not found" counts as absent (a failed read throws and the step retries), and the absence must
@@ -339,26 +365,26 @@ export function createTransactionSender(deps: TransactionSenderDeps): Transactio
   /**
    * The chain's confirmed nonce is below ours, and the journal holds transactions of this key that were
    * mined at nonces in between: the node lost blocks we had seen (restarted from an older state, a deep
-   * reorg). Ours cannot be mined until those nonces are used, so send them again exactly as stored (same
-   * hash: what the engine recorded for them happens on-chain again, once; their rows stay `mined`).
-   * Unconfirmed rows below ours are left to the steps that wait on them.
+   * reorg). Ours cannot be mined until those nonces are used again: the chain's restore sends every key's
+   * lost transactions as stored, in their first order (a fill before the execution that spends it). Not
+   * awaited: this send keeps watching its own receipt, which the restore unblocks. The query is the one
+   * check this gap costs; unconfirmed rows below ours are left to the steps that wait on them.
    */
-  async function resendLost(client: PublicClient, ours: SignedTransaction, confirmedNonce: number) {
+  async function noticeLost(ours: SignedTransaction, confirmedNonce: number): Promise<void> {
     const below = await store.signedTransactions.listAtNonces({
       chainId: ours.chainId,
       fromAddress: ours.fromAddress,
       fromNonce: confirmedNonce,
       belowNonce: ours.nonce,
     });
-    const lost = below.filter((t) => t.status === 'mined' || t.status === 'failed');
-    if (lost.length === 0) return;
-    log.warn('the chain lost transactions it had mined: sending them again as stored', {
-      chainId: ours.chainId,
-      from: ours.fromAddress,
-      confirmedNonce,
-      hashes: lost.map((t) => t.hash),
+    if (!below.some((t) => t.status === 'mined' || t.status === 'failed')) return;
+    keysUsed.add(ours.fromAddress.toLowerCase());
+    restorer.restore(ours.chainId).catch((error: unknown) => {
+      log.warn('restoring lost transactions failed; retried at the next trigger', {
+        chainId: ours.chainId,
+        error,
+      });
     });
-    for (const tx of lost) await broadcast(client, tx);
   }
 
   /** Marks whichever row at this nonce has a receipt as mined (the others replaced); false if none. */
@@ -375,6 +401,8 @@ export function createTransactionSender(deps: TransactionSenderDeps): Transactio
       await store.signedTransactions.markMined({
         hash: candidate.hash,
         status: receipt.status === 'success' ? 'mined' : 'failed',
+        block: receipt.blockNumber,
+        index: receipt.transactionIndex,
       });
       for (const other of sameNonce) {
         if (other.hash !== candidate.hash) await store.signedTransactions.markReplaced(other.hash);
@@ -386,6 +414,7 @@ export function createTransactionSender(deps: TransactionSenderDeps): Transactio
 
   return {
     async sendOnce(req) {
+      keysUsed.add(req.account.address.toLowerCase());
       const existing = await journaled({ ...req, from: req.account.address });
       const done = existing.find((t) => t.status === 'mined' || t.status === 'failed');
       if (done) return waitForAny(req, [done]);
@@ -407,6 +436,8 @@ export function createTransactionSender(deps: TransactionSenderDeps): Transactio
 
     journaled: (req) => journaled(req),
 
+    restoreLost: (chainId) => restorer.restore(chainId),
+
     exclusive(key, job) {
       const previous = exclusiveTails.get(key) ?? Promise.resolve();
       const run = previous.then(job, job);
@@ -421,7 +452,11 @@ export function createTransactionSender(deps: TransactionSenderDeps): Transactio
     async rebroadcastUnconfirmed() {
       const pending = await store.signedTransactions.listUnconfirmed();
       const newest = new Map<string, SignedTransaction>();
-      for (const tx of pending) newest.set(`${tx.chainId}:${tx.fromAddress}:${tx.nonce}`, tx);
+      // A row mined once and being sent again when the process stopped belongs to the chain's restore,
+      // which sends it in its order (the engine's chain watch runs one per chain at start).
+      for (const tx of pending) {
+        if (tx.minedBlock == null) newest.set(`${tx.chainId}:${tx.fromAddress}:${tx.nonce}`, tx);
+      }
       for (const tx of newest.values()) {
         try {
           // Mined while the process was down, by a transaction no step will wait on again (a step that

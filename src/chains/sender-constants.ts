@@ -60,3 +60,9 @@ export const NONCE_TAKEN_CHECK_EVERY_MS = 3_000;
 export const MAX_RPC_SOCKETS_PER_HOST = 64;
 /** An RPC answer larger than this (bytes) is refused: viem's own default limit for its fetch (10 MB). */
 export const MAX_RPC_RESPONSE_BYTES = 10 * 1024 * 1024;
+/**
+ * A lost transaction sent again (restore-lost-transactions.ts) is waited for this long (ms) before the run
+ * stops and leaves the rest, in order, to the next trigger: many blocks on any chain, while a run blocked on
+ * a transaction that will not mine (fees, a nonce below it still missing) must not hold the others forever.
+ */
+export const RESTORE_WAIT_PER_TRANSACTION_MS = 60_000;

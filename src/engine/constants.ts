@@ -45,3 +45,15 @@ export const FILL_LANDING_RECHECK_MS = 250;
  * reverted and the order refund follows): look again this often (ms), until a fill lands or the intent ends.
  */
 export const FILL_ABSENT_RECHECK_MS = 10_000;
+/**
+ * The chain watch (src/engine/chain-watch.ts) reads each chain's head this often (ms): one eth_blockNumber per
+ * chain. An outage shorter than this may go unseen; a node that comes back behind is still caught by its
+ * head going back, or by the periodic check below.
+ */
+export const CHAIN_WATCH_INTERVAL_MS = 2_000;
+/**
+ * Every chain's journal is checked for lost mined transactions this often (ms) even when the chain looked
+ * healthy throughout: a deep reorg keeps the node up and its head ahead. Each check is one indexed query and
+ * one eth_getTransactionCount per operator key and chain.
+ */
+export const LOST_TRANSACTIONS_CHECK_MS = 600_000;

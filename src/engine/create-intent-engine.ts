@@ -15,6 +15,7 @@ import type { ChainConfig } from '../internal/config-types.ts';
 import type { Logger } from '../internal/logger.ts';
 import type { Store } from '../store/types.ts';
 import { createAttester } from './attester.ts';
+import { type ChainWatchDeps, createChainWatch } from './chain-watch.ts';
 import { chainLookup, type EngineContext, type EngineKeys, type RefundTiming } from './context.ts';
 import { createDepositWatcher } from './deposit-watcher.ts';
 import { IntentNotFoundError } from './errors.ts';
@@ -37,6 +38,8 @@ export interface IntentEngineOptions {
   senderTiming?: TransactionSenderDeps['timing'];
   /** Refund timing overrides (tests: warped chain clocks are noticed at once). */
   refundTiming?: Partial<RefundTiming>;
+  /** Chain watch timing overrides (tests). */
+  chainWatchTiming?: ChainWatchDeps['timing'];
 }
 
 export interface IntentEngineDeps {
@@ -65,6 +68,7 @@ export function createIntentEngine(deps: IntentEngineDeps): IntentEngine {
     clients: deps.clients,
     confirmations: (chainId) => chain(chainId).config.confirmations,
     log: log.child({ component: 'sender' }),
+    operators: [keys.relayer.address, keys.solver.address, keys.attester.address],
     ...(options.senderTiming && { timing: options.senderTiming }),
   });
   let runnerKick = () => {};
@@ -134,6 +138,15 @@ export function createIntentEngine(deps: IntentEngineDeps): IntentEngine {
     startExecution: (intentId) => startExecution(intentId),
   });
 
+  // Lost transactions of a chain that came back behind are sent again without waiting for a later send.
+  const chainWatch = createChainWatch({
+    chainIds: deps.chains.map((c) => c.chainId),
+    head: (chainId) => chain(chainId).client.getBlockNumber({ cacheTime: 0 }),
+    sender,
+    log: log.child({ component: 'chain-watch' }),
+    ...(options.chainWatchTiming && { timing: options.chainWatchTiming }),
+  });
+
   return {
     async requestExecution({ intentId, depositTransactionHash, depositSignature }) {
       // A gasless deposit (verified by ExecuteIntent) is pulled inside the origin execution: src/engine/gasless.
@@ -145,8 +158,10 @@ export function createIntentEngine(deps: IntentEngineDeps): IntentEngine {
       if (resent > 0) log.info('re-broadcast stored unconfirmed transactions', { count: resent });
       runner.start();
       watcher.start();
+      chainWatch.start();
     },
     async stop() {
+      await chainWatch.stop();
       await watcher.stop();
       await runner.stop();
     },

@@ -1,0 +1,203 @@
+/**
+ * A chain that comes back behind (a node restarted from an older state, a deep reorg) has lost transactions
+ * the journal recorded as mined. For one chain and every operator key: rows mined once whose nonce is at or
+ * above the key's confirmed nonce on the chain now and whose receipt is gone are sent again exactly as
+ * stored (same raw bytes, same hash: never re-signed), all keys together in the order they were first mined
+ * (block, then index in the block), each one mined before the next is sent: a destination execution must
+ * not land before the fill it spends. A row goes back to `broadcast` while it is sent again and is recorded
+ * `mined` (or `failed`, if it now reverts) with its new block afterwards.
+ */
+import type { Address, Hex, PublicClient, TransactionReceipt } from 'viem';
+import type { Logger } from '../internal/logger.ts';
+import type { SignedTransaction, Store } from '../store/types.ts';
+import { NonceAlreadyUsedError } from './errors.ts';
+import { mapChainError, withChainErrors } from './map-chain-error.ts';
+import { RECEIPT_POLL_INTERVAL_MS, RESTORE_WAIT_PER_TRANSACTION_MS } from './sender-constants.ts';
+
+export interface LostTransactionRestorer {
+  /**
+   * Restores the chain's lost transactions (see above) and resolves to how many were mined again. One run
+   * per chain at a time: a call while one runs joins it.
+   */
+  restore(chainId: number): Promise<number>;
+}
+
+export interface LostTransactionRestorerDeps {
+  store: Store;
+  clientFor(chainId: number): PublicClient;
+  /** The keys whose journals are looked at (the engine's sending keys). */
+  operators(): readonly string[];
+  log: Logger;
+  timing?: Partial<{ pollIntervalMs: number; waitPerTransactionMs: number }>;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export function createLostTransactionRestorer(deps: LostTransactionRestorerDeps): LostTransactionRestorer {
+  const { store, log } = deps;
+  const pollMs = deps.timing?.pollIntervalMs ?? RECEIPT_POLL_INTERVAL_MS;
+  const waitMs = deps.timing?.waitPerTransactionMs ?? RESTORE_WAIT_PER_TRANSACTION_MS;
+  const running = new Map<number, Promise<number>>();
+
+  const receiptOf = (client: PublicClient, hash: string) =>
+    withChainErrors(() =>
+      client.getTransactionReceipt({ hash: hash as Hex }).catch((error: unknown) => {
+        if ((error as { name?: string }).name === 'TransactionReceiptNotFoundError') return undefined;
+        throw error;
+      }),
+    );
+
+  const confirmedNonce = (client: PublicClient, address: string) =>
+    withChainErrors(() => client.getTransactionCount({ address: address as Address, blockTag: 'latest' }));
+
+  async function markMined(tx: SignedTransaction, receipt: TransactionReceipt): Promise<void> {
+    await store.signedTransactions.markMined({
+      hash: tx.hash,
+      status: receipt.status === 'success' ? 'mined' : 'failed',
+      block: receipt.blockNumber,
+      index: receipt.transactionIndex,
+    });
+  }
+
+  /** One key's rows mined once at nonces the chain no longer has; rows found mined after all are recorded. */
+  async function lostOf(
+    chainId: number,
+    client: PublicClient,
+    address: string,
+  ): Promise<SignedTransaction[]> {
+    const highest = await store.signedTransactions.highestMinedNonce({ chainId, fromAddress: address });
+    if (highest === undefined) return [];
+    const confirmed = await confirmedNonce(client, address);
+    if (confirmed > highest) return []; // the normal case: one indexed query and one read per key
+    const rows = await store.signedTransactions.listAtNonces({
+      chainId,
+      fromAddress: address,
+      fromNonce: confirmed,
+      belowNonce: highest + 1,
+    });
+    const lost: SignedTransaction[] = [];
+    for (const row of rows) {
+      const minedOnce =
+        row.status === 'mined' ||
+        row.status === 'failed' ||
+        (row.status === 'broadcast' && row.minedBlock != null); // a restore interrupted by a crash
+      if (!minedOnce) continue;
+      const receipt = await receiptOf(client, row.hash);
+      if (receipt) await markMined(row, receipt);
+      else lost.push(row);
+    }
+    return lost;
+  }
+
+  async function sendAgain(client: PublicClient, tx: SignedTransaction): Promise<boolean> {
+    await store.signedTransactions.markResent(tx.hash);
+    const started = Date.now();
+    try {
+      await client.request({ method: 'eth_sendRawTransaction', params: [tx.raw as Hex] });
+    } catch (error) {
+      const mapped = mapChainError(error, { hash: tx.hash, nonce: tx.nonce });
+      // "already known" (sent by a run before) or "nonce too low" (the wait below tells whose it is).
+      if (!(mapped instanceof NonceAlreadyUsedError)) throw mapped;
+    }
+    for (;;) {
+      const receipt = await receiptOf(client, tx.hash);
+      if (receipt) {
+        await markMined(tx, receipt);
+        if (receipt.status !== 'success' && tx.status === 'mined') {
+          log.error('a lost transaction sent again reverted this time', {
+            chainId: tx.chainId,
+            hash: tx.hash,
+            purpose: tx.purpose,
+            intentId: tx.intentId,
+          });
+        }
+        return true;
+      }
+      if (Date.now() - started > waitMs) return giveUp(client, tx);
+      await sleep(pollMs);
+    }
+  }
+
+  /** Not mined in time: stop this run (the rest waits, in order, for the next one) unless the nonce is gone. */
+  async function giveUp(client: PublicClient, tx: SignedTransaction): Promise<false> {
+    const confirmed = await confirmedNonce(client, tx.fromAddress);
+    if (confirmed > tx.nonce && !(await receiptOf(client, tx.hash))) {
+      // Another transaction of the key took the nonce (the key used elsewhere): this one can never mine.
+      await store.signedTransactions.markReplaced(tx.hash);
+      log.error('a lost transaction could not be sent again: its nonce was used by another transaction', {
+        chainId: tx.chainId,
+        hash: tx.hash,
+        nonce: tx.nonce,
+        purpose: tx.purpose,
+        intentId: tx.intentId,
+      });
+      return false;
+    }
+    log.warn('a lost transaction sent again is not mined yet: the restore stops here until its next run', {
+      chainId: tx.chainId,
+      hash: tx.hash,
+      nonce: tx.nonce,
+    });
+    return false;
+  }
+
+  async function run(chainId: number): Promise<number> {
+    const client = deps.clientFor(chainId);
+    const lost: SignedTransaction[] = [];
+    for (const address of new Set(deps.operators().map((a) => a.toLowerCase()))) {
+      lost.push(...(await lostOf(chainId, client, address)));
+    }
+    if (lost.length === 0) return 0;
+    const ordered = inFirstMinedOrder(lost);
+    log.warn('the chain lost transactions it had mined: sending them again as stored, in their order', {
+      chainId,
+      hashes: ordered.map((t) => t.hash),
+    });
+    let restored = 0;
+    for (const tx of ordered) {
+      if (!(await sendAgain(client, tx))) break;
+      restored++;
+    }
+    log.info('lost transactions mined again', { chainId, restored, of: ordered.length });
+    return restored;
+  }
+
+  return {
+    restore(chainId) {
+      const current = running.get(chainId);
+      if (current) return current;
+      const started = run(chainId).finally(() => running.delete(chainId));
+      running.set(chainId, started);
+      return started;
+    },
+  };
+}
+
+/**
+ * The order the rows were first mined in: by block and index where both rows know theirs; otherwise (rows
+ * mined before migration 0004) by when we recorded them. Each key's rows then keep nonce order whatever
+ * the clock said: a key's slots in the sequence are refilled with its rows by nonce.
+ */
+export function inFirstMinedOrder(rows: readonly SignedTransaction[]): SignedTransaction[] {
+  const sorted = [...rows].sort(compareMined);
+  const byKey = new Map<string, SignedTransaction[]>();
+  for (const row of sorted) {
+    const list = byKey.get(row.fromAddress) ?? [];
+    list.push(row);
+    byKey.set(row.fromAddress, list);
+  }
+  for (const list of byKey.values()) list.sort((a, b) => a.nonce - b.nonce);
+  const next = new Map<string, number>();
+  return sorted.map((row) => {
+    const i = next.get(row.fromAddress) ?? 0;
+    next.set(row.fromAddress, i + 1);
+    return byKey.get(row.fromAddress)![i]!;
+  });
+}
+
+function compareMined(a: SignedTransaction, b: SignedTransaction): number {
+  if (a.minedBlock != null && b.minedBlock != null) {
+    return a.minedBlock - b.minedBlock || (a.minedIndex ?? 0) - (b.minedIndex ?? 0) || a.id - b.id;
+  }
+  return (a.minedAt?.getTime() ?? 0) - (b.minedAt?.getTime() ?? 0) || a.id - b.id;
+}
