@@ -6,6 +6,7 @@
  *
  *   npx tsx bench/e2e.ts [--db sqlite|postgres] [--mode automine|blocks|both]
  *                        [--intents N] [--concurrency C] [--block-intents N] [--block-concurrency C]
+ *                        [--count-rpc] [--count-sql] [--verbose]
  *
  * Each intent is alpha USDC → beta USDC from its own fresh wallet. Latency: from the user handing the
  * deposit to the node to SUCCEEDED (service: WaitIntentReceipt says done) or to the destination
@@ -37,6 +38,7 @@ import { fundUsers } from './support/e2e-users.ts';
 import { type Percentiles, percentiles } from './support/percentiles.ts';
 import { formatCounts, type RpcCounter, startRpcCounter } from './support/rpc-counter.ts';
 import { runPool } from './support/run-pool.ts';
+import { formatParses, formatStatements, type SqlCounter, startSqlCounter } from './support/sql-counter.ts';
 
 /** The issue's marks. Automine: median latency ≤ 1.5 × bare, ≥ 50 intents settled per second. */
 const MAX_AUTOMINE_LATENCY_RATIO = 1.5;
@@ -52,7 +54,7 @@ const QUOTE_CONCURRENCY = 8;
 const PROJECT = 'bench-e2e';
 /** The bench's one key stands for every wallet of a busy dapp: a limit far above what it can send. */
 const BENCH_KEY_RATE_PER_MINUTE = 60_000_000;
-/** --count-rpc: after the service run, settlements (not waited for) get this long (ms) before the calls are read. */
+/** --count-rpc / --count-sql: after the service run, settlements (not waited for) get this long (ms) before the counts are read. */
 const SETTLE_QUIET_MS = 3_000;
 
 type Mode = 'automine' | 'blocks';
@@ -62,6 +64,9 @@ interface Options {
   verbose: boolean;
   /** Route the service's chain calls through a counting proxy and print the calls per intent by method. */
   countRpc: boolean;
+  /** Count the process's SQL statements (and large JSON parses) and print them per intent. */
+  countSql: boolean;
+  sqlCallers: boolean;
   modes: Mode[];
   sizes: Record<Mode, { intents: number; concurrency: number }>;
 }
@@ -78,6 +83,9 @@ function parseOptions(): Options {
       /** The service's logs on stderr (to see where an intent's time goes). */
       verbose: { type: 'boolean', default: false },
       'count-rpc': { type: 'boolean', default: false },
+      'count-sql': { type: 'boolean', default: false },
+      /** With --count-sql: label each statement with the code that issued it (slow). */
+      'sql-callers': { type: 'boolean', default: false },
     },
   });
   if (values.db !== 'sqlite' && values.db !== 'postgres')
@@ -100,6 +108,8 @@ function parseOptions(): Options {
     db: values.db,
     verbose: values.verbose ?? false,
     countRpc: values['count-rpc'] ?? false,
+    countSql: values['count-sql'] ?? false,
+    sqlCallers: values['sql-callers'] ?? false,
     modes: chosen,
     sizes: {
       automine: {
@@ -181,6 +191,8 @@ interface Bench {
   planOf(intentId: string): Promise<ReturnType<typeof loadPlan>>;
   /** --count-rpc: one counting proxy per chain between the service and the node. */
   rpcCounters: RpcCounter[];
+  /** --count-sql: the process's statements and large JSON parses. */
+  sqlCounter?: SqlCounter;
   cpu: CpuMeter;
 }
 
@@ -232,21 +244,33 @@ async function runBare(bench: Bench, users: Account[], concurrency: number): Pro
 async function runService(bench: Bench, users: Account[], concurrency: number): Promise<Run> {
   const intents = await quoteAll(bench, users);
   for (const counter of bench.rpcCounters) counter.reset();
+  bench.sqlCounter?.reset();
   const started = bench.cpu.snapshot();
   const timings = await runPool(users, concurrency, (user, i) =>
     runServiceIntent(bench.api, bench.origin, { user, intent: intents[i]! }),
   );
   const cpu = bench.cpu.since(started);
-  if (bench.rpcCounters.length > 0) {
-    note(
-      `service JSON-RPC calls per intent up to SUCCEEDED (both chains):\n${formatCounts(sumCounts(bench), users.length)}`,
-    );
+  if (bench.rpcCounters.length > 0 || bench.sqlCounter) {
+    noteCounts(bench, users.length, 'up to SUCCEEDED');
     await new Promise((resolve) => setTimeout(resolve, SETTLE_QUIET_MS));
-    note(
-      `... and with settlement (${SETTLE_QUIET_MS} ms later):\n${formatCounts(sumCounts(bench), users.length)}`,
-    );
+    noteCounts(bench, users.length, `with settlement (${SETTLE_QUIET_MS} ms later)`);
   }
   return { timings, cpu };
+}
+
+function noteCounts(bench: Bench, intents: number, when: string): void {
+  if (bench.rpcCounters.length > 0)
+    note(
+      `service JSON-RPC calls per intent ${when} (both chains):\n${formatCounts(sumCounts(bench), intents)}`,
+    );
+  if (bench.sqlCounter) {
+    note(
+      `SQL statements per intent ${when} (service and API, after quoting):\n${formatStatements(bench.sqlCounter.statements(), bench.sqlCounter.statementMs(), intents)}`,
+    );
+    note(
+      `JSON.parse of texts ≥ 1 kB per intent ${when}, by first key:\n${formatParses(bench.sqlCounter.largeJsonParses(), intents)}`,
+    );
+  }
 }
 
 function sumCounts(bench: Bench): Map<string, number> {
@@ -315,6 +339,8 @@ async function main(): Promise<number> {
         rpcCounters.push(counter);
       }
     }
+    const sqlCounter = options.countSql ? startSqlCounter({ callers: options.sqlCallers }) : undefined;
+    if (sqlCounter) shutdown.add('sql counter', async () => sqlCounter.stop());
     const serviceChains = devnet.chainConfigs.map((c, i) =>
       rpcCounters[i] ? { ...c, rpcUrls: [rpcCounters[i].url] } : c,
     );
@@ -351,6 +377,7 @@ async function main(): Promise<number> {
         return loadPlan(record);
       },
       rpcCounters,
+      ...(sqlCounter && { sqlCounter }),
       cpu: createCpuMeter(() => devnet.chains.map((c) => c.anvil.process.pid ?? 0)),
     };
     // The solver's one-time approval of the settler, so neither run pays for it.

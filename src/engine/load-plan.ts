@@ -5,6 +5,12 @@ import { decodePlan } from '../intents/plan-codec.ts';
 import type { IntentRecord } from '../store/types.ts';
 import { PlanMissingError } from './errors.ts';
 
+/**
+ * Decoded plans a step runner keeps (most recently used): an intent runs about nine steps close together,
+ * and with STEP_BATCH_SIZE steps in flight a few hundred intents interleave. A decoded plan is ~10–20 kB.
+ */
+export const PLAN_MEMO_SIZE = 512;
+
 export function loadPlan(intent: IntentRecord): ExecutionPlan {
   if (!intent.planJson) {
     throw new PlanMissingError(`intent ${intent.intentId} has no execution plan stored`, {
@@ -12,4 +18,40 @@ export function loadPlan(intent: IntentRecord): ExecutionPlan {
     });
   }
   return decodePlan(intent.planJson);
+}
+
+export interface PlanLoader {
+  /** The intent's plan, decoded once per process while it stays among the PLAN_MEMO_SIZE last used. */
+  load(intent: IntentRecord): ExecutionPlan;
+}
+
+/**
+ * loadPlan with a memo by intent id. plan_json is written once, with the quote, and never updated; the memo
+ * still compares the stored text, so a plan that did differ would be decoded again. Memoized plans are
+ * frozen: steps share them, so one step must not be able to change what the next one reads.
+ */
+export function createPlanLoader(size: number = PLAN_MEMO_SIZE): PlanLoader {
+  // Insertion order is recency: a hit moves to the end, the oldest entry goes first once the memo is full.
+  const plans = new Map<string, { json: string; plan: ExecutionPlan }>();
+  return {
+    load(intent) {
+      const hit = plans.get(intent.intentId);
+      if (hit && hit.json === intent.planJson) {
+        plans.delete(intent.intentId);
+        plans.set(intent.intentId, hit);
+        return hit.plan;
+      }
+      const plan = deepFreeze(loadPlan(intent));
+      plans.delete(intent.intentId);
+      plans.set(intent.intentId, { json: intent.planJson!, plan });
+      if (plans.size > size) plans.delete(plans.keys().next().value!);
+      return plan;
+    },
+  };
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return value;
+  for (const member of Object.values(value)) deepFreeze(member);
+  return Object.freeze(value);
 }

@@ -19,7 +19,7 @@ import {
 } from './constants.ts';
 import type { EngineContext, StepInput } from './context.ts';
 import { IntentNotFoundError } from './errors.ts';
-import { loadPlan } from './load-plan.ts';
+import { createPlanLoader } from './load-plan.ts';
 import { STEPS } from './steps/index.ts';
 
 export interface StepRunner {
@@ -48,6 +48,8 @@ export function createStepRunner(ctx: EngineContext, options: StepRunnerOptions)
   const leaseMs = options.leaseMs ?? STEP_LEASE_MS;
   const renewMs = Math.min(STEP_LEASE_RENEW_MS, Math.floor(leaseMs / 4));
   const owner = options.workerId;
+  // Every step of an intent gets the same plan: decoded at its first step in this process, not at each.
+  const plans = createPlanLoader();
   const inFlight = new Set<Promise<void>>();
   // Ids of the steps this worker is running: their leases are renewed until they finish (heartbeat).
   const runningIds = new Set<number>();
@@ -88,7 +90,7 @@ export function createStepRunner(ctx: EngineContext, options: StepRunnerOptions)
         log.info('step skipped: the intent is terminal', { status: intent.status });
         return;
       }
-      input = { intent, plan: loadPlan(intent) };
+      input = { intent, plan: plans.load(intent) };
       const result = await definition.run(ctx, input);
       if (result.kind === 'wait') {
         await ctx.store.steps.fail({

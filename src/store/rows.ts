@@ -57,7 +57,14 @@ export function accessKeyFromRow(row: AccessKeyRow): AccessKey {
   };
 }
 
+/**
+ * The record of an intent row. The wire intent (intent_json, several kB) is parsed when first read: the
+ * engine reads the row before every step and never looks at it, the API only when it builds a receipt.
+ */
 export function intentFromRow(row: IntentRow): IntentRecord {
+  const json = row.intent_json;
+  let intent: unknown;
+  let parsed = false;
   return {
     id: row.id,
     intentId: row.intent_id,
@@ -72,7 +79,17 @@ export function intentFromRow(row: IntentRow): IntentRecord {
     originTokenAmount: BigInt(row.origin_token_amount),
     destinationTokenAddress: row.destination_token_address,
     destinationTokenAmount: BigInt(row.destination_token_amount),
-    intent: JSON.parse(row.intent_json),
+    get intent() {
+      if (!parsed) {
+        intent = JSON.parse(json);
+        parsed = true;
+      }
+      return intent;
+    },
+    set intent(value: unknown) {
+      intent = value;
+      parsed = true;
+    },
     planJson: row.plan_json ?? null,
     quoteExpiresAt: toDate(row.quote_expires_at),
     committedAt: toDate(row.committed_at),

@@ -1,54 +1,40 @@
 /**
  * The engine's journal of intent steps, used as a work queue: queue semantics live in SQL. A step is
  * leased to one worker at a time; a crashed worker's lease expires and another worker takes over.
+ *
+ * The statements the step runner issues for every step (lease, complete, fail, enqueue) are compiled once
+ * per store (compiled-query.ts): the runner leases many times per intent.
  */
 import type { Kysely } from 'kysely';
+import { compileByShape, compileOnce } from './compiled-query.ts';
 import type { StoreContext } from './context.ts';
 import { lower, stepFromRow } from './rows.ts';
-import type { Database } from './schema.ts';
+import type { Database, IntentStepRow } from './schema.ts';
 import type { StepsRepo } from './types.ts';
 
 export function createStepsRepo(ctx: StoreContext): StepsRepo {
-  const { db, capabilities } = ctx;
+  const { db } = ctx;
+  const statements = compileStatements(ctx);
   return {
     async enqueue({ intentId, step, runAt }) {
       const id = lower(intentId);
-      await insertPending(db, id, [step], runAt?.getTime() ?? ctx.now().getTime());
-      const row = await db
-        .selectFrom('intent_steps')
-        .selectAll()
-        .where('intent_id', '=', id)
-        .where('step', '=', step)
-        .executeTakeFirstOrThrow();
+      const at = runAt?.getTime() ?? ctx.now().getTime();
+      // The new row comes back from the insert; only a step journaled before is read back.
+      const inserted = await db.executeQuery<IntentStepRow>(
+        statements.insertReturning(pendingRow(id, step, at)),
+      );
+      const row =
+        inserted.rows[0] ??
+        (await db.executeQuery<IntentStepRow>(statements.selectStep({ id, step }))).rows[0];
+      if (!row) throw new Error(`step ${step} of intent ${id} is neither inserted nor journaled`);
       return stepFromRow(row);
     },
 
     async leaseDue({ owner, limit, leaseMs, now: at }) {
       const now = (at ?? ctx.now()).getTime();
-      // Postgres: SKIP LOCKED lets concurrent workers pass over each other's rows instead of
-      // leasing the same ones. SQLite: one writer at a time makes the UPDATE atomic on its own.
-      const due = db
-        .selectFrom('intent_steps')
-        .select('id')
-        .where('state', 'in', ['pending', 'running'])
-        .where('next_attempt_at', '<=', now)
-        .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
-        .orderBy('next_attempt_at')
-        .orderBy('id')
-        .limit(limit)
-        .$if(capabilities.supportsSkipLocked, (qb) => qb.forUpdate().skipLocked());
-      const rows = await db
-        .updateTable('intent_steps')
-        .set((eb) => ({
-          state: 'running',
-          lease_owner: owner,
-          lease_until: now + leaseMs,
-          attempts: eb('attempts', '+', 1),
-          updated_at: now,
-        }))
-        .where('id', 'in', due)
-        .returningAll()
-        .execute();
+      const { rows } = await db.executeQuery<IntentStepRow>(
+        statements.lease({ owner, leaseUntil: now + leaseMs, now, limit }),
+      );
       return rows
         .map(stepFromRow)
         .sort((a, b) => a.nextAttemptAt.getTime() - b.nextAttemptAt.getTime() || a.id - b.id);
@@ -68,39 +54,40 @@ export function createStepsRepo(ctx: StoreContext): StepsRepo {
     },
 
     async complete({ id, owner, enqueue }) {
+      const done = (trx: Kysely<Database>, now: number) =>
+        trx.executeQuery(statements.markDone({ id, owner, now }));
+      if (!enqueue || enqueue.steps.length === 0) {
+        // One statement: nothing else has to commit with it.
+        return ((await done(db, ctx.now().getTime())).numAffectedRows ?? 0n) > 0n;
+      }
       // The next steps and the completion commit together: a crash between them would leave a done
       // step whose successors were never journaled (or half of them).
       return db.transaction().execute(async (trx) => {
         const now = ctx.now().getTime();
-        if (enqueue && enqueue.steps.length > 0)
-          await insertPending(trx, lower(enqueue.intentId), enqueue.steps, now);
-        const result = await trx
-          .updateTable('intent_steps')
-          .set({ state: 'done', lease_owner: null, lease_until: null, updated_at: now })
-          .where('id', '=', id)
-          .where('lease_owner', '=', owner)
-          .where('state', '=', 'running')
-          .executeTakeFirst();
-        return result.numUpdatedRows > 0n;
+        const intentId = lower(enqueue.intentId);
+        await trx.executeQuery(
+          statements.insertPending(
+            String(enqueue.steps.length),
+            Object.fromEntries(
+              enqueue.steps.flatMap((step, i) =>
+                Object.entries(pendingRow(intentId, step, now)).map(([column, value]) => [
+                  `${i}:${column}`,
+                  value,
+                ]),
+              ),
+            ),
+          ),
+        );
+        return ((await done(trx, now)).numAffectedRows ?? 0n) > 0n;
       });
     },
 
     async fail({ id, owner, error, retryAt }) {
-      const result = await db
-        .updateTable('intent_steps')
-        .set({
-          state: retryAt ? 'pending' : 'failed',
-          last_error: error,
-          lease_owner: null,
-          lease_until: null,
-          ...(retryAt && { next_attempt_at: retryAt.getTime() }),
-          updated_at: ctx.now().getTime(),
-        })
-        .where('id', '=', id)
-        .where('lease_owner', '=', owner)
-        .where('state', '=', 'running')
-        .executeTakeFirst();
-      return result.numUpdatedRows > 0n;
+      const now = ctx.now().getTime();
+      const query = retryAt
+        ? statements.retryLater({ id, owner, error, now, retryAt: retryAt.getTime() })
+        : statements.giveUp({ id, owner, error, now });
+      return ((await db.executeQuery(query)).numAffectedRows ?? 0n) > 0n;
     },
 
     async list(intentId) {
@@ -115,29 +102,129 @@ export function createStepsRepo(ctx: StoreContext): StepsRepo {
   };
 }
 
-/** Journals pending steps for an intent at `runAt` (ms); steps already journaled are left as they are. */
-async function insertPending(
-  db: Kysely<Database>,
-  intentId: string,
-  steps: string[],
-  runAt: number,
-): Promise<void> {
-  await db
-    .insertInto('intent_steps')
-    .values(
-      steps.map((step) => ({
-        intent_id: intentId,
-        step,
-        state: 'pending' as const,
-        attempts: 0,
-        next_attempt_at: runAt,
-        last_error: null,
-        lease_owner: null,
-        lease_until: null,
-        created_at: runAt,
-        updated_at: runAt,
-      })),
-    )
-    .onConflict((oc) => oc.columns(['intent_id', 'step']).doNothing())
-    .execute();
+/** A pending step's row, to run at `runAt` (ms). */
+function pendingRow(intentId: string, step: string, runAt: number) {
+  return {
+    intent_id: intentId,
+    step,
+    state: 'pending',
+    attempts: 0,
+    next_attempt_at: runAt,
+    last_error: null,
+    lease_owner: null,
+    lease_until: null,
+    created_at: runAt,
+    updated_at: runAt,
+  };
+}
+
+type PendingRow = ReturnType<typeof pendingRow>;
+
+/** The runner's statements, built once; the SQL is what the query builder gave for each call before. */
+function compileStatements({ db, capabilities }: StoreContext) {
+  return {
+    /** Journals a pending step unless already journaled; returns the new row only. */
+    insertReturning: compileOnce((row: PendingRow) =>
+      db
+        .insertInto('intent_steps')
+        .values(row)
+        .onConflict((oc) => oc.columns(['intent_id', 'step']).doNothing())
+        .returningAll()
+        .compile(),
+    ),
+
+    selectStep: compileOnce((v: { id: string; step: string }) =>
+      db
+        .selectFrom('intent_steps')
+        .selectAll()
+        .where('intent_id', '=', v.id)
+        .where('step', '=', v.step)
+        .compile(),
+    ),
+
+    /** Journals pending steps (values named `<row>:<column>`); steps already journaled are left as they are. */
+    insertPending: compileByShape((v: Record<string, unknown>, rows) =>
+      db
+        .insertInto('intent_steps')
+        .values(
+          Array.from({ length: Number(rows) }, (_, i) =>
+            Object.fromEntries(
+              Object.keys(pendingRow('', '', 0)).map((column) => [column, v[`${i}:${column}`]]),
+            ),
+          ) as PendingRow[],
+        )
+        .onConflict((oc) => oc.columns(['intent_id', 'step']).doNothing())
+        .compile(),
+    ),
+
+    lease: compileOnce((v: { owner: string; leaseUntil: number; now: number; limit: number }) => {
+      // Postgres: SKIP LOCKED lets concurrent workers pass over each other's rows instead of
+      // leasing the same ones. SQLite: one writer at a time makes the UPDATE atomic on its own.
+      const due = db
+        .selectFrom('intent_steps')
+        .select('id')
+        .where('state', 'in', ['pending', 'running'])
+        .where('next_attempt_at', '<=', v.now)
+        .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', v.now)]))
+        .orderBy('next_attempt_at')
+        .orderBy('id')
+        .limit(v.limit)
+        .$if(capabilities.supportsSkipLocked, (qb) => qb.forUpdate().skipLocked());
+      return db
+        .updateTable('intent_steps')
+        .set((eb) => ({
+          state: 'running',
+          lease_owner: v.owner,
+          lease_until: v.leaseUntil,
+          attempts: eb('attempts', '+', 1),
+          updated_at: v.now,
+        }))
+        .where('id', 'in', due)
+        .returningAll()
+        .compile();
+    }),
+
+    markDone: compileOnce((v: { id: number; owner: string; now: number }) =>
+      db
+        .updateTable('intent_steps')
+        .set({ state: 'done', lease_owner: null, lease_until: null, updated_at: v.now })
+        .where('id', '=', v.id)
+        .where('lease_owner', '=', v.owner)
+        .where('state', '=', 'running')
+        .compile(),
+    ),
+
+    retryLater: compileOnce((v: { id: number; owner: string; error: string; now: number; retryAt: number }) =>
+      db
+        .updateTable('intent_steps')
+        .set({
+          state: 'pending',
+          last_error: v.error,
+          lease_owner: null,
+          lease_until: null,
+          next_attempt_at: v.retryAt,
+          updated_at: v.now,
+        })
+        .where('id', '=', v.id)
+        .where('lease_owner', '=', v.owner)
+        .where('state', '=', 'running')
+        .compile(),
+    ),
+
+    giveUp: compileOnce((v: { id: number; owner: string; error: string; now: number }) =>
+      db
+        .updateTable('intent_steps')
+        .set({
+          state: 'failed',
+          last_error: v.error,
+          lease_owner: null,
+          lease_until: null,
+          updated_at: v.now,
+        })
+        .where('id', '=', v.id)
+        .where('lease_owner', '=', v.owner)
+        .where('state', '=', 'running')
+        .compile(),
+    ),
+  };
 }

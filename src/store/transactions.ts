@@ -1,5 +1,6 @@
 /** The receipt transactions of an intent: one row per (intent, kind). */
 import type { Kysely } from 'kysely';
+import { compileByShape, compileOnce } from './compiled-query.ts';
 import type { StoreContext } from './context.ts';
 import { lower, transactionFromRow } from './rows.ts';
 import type { Database, IntentTransactionRow } from './schema.ts';
@@ -60,6 +61,7 @@ export function newTransactionRow(input: TransactionUpsert, now: number) {
 
 export function createTransactionsRepo(ctx: StoreContext): TransactionsRepo {
   const { db } = ctx;
+  const statements = compileStatements(db);
   return {
     async upsert(input) {
       const now = ctx.now().getTime();
@@ -79,24 +81,69 @@ export function createTransactionsRepo(ctx: StoreContext): TransactionsRepo {
       const now = ctx.now().getTime();
       const intentId = lower(input.intentId);
       if (from.length === 0) throw new RangeError('advance: `from` names no status the row may move from');
-      const row = await db
-        .insertInto('intent_transactions')
-        .values(newTransactionRow(input, now))
-        .onConflict((oc) =>
-          oc
-            .columns(['intent_id', 'kind'])
-            .doUpdateSet({ ...changedColumns(input), updated_at: now })
-            .where('intent_transactions.status', 'in', [...from]),
-        )
-        .returningAll()
-        .executeTakeFirst();
+      // The engine writes a receipt row at every stage of every send: the statement is compiled once per
+      // shape (the columns the call sets, how many statuses it may move from).
+      const set = { ...changedColumns(input), updated_at: now };
+      const values: Record<string, unknown> = {};
+      for (const [column, value] of Object.entries(newTransactionRow(input, now)))
+        values[`row:${column}`] = value;
+      for (const [column, value] of Object.entries(set)) values[`set:${column}`] = value;
+      from.forEach((status, i) => {
+        values[`from:${i}`] = status;
+      });
+      const shape = `${Object.keys(set).join(',')}|${from.length}`;
+      const row = (await db.executeQuery<IntentTransactionRow>(statements.advance(shape, values))).rows[0];
       if (!row) return undefined;
       await ctx.notify(intentId);
       return transactionFromRow(row);
     },
 
     async list(intentId) {
-      return (await selectTransactionsOf(db, [lower(intentId)])).map(transactionFromRow);
+      const { rows } = await db.executeQuery<IntentTransactionRow>(
+        statements.listOne({ id: lower(intentId) }),
+      );
+      return rows.map(transactionFromRow);
     },
+  };
+}
+
+/** The engine's per-step statements, built once (compiled-query.ts); the SQL is the query builder's. */
+function compileStatements(db: Kysely<Database>) {
+  return {
+    /** selectTransactionsOf for one intent. */
+    listOne: compileOnce((v: { id: string }) =>
+      db
+        .selectFrom('intent_transactions')
+        .selectAll()
+        .where('intent_id', 'in', [v.id])
+        .orderBy('id')
+        .compile(),
+    ),
+
+    /**
+     * Insert the row, or move the stored one when its status is one of `from`. Values: `row:<column>` (the
+     * full new row), `set:<column>` (the columns the update sets), `from:<i>`; the shape names the set columns
+     * and how many statuses.
+     */
+    advance: compileByShape((v: Record<string, unknown>, shape) => {
+      const [setColumns, fromCount] = shape.split('|') as [string, string];
+      const pick = (prefix: string, columns: string[]) =>
+        Object.fromEntries(columns.map((column) => [column, v[`${prefix}:${column}`]]));
+      const rowColumns = Object.keys(v)
+        .filter((key) => key.startsWith('row:'))
+        .map((key) => key.slice('row:'.length));
+      const from = Array.from({ length: Number(fromCount) }, (_, i) => v[`from:${i}`]);
+      return db
+        .insertInto('intent_transactions')
+        .values(pick('row', rowColumns) as ReturnType<typeof newTransactionRow>)
+        .onConflict((oc) =>
+          oc
+            .columns(['intent_id', 'kind'])
+            .doUpdateSet(pick('set', setColumns.split(',')))
+            .where('intent_transactions.status', 'in', from as string[]),
+        )
+        .returningAll()
+        .compile();
+    }),
   };
 }
