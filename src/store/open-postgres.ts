@@ -60,7 +60,8 @@ function withPreparedStatements(pool: pg.Pool, log: Logger): pg.Pool {
       // holds it (between a transaction's queries) would otherwise emit an unhandled 'error'. The
       // query in flight, or the next one, fails; the pool drops the client when it is released.
       client.on('error', (error) => {
-        if (checkedOut.has(client))
+        // Once per connection: pg reports the server's message, then the socket's end.
+        if (checkedOut.delete(client))
           log.warn('database connection lost while in use', { error: errorFields(error) });
       });
       const query = client.query.bind(client) as QueryFn;

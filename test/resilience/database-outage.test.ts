@@ -12,11 +12,14 @@
  * amount on beta, and a new quote works.
  */
 import { TrailsApi } from '@0xtrails/api';
+import { sql } from 'kysely';
 import type { Address, Hex } from 'viem';
 import { erc20Abi } from 'viem';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createLogger } from '../../src/internal/logger.ts';
 import { createStore } from '../../src/store/create-store.ts';
+import { DatabaseUnavailableError } from '../../src/store/errors.ts';
+import { createPgPool, openPostgres } from '../../src/store/open-postgres.ts';
 import { isTerminal } from '../../src/store/statuses.ts';
 import type { Store } from '../../src/store/types.ts';
 import { freshAddress, quoteRequest, usdc } from '../e2e/support/requests.ts';
@@ -33,6 +36,8 @@ const SETUP_TIMEOUT_MS = 120_000;
 const TEST_TIMEOUT_MS = 90_000;
 /** How long the database stays down (ms): long enough for the engine's loops and an API call to meet it. */
 const OUTAGE_MS = 3_000;
+/** Lets the second test's transaction take its connection and run its first query before the stop (ms). */
+const HOLD_BEFORE_STOP_MS = 200;
 /** Give up on the intent finishing after the database is back after this long (ms). */
 const RECOVERY_LIMIT_MS = 45_000;
 
@@ -148,6 +153,50 @@ it(
     const { status } = await api.runtimeStatus();
     expect(status.services.find((s) => s.name === 'database')?.healthy).toBe(true);
     expect(again.intent.status).toBe('QUOTED');
+  },
+  TEST_TIMEOUT_MS,
+);
+
+it(
+  'a connection held mid-transaction when the server goes: the transaction fails with DatabaseUnavailableError, nothing is thrown elsewhere',
+  async () => {
+    const { pg } = state as Required<typeof state>;
+    const log = createLogger({
+      level: 'warn',
+      write: (line) => state.logs.push(JSON.parse(line)),
+      format: 'json',
+    });
+    const db = openPostgres(createPgPool({ databaseUrl: pg.url, log }), log);
+    try {
+      let stopped: () => void = () => {};
+      const serverGone = new Promise<void>((resolve) => {
+        stopped = resolve;
+      });
+      const transaction = db
+        .transaction()
+        .execute(async (trx) => {
+          await sql`select 1`.execute(trx);
+          // pg-pool does not listen on a checked-out client: this is where its 'error' had no listener.
+          await serverGone;
+          await sql`select 2`.execute(trx);
+        })
+        .catch((error: unknown) => error);
+      // The transaction holds its connection before the server goes.
+      await new Promise((resolve) => setTimeout(resolve, HOLD_BEFORE_STOP_MS));
+      await pg.stop();
+      stopped();
+      expect(await transaction).toBeInstanceOf(DatabaseUnavailableError);
+      expect(state.logs).toContainEqual(
+        expect.objectContaining({
+          msg: 'database connection lost while in use',
+          error: expect.objectContaining({ code: '57P01' }),
+        }),
+      );
+      await pg.start();
+      expect((await sql<{ x: number }>`select 3 as x`.execute(db)).rows).toEqual([{ x: 3 }]);
+    } finally {
+      await db.destroy();
+    }
   },
   TEST_TIMEOUT_MS,
 );
