@@ -46,7 +46,9 @@ export function createPgQuoteInsert(db: Kysely<Database>, notifications: WriteNo
 
 /**
  * `rows` is the intent row, `receipts` receipt rows, then the notification payloads (`inserted`, and
- * `changed` when there are receipt rows). The channels are constants, written into the SQL text.
+ * `changed` when there are receipt rows). The channels are constants, written into the SQL text. The
+ * SELECT reads `i`, so Postgres runs the intent insert first and `t` (read by nothing) after it: a
+ * duplicate id is reported on the intents key even when its receipt rows collide too (insert-quote.test.ts).
  */
 function buildStatement(
   db: Kysely<Database>,
