@@ -1,7 +1,13 @@
 /**
  * Calldata for every transaction the server sends to Switchyard's contracts.
+ *
+ * Each function's ABI entry is compiled once into an encoder (src/providers/calldata-encoder.ts says why:
+ * viem's encodeFunctionData looks the function up, hashes its signature and checks every address's checksum
+ * on every call). The engine encodes four or five of these per intent. The bytes are viem's (calldata.test.ts
+ * compares every function with encodeFunctionData).
  */
-import { type Address, encodeAbiParameters, encodeFunctionData, type Hex } from 'viem';
+import type { Address, Hex } from 'viem';
+import { createCalldataEncoder } from '../providers/calldata-encoder.ts';
 import {
   destinationSettlerAbi,
   intentAccountAbi,
@@ -10,32 +16,52 @@ import {
 } from './abis.generated.ts';
 import type { Intent, OrderData } from './types.ts';
 
+const execute = createCalldataEncoder(intentAccountAbi, 'execute');
+const accountRefund = createCalldataEncoder(intentAccountAbi, 'refund');
+const deploy = createCalldataEncoder(intentFactoryAbi, 'deploy');
+const deployIfNeededAndExecute = createCalldataEncoder(intentFactoryAbi, 'deployIfNeededAndExecute');
+const deployIfNeededAndRefund = createCalldataEncoder(intentFactoryAbi, 'deployIfNeededAndRefund');
+const open = createCalldataEncoder(originSettlerAbi, 'open');
+const settle = createCalldataEncoder(originSettlerAbi, 'settle');
+const orderRefund = createCalldataEncoder(originSettlerAbi, 'refund');
+const fill = createCalldataEncoder(destinationSettlerAbi, 'fill');
+/** abi.encode(address, bytes): a function's arguments without its selector. */
+const fillProofArguments = createCalldataEncoder(
+  [
+    {
+      type: 'function',
+      name: 'fillProof',
+      inputs: [
+        { name: 'filler', type: 'address' },
+        { name: 'signature', type: 'bytes' },
+      ],
+      outputs: [],
+      stateMutability: 'pure',
+    },
+  ],
+  'fillProof',
+);
+/** Hex characters of '0x' and a 4-byte selector. */
+const SELECTOR_HEX = 10;
+
 /** `IntentAccount.execute(intent, authData)`; authData '0x' means a plain deposit. */
 export function encodeExecute(intent: Intent, authData: Hex = '0x'): Hex {
-  return encodeFunctionData({ abi: intentAccountAbi, functionName: 'execute', args: [intent, authData] });
+  return execute([intent, authData]);
 }
 
 /** `IntentAccount.refund(intent, tokens, native)`: balances go to the committed refund recipient. */
 export function encodeRefund(intent: Intent, tokens: readonly Address[], native: boolean): Hex {
-  return encodeFunctionData({
-    abi: intentAccountAbi,
-    functionName: 'refund',
-    args: [intent, tokens, native],
-  });
+  return accountRefund([intent, tokens, native]);
 }
 
 /** `IntentFactory.deploy(intent)`. */
 export function encodeDeploy(intent: Intent): Hex {
-  return encodeFunctionData({ abi: intentFactoryAbi, functionName: 'deploy', args: [intent] });
+  return deploy([intent]);
 }
 
 /** `IntentFactory.deployIfNeededAndExecute(intent, authData)`. */
 export function encodeDeployIfNeededAndExecute(intent: Intent, authData: Hex = '0x'): Hex {
-  return encodeFunctionData({
-    abi: intentFactoryAbi,
-    functionName: 'deployIfNeededAndExecute',
-    args: [intent, authData],
-  });
+  return deployIfNeededAndExecute([intent, authData]);
 }
 
 /** `IntentFactory.deployIfNeededAndRefund(intent, tokens, native)`. */
@@ -44,16 +70,12 @@ export function encodeDeployIfNeededAndRefund(
   tokens: readonly Address[],
   native: boolean,
 ): Hex {
-  return encodeFunctionData({
-    abi: intentFactoryAbi,
-    functionName: 'deployIfNeededAndRefund',
-    args: [intent, tokens, native],
-  });
+  return deployIfNeededAndRefund([intent, tokens, native]);
 }
 
 /** `OriginSettler.open(order)`: made by the origin account as its lock call. */
 export function encodeOpen(order: OrderData): Hex {
-  return encodeFunctionData({ abi: originSettlerAbi, functionName: 'open', args: [order] });
+  return open([order]);
 }
 
 /** `DestinationSettler.fill(order, originChainId, originSettler, repaymentAddr)`. */
@@ -63,28 +85,20 @@ export function encodeFill(
   originSettler: Address,
   repaymentAddr: Address,
 ): Hex {
-  return encodeFunctionData({
-    abi: destinationSettlerAbi,
-    functionName: 'fill',
-    args: [order, originChainId, originSettler, repaymentAddr],
-  });
+  return fill([order, originChainId, originSettler, repaymentAddr]);
 }
 
 /** The AttestedFillVerifier proof: abi.encode(filler, signature). */
 export function encodeFillProof(filler: Address, signature: Hex): Hex {
-  return encodeAbiParameters([{ type: 'address' }, { type: 'bytes' }], [filler, signature]);
+  return `0x${fillProofArguments([filler, signature]).slice(SELECTOR_HEX)}`;
 }
 
 /** `OriginSettler.settle(order, repaymentAddr, proof)`. */
 export function encodeSettle(order: OrderData, repaymentAddr: Address, proof: Hex): Hex {
-  return encodeFunctionData({
-    abi: originSettlerAbi,
-    functionName: 'settle',
-    args: [order, repaymentAddr, proof],
-  });
+  return settle([order, repaymentAddr, proof]);
 }
 
 /** `OriginSettler.refund(order)`: anyone, once `fillDeadline + grace` has passed. */
 export function encodeOrderRefund(order: OrderData): Hex {
-  return encodeFunctionData({ abi: originSettlerAbi, functionName: 'refund', args: [order] });
+  return orderRefund([order]);
 }

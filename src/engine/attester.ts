@@ -14,7 +14,8 @@ import {
 import { RetryLaterError } from '../chains/errors.ts';
 import { withChainErrors } from '../chains/map-chain-error.ts';
 import { destinationSettlerAbi } from '../contracts/abis.generated.ts';
-import { fillAttestationTypedData } from '../contracts/attestation.ts';
+import { type FillAttestation, fillAttestationTypedData } from '../contracts/attestation.ts';
+import { createFillAttestationDigest } from '../contracts/fill-attestation-digest.ts';
 import type { OrderData } from '../contracts/types.ts';
 import { LOG_LOOKBACK_BLOCKS } from './constants.ts';
 import { FillNotFoundError } from './errors.ts';
@@ -46,21 +47,24 @@ export interface Attester {
 
 export function createAttester(deps: { account: LocalAccount }): Attester {
   const { account } = deps;
+  const digest = createFillAttestationDigest();
+  // The same signature either way (EIP-712 digest, deterministic ECDSA); an account that signs only typed
+  // data (a remote signer) gets the typed data.
+  const sign = (a: FillAttestation) =>
+    account.sign ? account.sign({ hash: digest(a) }) : account.signTypedData(fillAttestationTypedData(a));
   return {
     address: account.address,
     async attest(req) {
       const fill = await readFilled(req);
-      const signature = await account.signTypedData!(
-        fillAttestationTypedData({
-          verifier: req.verifier,
-          originChainId: req.originChainId,
-          destChainId: req.order.destChainId,
-          destSettler: req.order.destSettler,
-          orderId: req.orderId,
-          filler: fill.filler,
-          repaymentAddr: fill.repaymentAddr,
-        }),
-      );
+      const signature = await sign({
+        verifier: req.verifier,
+        originChainId: req.originChainId,
+        destChainId: req.order.destChainId,
+        destSettler: req.order.destSettler,
+        orderId: req.orderId,
+        filler: fill.filler,
+        repaymentAddr: fill.repaymentAddr,
+      });
       return { ...fill, signature };
     },
   };
