@@ -95,6 +95,11 @@ export interface TransactionSender {
    * the engine's chain watch (src/engine/chain-watch.ts).
    */
   restoreLost(chainId: number): Promise<number>;
+  /**
+   * No restore starts after this; a running one stops at its next transaction boundary and is awaited
+   * (bounded). Called when the engine stops; sends are not affected.
+   */
+  stopRestoring(): Promise<void>;
 }
 
 export interface TransactionSenderDeps {
@@ -131,6 +136,7 @@ export function createTransactionSender(deps: TransactionSenderDeps): Transactio
   const restorer = createLostTransactionRestorer({
     store,
     clientFor: (chainId) => clientFor(chainId),
+    confirmations: deps.confirmations,
     operators: () => [...keysUsed],
     log,
     ...(deps.timing?.pollIntervalMs !== undefined && {
@@ -437,6 +443,8 @@ export function createTransactionSender(deps: TransactionSenderDeps): Transactio
     journaled: (req) => journaled(req),
 
     restoreLost: (chainId) => restorer.restore(chainId),
+
+    stopRestoring: () => restorer.stop(),
 
     exclusive(key, job) {
       const previous = exclusiveTails.get(key) ?? Promise.resolve();

@@ -5,39 +5,66 @@
  * stored (same raw bytes, same hash: never re-signed), all keys together in the order they were first mined
  * (block, then index in the block), each one mined before the next is sent: a destination execution must
  * not land before the fill it spends. A row goes back to `broadcast` while it is sent again and is recorded
- * `mined` (or `failed`, if it now reverts) with its new block afterwards.
+ * `mined` (or `failed`, if it now reverts) with its new block once that block is as deep as the chain's
+ * confirmation depth, like every other send: the next one is sent only then, as the original steps did
+ * (a fill deep before its execution was sent).
+ *
+ * Stopping: no run starts after stop(); a running one stops at its next transaction boundary (before a row
+ * is marked and sent, or while it waits for one already sent: that row stays `broadcast` with its first
+ * block, which the next run resumes in order) and is awaited up to RESTORE_STOP_WAIT_MS.
  */
 import type { Address, Hex, PublicClient, TransactionReceipt } from 'viem';
 import type { Logger } from '../internal/logger.ts';
 import type { SignedTransaction, Store } from '../store/types.ts';
 import { NonceAlreadyUsedError } from './errors.ts';
 import { mapChainError, withChainErrors } from './map-chain-error.ts';
-import { RECEIPT_POLL_INTERVAL_MS, RESTORE_WAIT_PER_TRANSACTION_MS } from './sender-constants.ts';
+import {
+  RECEIPT_POLL_INTERVAL_MS,
+  RESTORE_STOP_WAIT_MS,
+  RESTORE_WAIT_PER_TRANSACTION_MS,
+} from './sender-constants.ts';
 
 export interface LostTransactionRestorer {
   /**
    * Restores the chain's lost transactions (see above) and resolves to how many were mined again. One run
-   * per chain at a time: a call while one runs joins it.
+   * per chain at a time: a call while one runs joins it. After stop() it starts nothing and resolves to 0.
    */
   restore(chainId: number): Promise<number>;
+  /** Starts no more runs and waits (bounded) for the running ones to stop at a transaction boundary. */
+  stop(): Promise<void>;
 }
 
 export interface LostTransactionRestorerDeps {
   store: Store;
   clientFor(chainId: number): PublicClient;
+  /** Confirmation depth per chain id (blocks, counting the one that includes the transaction). */
+  confirmations(chainId: number): number;
   /** The keys whose journals are looked at (the engine's sending keys). */
   operators(): readonly string[];
   log: Logger;
-  timing?: Partial<{ pollIntervalMs: number; waitPerTransactionMs: number }>;
+  timing?: Partial<{ pollIntervalMs: number; waitPerTransactionMs: number; stopWaitMs: number }>;
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export function createLostTransactionRestorer(deps: LostTransactionRestorerDeps): LostTransactionRestorer {
   const { store, log } = deps;
   const pollMs = deps.timing?.pollIntervalMs ?? RECEIPT_POLL_INTERVAL_MS;
   const waitMs = deps.timing?.waitPerTransactionMs ?? RESTORE_WAIT_PER_TRANSACTION_MS;
+  const stopWaitMs = deps.timing?.stopWaitMs ?? RESTORE_STOP_WAIT_MS;
   const running = new Map<number, Promise<number>>();
+  let stopping = false;
+  // Pauses in progress, ended at once by stop().
+  const wakers = new Set<() => void>();
+
+  const pause = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const wake = () => {
+        clearTimeout(timer);
+        wakers.delete(wake);
+        resolve();
+      };
+      const timer = setTimeout(wake, ms);
+      wakers.add(wake);
+    });
 
   const receiptOf = (client: PublicClient, hash: string) =>
     withChainErrors(() =>
@@ -89,6 +116,11 @@ export function createLostTransactionRestorer(deps: LostTransactionRestorerDeps)
     return lost;
   }
 
+  /**
+   * Marked `broadcast` and sent with no stop check between the two, so a row says `broadcast` once it went
+   * out. Only a crash there leaves one unsent, which is harmless: the start-up re-broadcast skips a row with
+   * its first block, and the next run sends it first.
+   */
   async function sendAgain(client: PublicClient, tx: SignedTransaction): Promise<boolean> {
     await store.signedTransactions.markResent(tx.hash);
     const started = Date.now();
@@ -99,9 +131,11 @@ export function createLostTransactionRestorer(deps: LostTransactionRestorerDeps)
       // "already known" (sent by a run before) or "nonce too low" (the wait below tells whose it is).
       if (!(mapped instanceof NonceAlreadyUsedError)) throw mapped;
     }
+    const depth = BigInt(Math.max(1, deps.confirmations(tx.chainId)));
     for (;;) {
+      if (stopping) return false; // sent: the row stays `broadcast`, the next run resumes it in order
       const receipt = await receiptOf(client, tx.hash);
-      if (receipt) {
+      if (receipt && (await deepEnough(client, receipt, depth))) {
         await markMined(tx, receipt);
         if (receipt.status !== 'success' && tx.status === 'mined') {
           log.error('a lost transaction sent again reverted this time', {
@@ -114,8 +148,15 @@ export function createLostTransactionRestorer(deps: LostTransactionRestorerDeps)
         return true;
       }
       if (Date.now() - started > waitMs) return giveUp(client, tx);
-      await sleep(pollMs);
+      await pause(pollMs);
     }
+  }
+
+  async function deepEnough(client: PublicClient, receipt: TransactionReceipt, depth: bigint) {
+    if (depth <= 1n) return true;
+    // Fresh: viem caches the block number for the client's polling interval.
+    const head = await withChainErrors(() => client.getBlockNumber({ cacheTime: 0 }));
+    return head - receipt.blockNumber + 1n >= depth;
   }
 
   /** Not mined in time: stop this run (the rest waits, in order, for the next one) unless the nonce is gone. */
@@ -145,6 +186,7 @@ export function createLostTransactionRestorer(deps: LostTransactionRestorerDeps)
     const client = deps.clientFor(chainId);
     const lost: SignedTransaction[] = [];
     for (const address of new Set(deps.operators().map((a) => a.toLowerCase()))) {
+      if (stopping) return 0;
       lost.push(...(await lostOf(chainId, client, address)));
     }
     if (lost.length === 0) return 0;
@@ -155,21 +197,40 @@ export function createLostTransactionRestorer(deps: LostTransactionRestorerDeps)
     });
     let restored = 0;
     for (const tx of ordered) {
-      if (!(await sendAgain(client, tx))) break;
+      if (stopping || !(await sendAgain(client, tx))) break;
       restored++;
     }
-    log.info('lost transactions mined again', { chainId, restored, of: ordered.length });
+    log.info('lost transactions mined again', { chainId, restored, of: ordered.length, stopped: stopping });
     return restored;
+  }
+
+  async function stop(): Promise<void> {
+    stopping = true;
+    for (const wake of [...wakers]) wake();
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<'timeout'>((resolve) => {
+      timer = setTimeout(() => resolve('timeout'), stopWaitMs);
+    });
+    const ended = await Promise.race([Promise.allSettled(running.values()), timedOut]);
+    clearTimeout(timer);
+    if (ended === 'timeout') {
+      log.warn('a restore of lost transactions did not stop in time; left running', {
+        chainIds: [...running.keys()],
+        waitedMs: stopWaitMs,
+      });
+    }
   }
 
   return {
     restore(chainId) {
+      if (stopping) return Promise.resolve(0);
       const current = running.get(chainId);
       if (current) return current;
       const started = run(chainId).finally(() => running.delete(chainId));
       running.set(chainId, started);
       return started;
     },
+    stop,
   };
 }
 

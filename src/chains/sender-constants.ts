@@ -66,3 +66,10 @@ export const MAX_RPC_RESPONSE_BYTES = 10 * 1024 * 1024;
  * a transaction that will not mine (fees, a nonce below it still missing) must not hold the others forever.
  */
 export const RESTORE_WAIT_PER_TRANSACTION_MS = 60_000;
+/**
+ * When the sender stops, a running restore is awaited at most this long (ms) for it to reach its next
+ * transaction boundary: viem's default RPC timeout (10 s), so a run parked on a request to a hung node
+ * ends within it; one that does not is left with a warning (at most the transaction it was sending then goes
+ * out: it starts no other).
+ */
+export const RESTORE_STOP_WAIT_MS = 10_000;

@@ -5,7 +5,8 @@
  * only when asked; this keeps the engine's own view: one head read per chain every CHAIN_WATCH_INTERVAL_MS.
  * A restore runs when a chain answers again after failing, when its head goes back, at the first answer
  * after start (a crash mid-restore, a rollback while the engine was down), and every
- * LOST_TRANSACTIONS_CHECK_MS.
+ * LOST_TRANSACTIONS_CHECK_MS. stop() ends the rounds and awaits the restores this watch started: the engine
+ * stops the sender's restores first (sender.stopRestoring), so that wait is bounded.
  */
 import type { TransactionSender } from '../chains/create-transaction-sender.ts';
 import type { Logger } from '../internal/logger.ts';
@@ -88,7 +89,7 @@ export function createChainWatch(deps: ChainWatchDeps): ChainWatch {
     await Promise.all(
       [...views].map(async ([chainId, view]) => {
         const reason = await look(chainId, view);
-        if (reason && !view.restoring) restore(chainId, view, reason);
+        if (reason && !view.restoring && !stopped) restore(chainId, view, reason);
       }),
     );
   }

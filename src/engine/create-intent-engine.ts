@@ -161,6 +161,9 @@ export function createIntentEngine(deps: IntentEngineDeps): IntentEngine {
       chainWatch.start();
     },
     async stop() {
+      // First: a running restore (the chain watch's or a waiting send's) may wait a minute per transaction;
+      // this stops it at its next transaction boundary, bounded, and starts no other.
+      await sender.stopRestoring();
       await chainWatch.stop();
       await watcher.stop();
       await runner.stop();
