@@ -95,7 +95,8 @@ export function createLostTransactionRestorer(deps: LostTransactionRestorerDeps)
     const highest = await store.signedTransactions.highestMinedNonce({ chainId, fromAddress: address });
     if (highest === undefined) return [];
     const confirmed = await confirmedNonce(client, address);
-    if (confirmed > highest) return []; // the normal case: one indexed query and one read per key
+    await recordResentBelow(chainId, client, address, confirmed);
+    if (confirmed > highest) return []; // the normal case: two indexed queries and one read per key
     const rows = await store.signedTransactions.listAtNonces({
       chainId,
       fromAddress: address,
@@ -107,13 +108,35 @@ export function createLostTransactionRestorer(deps: LostTransactionRestorerDeps)
       const minedOnce =
         row.status === 'mined' ||
         row.status === 'failed' ||
-        (row.status === 'broadcast' && row.minedBlock != null); // a restore interrupted by a crash
+        (row.status === 'broadcast' && row.minedBlock != null); // sent again by a run that did not finish
       if (!minedOnce) continue;
       const receipt = await receiptOf(client, row.hash);
-      if (receipt) await markMined(row, receipt);
-      else lost.push(row);
+      if (!receipt) lost.push(row);
+      // One sent again and not deep yet is neither lost nor recorded: a later run records it.
+      else if (row.status !== 'broadcast' || (await deepEnough(client, receipt, depthOf(chainId)))) {
+        await markMined(row, receipt);
+      }
     }
     return lost;
+  }
+
+  /**
+   * Rows a run sent again and left `broadcast` (it stopped, crashed or gave up while waiting) that the chain
+   * has mined since, below its nonce now: they are not lost, so no run lists them again; recorded here at
+   * their depth. One query on the status index: such rows are few.
+   */
+  async function recordResentBelow(
+    chainId: number,
+    client: PublicClient,
+    address: string,
+    confirmed: number,
+  ): Promise<void> {
+    const rows = await store.signedTransactions.listUnconfirmed({ chainId, fromAddress: address });
+    for (const row of rows) {
+      if (row.minedBlock == null || row.nonce >= confirmed) continue;
+      const receipt = await receiptOf(client, row.hash);
+      if (receipt && (await deepEnough(client, receipt, depthOf(chainId)))) await markMined(row, receipt);
+    }
   }
 
   /**
@@ -131,7 +154,7 @@ export function createLostTransactionRestorer(deps: LostTransactionRestorerDeps)
       // "already known" (sent by a run before) or "nonce too low" (the wait below tells whose it is).
       if (!(mapped instanceof NonceAlreadyUsedError)) throw mapped;
     }
-    const depth = BigInt(Math.max(1, deps.confirmations(tx.chainId)));
+    const depth = depthOf(tx.chainId);
     for (;;) {
       if (stopping) return false; // sent: the row stays `broadcast`, the next run resumes it in order
       const receipt = await receiptOf(client, tx.hash);
@@ -151,6 +174,8 @@ export function createLostTransactionRestorer(deps: LostTransactionRestorerDeps)
       await pause(pollMs);
     }
   }
+
+  const depthOf = (chainId: number) => BigInt(Math.max(1, deps.confirmations(chainId)));
 
   async function deepEnough(client: PublicClient, receipt: TransactionReceipt, depth: bigint) {
     if (depth <= 1n) return true;

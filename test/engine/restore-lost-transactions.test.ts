@@ -5,7 +5,10 @@
  * state looks like). Sent again in their first order, same hashes, both succeed; in the other order the
  * relayer's would revert. Once through the sender's trigger (a later relayer send waiting behind its nonce
  * gap restores the solver's transaction too), once with nothing sent after them (restoreLost, what the
- * engine's chain watch calls when the chain comes back).
+ * engine's chain watch calls when the chain comes back). Then the restore's lifecycle: stopped while it
+ * waits for a block (automine off), it returns at once and sends nothing after, and the next process
+ * finishes it; rows a crash left `broadcast` mid-restore are sent in their first order by the next run, and
+ * the start-up re-broadcast leaves them alone.
  */
 import { encodeFunctionData, erc20Abi, type Hex, type LocalAccount } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -21,6 +24,15 @@ import { createTestDatabase, type TestDatabase } from '../harness/database.ts';
 
 /** Moved from the solver to the relayer and on to the stranger (USDC base units). */
 const AMOUNT = 100_000_000n;
+/** The senders' receipt poll (ms). */
+const POLL_MS = 50;
+/**
+ * stopRestoring() of a run waiting for a block returns within this (ms): it ends the wait at once and its
+ * run returns at the next statement; generous for a loaded 2-core machine, far below the run's 60 s wait.
+ */
+const STOP_BOUND_MS = 2_000;
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 let chain: TestChain;
 let database: TestDatabase;
@@ -37,20 +49,41 @@ beforeAll(async () => {
   store = await createStore({ ...database.options, log: createSilentLogger() });
   solver = chain.accounts.solver as LocalAccount;
   relayer = chain.accounts.relayer as LocalAccount;
-  sender = createTransactionSender({
-    store,
-    clients: new Map([[chain.chainId, chain.publicClient as never]]),
-    confirmations: () => 1,
-    log: createSilentLogger(),
-    operators: [solver.address, relayer.address],
-    timing: { pollIntervalMs: 50 },
-  });
+  sender = newSender();
 }, 60_000);
 afterAll(async () => {
   await store?.close();
   await database?.drop();
   await chain?.stop();
 });
+
+/** A sender as a process has it at start: nothing sent yet, the operator keys known. */
+function newSender(): TransactionSender {
+  return createTransactionSender({
+    store,
+    clients: new Map([[chain.chainId, chain.publicClient as never]]),
+    confirmations: () => 1,
+    log: createSilentLogger(),
+    operators: [solver.address, relayer.address],
+    timing: { pollIntervalMs: POLL_MS },
+  });
+}
+
+/** Hashes waiting in the chain's pool. */
+async function pool(): Promise<string[]> {
+  const content = await chain.testClient.getTxpoolContent();
+  return [content.pending, content.queued].flatMap((byAddress) =>
+    Object.values(byAddress).flatMap((byNonce) => Object.values(byNonce).map((tx) => tx.hash.toLowerCase())),
+  );
+}
+
+async function until(condition: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await sleep(POLL_MS);
+  }
+}
 
 const transfer = (to: string, amount: bigint) =>
   encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [to as Hex, amount] });
@@ -124,5 +157,58 @@ describe('lost mined transactions of two keys', () => {
     await expectRestored(rows, strangerBefore);
     // Nothing lost any more: a second run finds nothing.
     expect(await sender.restoreLost(chain.chainId)).toBe(0);
+  }, 60_000);
+});
+
+describe('the restore lifecycle', () => {
+  it('stops at once when the sender stops mid-restore, sends nothing after, and the next process finishes it', async () => {
+    const strangerBefore = await chain.balanceOf(chain.tokens.usdc, chain.accounts.stranger.address);
+    const [fund, spend] = await fundAndSpendThenLose('stop');
+    const stopping = newSender();
+    await chain.testClient.setAutomine(false);
+    try {
+      const run = stopping.restoreLost(chain.chainId);
+      // The fund is sent again and waits in the pool for a block that does not come (60 s per transaction).
+      await until(async () => (await pool()).includes(fund!.hash.toLowerCase()));
+      const started = Date.now();
+      await stopping.stopRestoring();
+      expect(Date.now() - started).toBeLessThan(STOP_BOUND_MS);
+      expect(await run).toBe(0);
+      // No run starts after the stop.
+      expect(await stopping.restoreLost(chain.chainId)).toBe(0);
+      // The fund (sent before the stop) is mined; nothing else was sent, nor is afterwards.
+      expect(await pool()).toEqual([fund!.hash.toLowerCase()]);
+      await chain.testClient.mine({ blocks: 1 });
+      await sleep(10 * POLL_MS);
+      expect(await pool()).toEqual([]);
+      await expect(chain.publicClient.getTransactionReceipt({ hash: spend!.hash as Hex })).rejects.toThrow();
+      // Left as a stop (or a crash) leaves it: `broadcast`, its first block kept for the order.
+      const left = await store.signedTransactions.findByHash(fund!.hash);
+      expect([left?.status, left?.minedBlock]).toEqual(['broadcast', fund!.minedBlock]);
+    } finally {
+      await chain.testClient.setAutomine(true);
+    }
+    // The next process: the fund is found mined and recorded, the spend sent after it.
+    expect(await newSender().restoreLost(chain.chainId)).toBe(1);
+    await expectRestored([fund!, spend!], strangerBefore);
+  }, 60_000);
+
+  it('resumes a restore a crash interrupted in first-mined order; the start-up re-broadcast sends none of it', async () => {
+    const strangerBefore = await chain.balanceOf(chain.tokens.usdc, chain.accounts.stranger.address);
+    const rows = await fundAndSpendThenLose('crash');
+    // What markResent leaves when the process dies around the send: `broadcast`, the first block kept. Both
+    // rows so: the order must come from their first blocks, not from their status.
+    for (const row of rows) await store.signedTransactions.markResent(row.hash);
+    const next = newSender();
+    // The start-up re-broadcast: the spend sent first would revert (the relayer holds nothing yet).
+    expect(await next.rebroadcastUnconfirmed()).toBe(0);
+    expect(await pool()).toEqual([]);
+    for (const row of rows) {
+      await expect(chain.publicClient.getTransactionReceipt({ hash: row.hash as Hex })).rejects.toThrow();
+      expect((await store.signedTransactions.findByHash(row.hash))?.status).toBe('broadcast');
+    }
+    // The chain watch's first look at start: the restore sends both, the fund first.
+    expect(await next.restoreLost(chain.chainId)).toBe(2);
+    await expectRestored(rows, strangerBefore);
   }, 60_000);
 });
