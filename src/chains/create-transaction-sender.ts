@@ -68,6 +68,13 @@ export interface SendRequest {
    * depends on (sent before it at the chain's fee). Only for calls whose revert is harmless.
    */
   unsimulated?: { gasLimit: bigint };
+  /**
+   * The rows `journaled()` gave for this intent, purpose and chain, read by the caller just before: the
+   * sender then does not read them again. Only for a caller holding the step lease of the one step that
+   * sends this purpose: rows for an (intent, purpose) are written only by that step's own sendOnce (a new
+   * signature or a replacement), so none can appear between its read and this send. Absent: read here.
+   */
+  journaled?: readonly SignedTransaction[];
 }
 
 export interface SentTransaction {
@@ -421,7 +428,7 @@ export function createTransactionSender(deps: TransactionSenderDeps): Transactio
   return {
     async sendOnce(req) {
       keysUsed.add(req.account.address.toLowerCase());
-      const existing = await journaled({ ...req, from: req.account.address });
+      const existing = req.journaled ?? (await journaled({ ...req, from: req.account.address }));
       const done = existing.find((t) => t.status === 'mined' || t.status === 'failed');
       if (done) return waitForAny(req, [done]);
       let candidates = existing.filter((t) => t.status === 'signed' || t.status === 'broadcast');

@@ -64,11 +64,14 @@ export const destinationStep: StepDefinition = {
     ]);
     const onChain = (purpose: string) =>
       journal.filter((t) => t.purpose === purpose && t.chainId === request.chainId);
+    const journaled = onChain(DESTINATION_PURPOSE);
+    const journaledEarly = onChain(DESTINATION_EARLY_PURPOSE);
     const obtained = await obtainExecution(ctx, input, {
-      request,
-      early,
-      journaled: onChain(DESTINATION_PURPOSE),
-      journaledEarly: onChain(DESTINATION_EARLY_PURPOSE),
+      // Each send gets the rows read above: only this step (its lease held) journals either execution.
+      request: { ...request, journaled },
+      early: { ...early, journaled: journaledEarly },
+      journaled,
+      journaledEarly,
       fill: onChain(FILL_PURPOSE).at(-1)?.status,
       state,
       behindFill,

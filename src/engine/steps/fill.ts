@@ -77,7 +77,8 @@ export const fillStep: StepDefinition = {
       }
       await ensureInventory(ctx, destChainId, order, inventory);
     }
-    const sent = await ctx.sender.sendOnce(request);
+    // The rows just read: only this step (its lease held) journals fills of this intent.
+    const sent = await ctx.sender.sendOnce({ ...request, journaled });
     if (sent.receipt.status !== 'success') {
       throw new UnexpectedOutcomeError('the fill transaction reverted on-chain', {
         details: { hash: sent.hash },

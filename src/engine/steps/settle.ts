@@ -61,6 +61,8 @@ export const settleStep: StepDefinition = {
       ...(fillHash && { fillTransactionHash: fillHash }),
     });
     const sent = await ctx.sender.sendOnce({
+      // The rows read above: only this step (its lease held) journals this intent's settle.
+      journaled,
       chainId: origin.config.chainId,
       account: ctx.keys.relayer,
       to: settler,
