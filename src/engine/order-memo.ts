@@ -3,23 +3,35 @@
  * its order to fill, settle and order-refund, which read the same receipt back otherwise (three
  * eth_getTransactionReceipt per intent). A cache of immutable data (a mined receipt's OrderOpened event):
  * a miss, after a restart or in another worker, reads the chain as before.
+ *
+ * Also by intent, for an origin execution this process recorded as succeeded: those steps then need not
+ * read the receipt rows for its hash (an origin row that SUCCEEDED keeps its hash and status).
  */
 import type { OrderData } from '../contracts/types.ts';
 import { ORDER_MEMO_SIZE } from './constants.ts';
 
 export interface OrderMemo {
   get(originHash: string): OrderData | undefined;
-  remember(originHash: string, order: OrderData): void;
+  /** The order of an intent whose origin execution was remembered with its intent id. */
+  ofIntent(intentId: string): OrderData | undefined;
+  /** `intentId` only once the intent's origin row is written SUCCEEDED with this hash. */
+  remember(originHash: string, order: OrderData, intentId?: string): void;
 }
 
 export function createOrderMemo(size: number = ORDER_MEMO_SIZE): OrderMemo {
-  // Insertion order is age: the oldest entry goes first once the memo is full.
+  // Insertion order is age: the oldest entry goes first once a map is full.
   const orders = new Map<string, OrderData>();
+  const byIntent = new Map<string, OrderData>();
+  const bounded = <V>(map: Map<string, V>, key: string, value: V) => {
+    map.set(key, value);
+    if (map.size > size) map.delete(map.keys().next().value!);
+  };
   return {
     get: (originHash) => orders.get(originHash.toLowerCase()),
-    remember(originHash, order) {
-      orders.set(originHash.toLowerCase(), order);
-      if (orders.size > size) orders.delete(orders.keys().next().value!);
+    ofIntent: (intentId) => byIntent.get(intentId.toLowerCase()),
+    remember(originHash, order, intentId) {
+      bounded(orders, originHash.toLowerCase(), order);
+      if (intentId !== undefined) bounded(byIntent, intentId.toLowerCase(), order);
     },
   };
 }

@@ -11,11 +11,15 @@ import {
 } from '../../contracts/auth-data.ts';
 import type { EngineContext, StepInput } from '../context.ts';
 import { isReceiveAuthorization } from './classify-authorization.ts';
-import { readDepositIntentEntry } from './deposit-intent-entry.ts';
+import type { DepositIntentEntry } from './deposit-intent-entry.ts';
 import { readTokenDomain } from './token-domain.ts';
 
-export async function depositAuthData(ctx: EngineContext, { intent, plan }: StepInput): Promise<Hex> {
-  const entry = await readDepositIntentEntry(ctx.store, intent.intentId);
+/** `entry`: the intent's gasless entry as the step read it (readDepositIntentEntry). */
+export async function depositAuthData(
+  ctx: EngineContext,
+  { plan }: StepInput,
+  entry: DepositIntentEntry | undefined,
+): Promise<Hex> {
   if (!entry?.permitSignature || entry.permitDeadline === undefined) return '0x';
   const o = plan.origin.intent;
   const { client } = ctx.chain(o.chainId);

@@ -59,7 +59,11 @@ export function toDepositIntentEntry(value: unknown): DepositIntentEntry {
   };
 }
 
-/** The gasless entry recorded for this intent, or undefined for a plain-transfer deposit. */
+/**
+ * The gasless entry recorded for this intent, or undefined for a plain-transfer deposit. A step reads it
+ * once per run and hands it to the gasless hooks it calls (the origin step: the authData, the deadline
+ * check, the deposit row) rather than each reading the receipt rows again.
+ */
 export async function readDepositIntentEntry(
   store: Store,
   intentId: string,

@@ -7,7 +7,7 @@ import { balanceAt, chainNow } from '../chain-reads.ts';
 import { DEPOSIT_RECHECK_MS } from '../constants.ts';
 import type { EngineContext, StepInput, StepResult } from '../context.ts';
 import { DeadlinePassedError } from '../errors.ts';
-import { readDepositIntentEntry } from './deposit-intent-entry.ts';
+import { type DepositIntentEntry, readDepositIntentEntry } from './deposit-intent-entry.ts';
 
 /** undefined when the intent has no gasless entry (the plain-transfer path decides). */
 export async function gaslessDepositStep(
@@ -38,8 +38,14 @@ export async function checkGaslessDeadline(signed: number, origin: bigint, now: 
   }
 }
 
-/** Before a fresh origin send: a gasless deposit past its signed deadline is not relayed. */
-export async function checkGaslessSendable(ctx: EngineContext, input: StepInput, now: bigint): Promise<void> {
-  const entry = await readDepositIntentEntry(ctx.store, input.intent.intentId);
+/**
+ * Before a fresh origin send: a gasless deposit past its signed deadline is not relayed. `entry`: the
+ * intent's gasless entry as the step read it (readDepositIntentEntry).
+ */
+export async function checkGaslessSendable(
+  input: StepInput,
+  now: bigint,
+  entry: DepositIntentEntry | undefined,
+): Promise<void> {
   if (entry) await checkGaslessDeadline(entry.deadline, input.plan.origin.intent.deadline, now);
 }

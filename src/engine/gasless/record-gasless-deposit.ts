@@ -5,14 +5,16 @@
 import type { Hex } from 'viem';
 import type { EngineContext, StepInput } from '../context.ts';
 import { writeRow } from '../receipts.ts';
-import { readDepositIntentEntry } from './deposit-intent-entry.ts';
+import { type DepositIntentEntry, readDepositIntentEntry } from './deposit-intent-entry.ts';
 
 export async function recordGaslessDeposit(
   ctx: EngineContext,
   { intent, plan }: StepInput,
   sent: { hash: Hex; minedAt: Date },
+  /** The intent's gasless entry as the step read it (readDepositIntentEntry). */
+  entry: DepositIntentEntry | undefined,
 ): Promise<void> {
-  if (!(await readDepositIntentEntry(ctx.store, intent.intentId))) return;
+  if (!entry) return;
   const o = plan.origin.intent;
   await writeRow(ctx.store, intent.intentId, 'deposit', {
     chainId: Number(o.chainId),

@@ -13,6 +13,15 @@ export interface LoadedOrder {
 }
 
 export async function loadOrder(ctx: EngineContext, { intent, plan }: StepInput): Promise<LoadedOrder> {
+  const originChainId = plan.origin.intent.chainId;
+  const loaded = (order: OrderData): LoadedOrder => ({
+    order,
+    orderId: computeOrderId(order, originChainId, ctx.chain(originChainId).config.contracts.originSettler),
+    originChainId,
+  });
+  // Remembered by this process's origin step once it wrote the row SUCCEEDED: the rows need no read.
+  const remembered = ctx.orders?.ofIntent(intent.intentId);
+  if (remembered) return loaded(remembered);
   const rows = await ctx.store.transactions.list(intent.intentId);
   const origin = rows.find((r) => r.kind === 'origin');
   if (!origin?.txnHash || origin.status !== 'SUCCEEDED') {
@@ -20,13 +29,8 @@ export async function loadOrder(ctx: EngineContext, { intent, plan }: StepInput)
       details: { intentId: intent.intentId, status: origin?.status },
     });
   }
-  const originChainId = plan.origin.intent.chainId;
-  const { client, config } = ctx.chain(originChainId);
-  const order =
-    ctx.orders?.get(origin.txnHash) ?? openedOrder(await receiptOf(client, origin.txnHash as Hex));
-  return {
-    order,
-    orderId: computeOrderId(order, originChainId, config.contracts.originSettler),
-    originChainId,
-  };
+  const { client } = ctx.chain(originChainId);
+  return loaded(
+    ctx.orders?.get(origin.txnHash) ?? openedOrder(await receiptOf(client, origin.txnHash as Hex)),
+  );
 }

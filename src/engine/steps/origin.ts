@@ -18,7 +18,9 @@ import type { EngineContext, StepDefinition, StepInput } from '../context.ts';
 import { AccountCancelledError, DeadlinePassedError, UnexpectedOutcomeError } from '../errors.ts';
 import {
   checkGaslessSendable,
+  type DepositIntentEntry,
   depositAuthData,
+  readDepositIntentEntry,
   recordGaslessDeposit,
   recordGaslessNotRelayed,
 } from '../gasless/index.ts';
@@ -37,15 +39,19 @@ export const originStep: StepDefinition = {
       fromAddress: ctx.keys.relayer.address,
       toAddress: config.contracts.intentFactory,
     };
-    await writeRow(ctx.store, intent.intentId, 'origin', { ...base, status: 'PENDING' });
+    // Read once and handed down to the gasless hooks below (each read the receipt rows before).
+    const [gasless] = await Promise.all([
+      readDepositIntentEntry(ctx.store, intent.intentId),
+      writeRow(ctx.store, intent.intentId, 'origin', { ...base, status: 'PENDING' }),
+    ]);
 
-    const sent = await executeOnce(ctx, input, base);
+    const sent = await executeOnce(ctx, input, base, gasless);
     if (sent.receipt.status !== 'success') {
       throw new TransactionRevertedError('the origin execution reverted on-chain', {
         details: { hash: sent.hash },
       });
     }
-    await recordGaslessDeposit(ctx, input, sent);
+    await recordGaslessDeposit(ctx, input, sent, gasless);
     await writeRow(ctx.store, intent.intentId, 'origin', {
       ...base,
       status: 'SUCCEEDED',
@@ -66,7 +72,8 @@ export const originStep: StepDefinition = {
       await ctx.store.intents.updateStatus({ intentId: intent.intentId, to: 'SUCCEEDED' });
       return { kind: 'done', next: [] };
     }
-    rememberOrder(ctx, sent);
+    // After the SUCCEEDED row: fill, settle and order-refund take the order without reading that row.
+    rememberOrder(ctx, intent.intentId, sent);
     // order-refund waits for fillDeadline + grace and returns the locked amount if no fill ever lands.
     return { kind: 'done', next: ['fill', 'order-refund'] };
   },
@@ -84,6 +91,7 @@ export const originStep: StepDefinition = {
 /** Hands the order to fill, settle and order-refund (they read the receipt again if it is not there). */
 function rememberOrder(
   ctx: EngineContext,
+  intentId: string,
   sent: { hash: Hex; receipt: Awaited<ReturnType<typeof receiptOf>> },
 ) {
   let order: ReturnType<typeof openedOrder>;
@@ -92,13 +100,14 @@ function rememberOrder(
   } catch {
     return; // not exactly one OrderOpened: the fill step reads the receipt and reports it
   }
-  ctx.orders?.remember(sent.hash, order);
+  ctx.orders?.remember(sent.hash, order, intentId);
 }
 
 async function executeOnce(
   ctx: EngineContext,
   { intent, plan }: StepInput,
   base: { chainId: number; fromAddress: string; toAddress: string },
+  gasless: DepositIntentEntry | undefined,
 ): Promise<{ hash: Hex; receipt: Awaited<ReturnType<typeof receiptOf>>; minedAt: Date }> {
   const o = plan.origin.intent;
   const { client, config } = ctx.chain(o.chainId);
@@ -106,7 +115,7 @@ async function executeOnce(
     chainId: Number(o.chainId),
     account: ctx.keys.relayer,
     to: config.contracts.intentFactory,
-    data: encodeDeployIfNeededAndExecute(o, await depositAuthData(ctx, { intent, plan })),
+    data: encodeDeployIfNeededAndExecute(o, await depositAuthData(ctx, { intent, plan }, gasless)),
     purpose: ORIGIN_PURPOSE,
     intentId: intent.intentId,
     onStage: rowStages(ctx.store, intent.intentId, 'origin', base),
@@ -117,7 +126,8 @@ async function executeOnce(
     readAccountState(client, plan.origin.address),
     recentChainNow(ctx, o.chainId),
   ]);
-  if (journaled.length > 0) return ctx.sender.sendOnce(request);
+  // The rows just read go to the send: only this step (its lease held) journals this intent's origin execution.
+  if (journaled.length > 0) return ctx.sender.sendOnce({ ...request, journaled });
   if (state === 'cancelled') throw new AccountCancelledError('the owner cancelled the origin account');
   if (state === 'executed') {
     // Executed, but not by a transaction in our journal (a lost database): find it on-chain.
@@ -132,6 +142,6 @@ async function executeOnce(
       details: { deadline: o.deadline, now },
     });
   }
-  await checkGaslessSendable(ctx, { intent, plan }, now);
-  return ctx.sender.sendOnce(request);
+  await checkGaslessSendable({ intent, plan }, now, gasless);
+  return ctx.sender.sendOnce({ ...request, journaled });
 }
