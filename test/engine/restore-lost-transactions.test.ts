@@ -8,7 +8,8 @@
  * engine's chain watch calls when the chain comes back). Then the restore's lifecycle: stopped while it
  * waits for a block (automine off), it returns at once and sends nothing after, and the next process
  * finishes it; rows a crash left `broadcast` mid-restore are sent in their first order by the next run, and
- * the start-up re-broadcast leaves them alone.
+ * the start-up re-broadcast leaves them alone. At a confirmation depth above 1, a row sent again is recorded
+ * `mined` only at that depth, and the next one is sent only then.
  */
 import { encodeFunctionData, erc20Abi, type Hex, type LocalAccount } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -58,11 +59,11 @@ afterAll(async () => {
 });
 
 /** A sender as a process has it at start: nothing sent yet, the operator keys known. */
-function newSender(): TransactionSender {
+function newSender(confirmations = 1): TransactionSender {
   return createTransactionSender({
     store,
     clients: new Map([[chain.chainId, chain.publicClient as never]]),
-    confirmations: () => 1,
+    confirmations: () => confirmations,
     log: createSilentLogger(),
     operators: [solver.address, relayer.address],
     timing: { pollIntervalMs: POLL_MS },
@@ -191,6 +192,34 @@ describe('the restore lifecycle', () => {
     // The next process: the fund is found mined and recorded, the spend sent after it.
     expect(await newSender().restoreLost(chain.chainId)).toBe(1);
     await expectRestored([fund!, spend!], strangerBefore);
+  }, 60_000);
+
+  it('records a row sent again mined at the chain depth only, and sends the next one after that', async () => {
+    const depth = 3;
+    const strangerBefore = await chain.balanceOf(chain.tokens.usdc, chain.accounts.stranger.address);
+    const [fund, spend] = await fundAndSpendThenLose('depth');
+    const receiptOf = (hash: string) =>
+      chain.publicClient.getTransactionReceipt({ hash: hash as Hex }).catch(() => undefined);
+    const statusOf = async (hash: string) => (await store.signedTransactions.findByHash(hash))?.status;
+    const run = newSender(depth).restoreLost(chain.chainId);
+    // Automine includes the fund at once; no other block comes until this test mines one.
+    await until(async () => (await receiptOf(fund!.hash)) !== undefined);
+    await sleep(5 * POLL_MS);
+    expect(await statusOf(fund!.hash)).toBe('broadcast');
+    expect(await pool()).toEqual([]);
+    expect(await receiptOf(spend!.hash)).toBeUndefined();
+    await chain.testClient.mine({ blocks: depth - 1 });
+    await until(async () => (await receiptOf(spend!.hash)) !== undefined);
+    expect(await statusOf(fund!.hash)).toBe('mined');
+    await sleep(5 * POLL_MS);
+    expect(await statusOf(spend!.hash)).toBe('broadcast');
+    await chain.testClient.mine({ blocks: depth - 1 });
+    expect(await run).toBe(2);
+    await expectRestored([fund!, spend!], strangerBefore);
+    const [fundBlock, spendBlock] = await Promise.all(
+      [fund!, spend!].map(async (r) => (await receiptOf(r.hash))!.blockNumber),
+    );
+    expect(spendBlock! - fundBlock!).toBeGreaterThanOrEqual(BigInt(depth));
   }, 60_000);
 
   it('resumes a restore a crash interrupted in first-mined order; the start-up re-broadcast sends none of it', async () => {
