@@ -9,7 +9,7 @@ import {
   SqliteQueryCompiler,
 } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { compileByShape, compileOnce } from './compiled-query.ts';
+import { compileByShape, compiledInsert, compileOnce } from './compiled-query.ts';
 import type { Database } from './schema.ts';
 
 const dialects = {
@@ -125,5 +125,53 @@ describe.each(Object.entries(dialects))('compileOnce [%s]', (_name, db) => {
         .compile(),
     );
     expect(() => computed({ now: 1, leaseMs: 2 })).toThrow(/did not become a parameter/);
+  });
+});
+
+describe.each(Object.entries(dialects))('compiledInsert [%s]', (_name, db) => {
+  const step = (id: string, name: string, at: number) => ({
+    intent_id: id,
+    step: name,
+    state: 'pending',
+    attempts: 0,
+    next_attempt_at: at,
+    last_error: null,
+    lease_owner: null,
+    lease_until: null,
+    created_at: at,
+    updated_at: at,
+  });
+  // Rows of two tables in one statement, each with its own columns (as the Postgres quote insert).
+  const build = (rows: Record<string, unknown>[]) =>
+    db
+      .with('s', (qb) =>
+        qb
+          .insertInto('intent_steps')
+          .values(rows.slice(0, 2) as never)
+          .returning('id'),
+      )
+      .insertInto('nonces')
+      .values(rows[2] as never)
+      .returning('next_nonce')
+      .compile();
+
+  it('gives the SQL and parameters the builder gives, call after call', () => {
+    const compiled = compiledInsert(build, 3);
+    for (const at of [1, 1_700_000_000_000]) {
+      const rows = [
+        step(`i${at}`, 'fill', at),
+        step(`i${at}`, 'settle', at + 1),
+        { chain_id: 31337, address: `0x${at}`, next_nonce: at % 7, updated_at: at },
+      ];
+      const once = compiled.with(rows);
+      const built = build(rows);
+      expect(once.sql).toBe(built.sql);
+      expect(once.parameters).toEqual(built.parameters);
+    }
+  });
+
+  it('refuses rows of another count', () => {
+    const compiled = compiledInsert(build, 3);
+    expect(() => compiled.with([step('a', 'fill', 1)])).toThrow(RangeError);
   });
 });

@@ -1,8 +1,8 @@
 /**
  * A query Kysely builds and compiles once, then runs with new values. Building and compiling a query on
- * every call cost the engine's hot statements (the step lease, receipt rows) more CPU than SQLite's own work
- * for them (docs/benchmarks.md, e2e "Session 4"); the SQL text and the parameters sent are the same as
- * Kysely's. The same idea as the quote's compiled inserts (intents.ts), for any statement shape.
+ * every call cost the engine's hot statements (the step lease, receipt rows) and the quote's inserts more
+ * CPU than SQLite's own work for them (docs/benchmarks.md, e2e "Session 4" and quote latency); the SQL text
+ * and the parameters sent are the same as Kysely's.
  */
 import type { CompiledQuery } from 'kysely';
 
@@ -55,5 +55,42 @@ export function compileByShape<P extends Record<string, unknown>>(
       shapes.set(shape, compiled);
     }
     return compiled(values);
+  };
+}
+
+/** A statement that writes rows, compiled once; `with(rows)` gives it for rows of the same columns. */
+export interface CompiledInsert {
+  with(rows: Record<string, unknown>[]): CompiledQuery;
+}
+
+/** Separates a row's index from its column in the names compileOnce sees (an index has no dot). */
+const ROW_SEPARATOR = '.';
+
+/**
+ * compileOnce for a statement that writes `rows` rows (an insert, a data-modifying WITH): `build` gets the
+ * rows. Each row may have its own columns (a statement can write several tables), but every later call must
+ * give the same columns per row as the first. Every value must be a parameter, as for compileOnce.
+ */
+export function compiledInsert(
+  build: (rows: Record<string, unknown>[]) => CompiledQuery,
+  rows = 1,
+): CompiledInsert {
+  const compiled = compileOnce((values: Record<string, unknown>) => {
+    const built: Record<string, unknown>[] = Array.from({ length: rows }, () => ({}));
+    for (const [name, value] of Object.entries(values)) {
+      const at = name.indexOf(ROW_SEPARATOR);
+      built[Number(name.slice(0, at))]![name.slice(at + 1)] = value;
+    }
+    return build(built);
+  });
+  return {
+    with(values) {
+      if (values.length !== rows) throw new RangeError(`compiled for ${rows} rows, got ${values.length}`);
+      const named: Record<string, unknown> = {};
+      for (const [i, row] of values.entries()) {
+        for (const [column, value] of Object.entries(row)) named[`${i}${ROW_SEPARATOR}${column}`] = value;
+      }
+      return compiled(named);
+    },
   };
 }

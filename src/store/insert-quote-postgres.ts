@@ -6,7 +6,7 @@
  * constraint). The receipt rows' foreign key is checked at the end of the statement, after the intent row.
  */
 import { type Insertable, type Kysely, sql } from 'kysely';
-import { type CompiledInsert, compiledInsert } from './compiled-insert.ts';
+import { type CompiledInsert, compiledInsert } from './compiled-query.ts';
 import type { WriteNotifications } from './intent-events-postgres.ts';
 import type { Database, IntentInsert, IntentTransactionsTable } from './schema.ts';
 

@@ -1,5 +1,5 @@
 /** Intents: insert, scoped reads, forward-only status moves, receipts. */
-import { type CompiledInsert, compiledInsert } from './compiled-insert.ts';
+import { type CompiledInsert, compiledInsert } from './compiled-query.ts';
 import type { StoreContext } from './context.ts';
 import { createPgQuoteInsert, type QuoteInsert } from './insert-quote-postgres.ts';
 import { intentHistory, intentHistoryIndex, receiptsOf } from './intent-history.ts';
