@@ -46,4 +46,35 @@ describe('chain watch', () => {
     );
     expect(restores.length).toBeGreaterThan(10);
   });
+
+  it('stop() awaits the restore it started and starts none after', async () => {
+    let calls = 0;
+    let release = () => {};
+    const watch = createChainWatch({
+      chainIds: [1],
+      head: async () => 1n,
+      sender: {
+        restoreLost: () => {
+          calls++;
+          return new Promise<number>((resolve) => {
+            release = () => resolve(0);
+          });
+        },
+      },
+      log: createSilentLogger(),
+      timing: { intervalMs: 5, checkEveryMs: 0 },
+    });
+    watch.start();
+    while (calls === 0) await sleep(5);
+    let stopped = false;
+    const stopping = watch.stop().then(() => {
+      stopped = true;
+    });
+    await sleep(50);
+    expect(stopped).toBe(false);
+    release();
+    await stopping;
+    await sleep(50);
+    expect(calls).toBe(1);
+  });
 });
