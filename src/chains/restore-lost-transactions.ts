@@ -3,7 +3,7 @@
  * the journal recorded as mined. For one chain and every operator key: rows mined once whose nonce is at or
  * above the key's confirmed nonce on the chain now and whose receipt is gone are sent again exactly as
  * stored (same raw bytes, same hash: never re-signed), all keys together in the order they were first mined
- * (block, then index in the block), each one mined before the next is sent: a destination execution must
+ * (block, then index in the block), each one mined (and deep, below) before the next is sent: an execution must
  * not land before the fill it spends. A row goes back to `broadcast` while it is sent again and is recorded
  * `mined` (or `failed`, if it now reverts) with its new block once that block is as deep as the chain's
  * confirmation depth, like every other send: the next one is sent only then, as the original steps did
