@@ -1,25 +1,23 @@
 /** Intents: insert, scoped reads, forward-only status moves, receipts. */
-import { type CompiledInsert, compiledInsert } from './compiled-query.ts';
+import type { Kysely } from 'kysely';
+import { type CompiledInsert, compiledInsert, compileOnce } from './compiled-query.ts';
 import type { StoreContext } from './context.ts';
 import { createPgQuoteInsert, type QuoteInsert } from './insert-quote-postgres.ts';
 import { intentHistory, intentHistoryIndex, receiptsOf } from './intent-history.ts';
 import { byKind, intentFromRow, lower, transactionFromRow } from './rows.ts';
-import type { IntentInsert } from './schema.ts';
+import type { Database, IntentInsert, IntentRow, IntentTransactionRow } from './schema.ts';
 import { searchIntents } from './search-intents.ts';
 import { isTerminal, predecessorsOf } from './statuses.ts';
-import { newTransactionRow, selectTransactionsOf } from './transactions.ts';
+import { newTransactionRow } from './transactions.ts';
 import type { IntentStatus, IntentsRepo } from './types.ts';
 
 export function createIntentsRepo(ctx: StoreContext): IntentsRepo {
   const { db } = ctx;
+  const reads = compileReads(db);
 
   const get: IntentsRepo['get'] = async ({ projectId, intentId }) => {
-    const row = await db
-      .selectFrom('intents')
-      .selectAll()
-      .where('intent_id', '=', lower(intentId))
-      .where('project_id', '=', projectId)
-      .executeTakeFirst();
+    const { rows } = await db.executeQuery<IntentRow>(reads.scoped({ id: lower(intentId), projectId }));
+    const row = rows[0];
     return row && intentFromRow(row);
   };
 
@@ -85,11 +83,8 @@ export function createIntentsRepo(ctx: StoreContext): IntentsRepo {
     get,
 
     async getForEngine(intentId) {
-      const row = await db
-        .selectFrom('intents')
-        .selectAll()
-        .where('intent_id', '=', lower(intentId))
-        .executeTakeFirst();
+      const { rows } = await db.executeQuery<IntentRow>(reads.byId({ id: lower(intentId) }));
+      const row = rows[0];
       return row && intentFromRow(row);
     },
 
@@ -136,10 +131,10 @@ export function createIntentsRepo(ctx: StoreContext): IntentsRepo {
       // Both reads go out at once; the transactions are dropped if the intent is not the caller's.
       const [intent, transactions] = await Promise.all([
         get({ projectId, intentId }),
-        selectTransactionsOf(db, [lower(intentId)]),
+        db.executeQuery<IntentTransactionRow>(reads.transactionsOf({ id: lower(intentId) })),
       ]);
       if (!intent) return undefined;
-      return { intent, transactions: byKind(transactions.map(transactionFromRow)) };
+      return { intent, transactions: byKind(transactions.rows.map(transactionFromRow)) };
     },
 
     search: (filter) => searchIntents(ctx, filter),
@@ -158,6 +153,35 @@ export function createIntentsRepo(ctx: StoreContext): IntentsRepo {
         .execute();
       return rows.map(intentFromRow);
     },
+  };
+}
+
+/**
+ * The reads of every step run (getForEngine) and of every WaitIntentReceipt wake-up (getReceipt), built
+ * once (compiled-query.ts): the SQL text and parameters are the query builder's.
+ */
+function compileReads(db: Kysely<Database>) {
+  return {
+    byId: compileOnce((v: { id: string }) =>
+      db.selectFrom('intents').selectAll().where('intent_id', '=', v.id).compile(),
+    ),
+    scoped: compileOnce((v: { id: string; projectId: number }) =>
+      db
+        .selectFrom('intents')
+        .selectAll()
+        .where('intent_id', '=', v.id)
+        .where('project_id', '=', v.projectId)
+        .compile(),
+    ),
+    /** selectTransactionsOf (transactions.ts) for one intent. */
+    transactionsOf: compileOnce((v: { id: string }) =>
+      db
+        .selectFrom('intent_transactions')
+        .selectAll()
+        .where('intent_id', 'in', [v.id])
+        .orderBy('id')
+        .compile(),
+    ),
   };
 }
 
