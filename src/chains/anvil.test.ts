@@ -11,6 +11,9 @@ async function rpc(url: string, method: string, params: unknown[] = []): Promise
   return ((await res.json()) as { result: unknown }).result;
 }
 
+/** Where prague keeps recent block hashes (EIP-2935); its storage grows with every block. */
+const EIP2935_HISTORY_CONTRACT = '0x0000F90827F1C53a10cb7A02335B175320002935';
+
 describe('startAnvil', () => {
   const started: AnvilInstance[] = [];
   afterAll(async () => {
@@ -22,6 +25,24 @@ describe('startAnvil', () => {
     started.push(anvil);
     expect(anvil.port).toBeGreaterThan(0);
     expect(await rpc(anvil.rpcUrl, 'eth_chainId')).toBe(`0x${(7_770_101).toString(16)}`);
+  });
+
+  it('runs the fork the contracts are compiled for (cancun): no EIP-2935 history contract, no prague header field', async () => {
+    const anvil = await startAnvil({ chainId: 7_770_105 });
+    started.push(anvil);
+    expect(await rpc(anvil.rpcUrl, 'eth_getCode', [EIP2935_HISTORY_CONTRACT, 'latest'])).toBe('0x');
+    const block = (await rpc(anvil.rpcUrl, 'eth_getBlockByNumber', ['latest', false])) as Record<
+      string,
+      unknown
+    >;
+    expect(block).toHaveProperty('excessBlobGas');
+    expect(block).not.toHaveProperty('requestsHash');
+  });
+
+  it('runs another fork when asked (prague: the history contract is there)', async () => {
+    const anvil = await startAnvil({ chainId: 7_770_106, hardfork: 'prague' });
+    started.push(anvil);
+    expect(await rpc(anvil.rpcUrl, 'eth_getCode', [EIP2935_HISTORY_CONTRACT, 'latest'])).not.toBe('0x');
   });
 
   it('reports a taken port as PortInUseError', async () => {

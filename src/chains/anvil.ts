@@ -13,6 +13,13 @@ import { PortInUseError, SwitchyardError } from '../internal/errors.ts';
 const ANVIL_START_TIMEOUT_MS = 20_000;
 /** After SIGTERM anvil writes its state file (if any); give it this long before SIGKILL. */
 const ANVIL_STOP_GRACE_MS = 5_000;
+/**
+ * The fork our contracts are compiled for (scripts/build-contracts.ts). anvil 1.7.1's own default, prague,
+ * also costs more with every block: it rebuilds the EIP-2935 history contract's storage trie, which grows
+ * by one slot a block, at each block it mines (measured here: an empty block 0.3 ms at the start, 4.7 ms
+ * 3,000 blocks later; 0.04 ms flat at cancun with history pruned). docs/devnet.md, "Hardfork".
+ */
+export const ANVIL_HARDFORK = 'cancun';
 
 export interface AnvilOptions {
   chainId: number;
@@ -25,6 +32,10 @@ export interface AnvilOptions {
   statePath?: string;
   /** Write the state file every N seconds as well as on exit, so a hard kill loses at most N seconds. */
   stateIntervalSeconds?: number;
+  /** The EVM fork to run; ANVIL_HARDFORK unless a test needs another. */
+  hardfork?: string;
+  /** Keep only this many past blocks' states (anvil `--prune-history N`): calls at older blocks fail. */
+  pruneHistory?: number;
   /** Extra arguments passed through to anvil. */
   extraArgs?: string[];
 }
@@ -51,6 +62,8 @@ export async function startAnvil(options: AnvilOptions): Promise<AnvilInstance> 
   if (options.blockTime !== undefined) args.push('--block-time', String(options.blockTime));
   if (options.statePath) args.push('--state', options.statePath);
   if (options.stateIntervalSeconds) args.push('--state-interval', String(options.stateIntervalSeconds));
+  args.push('--hardfork', options.hardfork ?? ANVIL_HARDFORK);
+  if (options.pruneHistory !== undefined) args.push('--prune-history', String(options.pruneHistory));
   args.push(...(options.extraArgs ?? []));
 
   const child = spawn(anvilBinaryPath(), args, { stdio: ['ignore', 'pipe', 'pipe'] });
