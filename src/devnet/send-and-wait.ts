@@ -9,6 +9,11 @@ import type { DevnetPublicClient, DevnetWalletClient } from './chain-clients.ts'
  * a few thousand gas more there than estimated and run out; 25 % more covers it, and gas is free here.
  */
 const GAS_MARGIN_PERCENT = 125n;
+
+/** The gas limit to send with for an estimate taken a block before (GAS_MARGIN_PERCENT). */
+export function withGasMargin(estimate: bigint): bigint {
+  return (estimate * GAS_MARGIN_PERCENT) / 100n;
+}
 /** Under automine a receipt arrives in milliseconds; a minute means the chain is gone, not slow. */
 export const RECEIPT_TIMEOUT_MS = 60_000;
 
@@ -27,7 +32,7 @@ export async function sendAndWait<
 ): Promise<Hash> {
   const account = clients.walletClient.account;
   const estimate = await clients.publicClient.estimateContractGas({ ...request, account } as never);
-  const gas = (estimate * GAS_MARGIN_PERCENT) / 100n;
+  const gas = withGasMargin(estimate);
   const hash = await clients.walletClient.writeContract({ ...request, gas } as never);
   const receipt = await clients.publicClient.waitForTransactionReceipt({ hash, timeout: RECEIPT_TIMEOUT_MS });
   if (receipt.status !== 'success') {

@@ -24,6 +24,7 @@ import {
 import { computeOrderId } from '../../../../src/contracts/order-id.ts';
 import type { OrderData } from '../../../../src/contracts/types.ts';
 import type { DevnetRole } from '../../../../src/devnet/constants.ts';
+import { withGasMargin } from '../../../../src/devnet/send-and-wait.ts';
 import type { ExecutionPlan } from '../../../../src/intents/plan/types.ts';
 import type { TestDevnet, TestDevnetChain } from '../../../harness/devnet.ts';
 
@@ -52,7 +53,9 @@ async function send(
   tx: { to: Address; data?: `0x${string}`; value?: bigint },
 ): Promise<TransactionReceipt> {
   const wallet = chain.walletFor(role);
-  const hash = await wallet.sendTransaction(tx);
+  // viem's own limit is the bare estimate, which a vault deposit can outgrow by the next second's block.
+  const estimate = await chain.publicClient.estimateGas({ account: wallet.account, ...tx });
+  const hash = await wallet.sendTransaction({ ...tx, gas: withGasMargin(estimate) });
   const receipt = await chain.publicClient.waitForTransactionReceipt({ hash });
   if (receipt.status !== 'success') throw new Error(`${role} transaction to ${tx.to} reverted`);
   return receipt;
