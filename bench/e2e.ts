@@ -160,17 +160,38 @@ interface Measured {
 interface Run {
   timings: IntentTiming[];
   cpu: CpuSpent;
+  /** From the first deposit sent to the last intent done (ms); for pooled halves, the sum of their spans. */
+  spanMs: number;
+  /** 1-second blocks only: blocks taken per intent (blocksTaken). */
+  blocks?: number[];
 }
 
-function measure({ timings, cpu }: Run, blocks?: number[]): Measured {
-  const first = Math.min(...timings.map((t) => t.depositSentAt));
-  const last = Math.max(...timings.map((t) => t.doneAt));
+function spanOf(timings: IntentTiming[]): number {
+  return Math.max(...timings.map((t) => t.doneAt)) - Math.min(...timings.map((t) => t.depositSentAt));
+}
+
+/** Two halves of one side as one run: intents and CPU added up, throughput over the time both were running. */
+function pool(a: Run, b: Run): Run {
+  const cpu = {
+    selfMs: a.cpu.selfMs + b.cpu.selfMs,
+    chainsMs: a.cpu.chainsMs + b.cpu.chainsMs,
+    totalMs: a.cpu.totalMs + b.cpu.totalMs,
+  };
+  return {
+    timings: [...a.timings, ...b.timings],
+    cpu,
+    spanMs: a.spanMs + b.spanMs,
+    ...(a.blocks && b.blocks && { blocks: [...a.blocks, ...b.blocks] }),
+  };
+}
+
+function measure({ timings, cpu, spanMs, blocks }: Run): Measured {
   return {
     count: timings.length,
     latency: percentiles(timings.map((t) => t.doneAt - t.depositSentAt)),
     afterDeposit: percentiles(timings.map((t) => t.doneAt - t.depositMinedAt)),
     ...(blocks && { blocks: percentiles(blocks) }),
-    perSecond: timings.length / ((last - first) / 1000),
+    perSecond: timings.length / (spanMs / 1000),
     cpu,
   };
 }
@@ -235,27 +256,35 @@ async function runBare(bench: Bench, users: Account[], concurrency: number): Pro
         { user, deposit: intents[i]!.depositTransaction as never, plan: plans[i]! },
       ),
     );
-    return { timings, cpu: bench.cpu.since(started) };
+    return { timings, cpu: bench.cpu.since(started), spanMs: spanOf(timings) };
   } finally {
     await bench.engine.start();
   }
 }
 
-async function runService(bench: Bench, users: Account[], concurrency: number): Promise<Run> {
+/**
+ * --count-rpc / --count-sql span both service halves: the first half resets the counters, the second
+ * prints them for `countedIntents` (both halves' intents).
+ */
+type Counts = { reset: true } | { reset: false; countedIntents: number };
+
+async function runService(bench: Bench, users: Account[], concurrency: number, counts: Counts): Promise<Run> {
   const intents = await quoteAll(bench, users);
-  for (const counter of bench.rpcCounters) counter.reset();
-  bench.sqlCounter?.reset();
+  if (counts.reset) {
+    for (const counter of bench.rpcCounters) counter.reset();
+    bench.sqlCounter?.reset();
+  }
   const started = bench.cpu.snapshot();
   const timings = await runPool(users, concurrency, (user, i) =>
     runServiceIntent(bench.api, bench.origin, { user, intent: intents[i]! }),
   );
   const cpu = bench.cpu.since(started);
-  if (bench.rpcCounters.length > 0 || bench.sqlCounter) {
-    noteCounts(bench, users.length, 'up to SUCCEEDED');
+  if (!counts.reset && (bench.rpcCounters.length > 0 || bench.sqlCounter)) {
+    noteCounts(bench, counts.countedIntents, 'up to SUCCEEDED');
     await new Promise((resolve) => setTimeout(resolve, SETTLE_QUIET_MS));
-    noteCounts(bench, users.length, `with settlement (${SETTLE_QUIET_MS} ms later)`);
+    noteCounts(bench, counts.countedIntents, `with settlement (${SETTLE_QUIET_MS} ms later)`);
   }
-  return { timings, cpu };
+  return { timings, cpu, spanMs: spanOf(timings) };
 }
 
 function noteCounts(bench: Bench, intents: number, when: string): void {
@@ -297,7 +326,7 @@ async function startClocks(bench: Bench): Promise<Clocks> {
  * block holding the destination execution. The floor is 3 at depth 1: the origin execution needs the next
  * origin block, then the fill and the destination execution one destination block each.
  */
-async function blocksTaken(bench: Bench, clocks: Clocks, { timings }: Run): Promise<number[]> {
+async function blocksTaken(bench: Bench, clocks: Clocks, timings: IntentTiming[]): Promise<number[]> {
   return runPool(timings, QUOTE_CONCURRENCY, async (t) => {
     const depositSeen = clocks.origin.seenAt(t.depositBlock) ?? t.depositMinedAt;
     const before = clocks.destination.headAt(depositSeen);
@@ -398,16 +427,33 @@ async function main(): Promise<number> {
       await setMining([bench.origin, bench.destination], mode);
       t0 = performance.now();
       const clocks = mode === 'blocks' ? await startClocks(bench) : undefined;
-      const bareTimings = await runBare(bench, users.splice(0, intents), concurrency);
-      const bare = measure(bareTimings, clocks && (await blocksTaken(bench, clocks, bareTimings)));
-      note(`${mode}: bare ${intents} intents in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
-      t0 = performance.now();
-      const serviceTimings = await runService(bench, users.splice(0, intents), concurrency);
-      const service = measure(serviceTimings, clocks && (await blocksTaken(bench, clocks, serviceTimings)));
+      // bare, service, service, bare: a chain costs more per block as it grows (docs/benchmarks.md), so
+      // each side gets one earlier and one later half and neither runs on a longer chain on average.
+      const halves = [Math.ceil(intents / 2), Math.floor(intents / 2)] as const;
+      const withBlocks = async (run: Run): Promise<Run> =>
+        clocks ? { ...run, blocks: await blocksTaken(bench, clocks, run.timings) } : run;
+      const bareFirst = await withBlocks(await runBare(bench, users.splice(0, halves[0]), concurrency));
+      const serviceFirst = await withBlocks(
+        await runService(bench, users.splice(0, halves[0]), concurrency, { reset: true }),
+      );
+      const serviceSecond = await withBlocks(
+        await runService(bench, users.splice(0, halves[1]), concurrency, {
+          reset: false,
+          countedIntents: intents,
+        }),
+      );
+      const bareSecond = await withBlocks(await runBare(bench, users.splice(0, halves[1]), concurrency));
       clocks?.origin.stop();
       clocks?.destination.stop();
-      note(`${mode}: service ${intents} intents in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
-      results.push({ mode, concurrency, bare, service });
+      note(
+        `${mode}: bare and service, ${intents} intents each, in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+      );
+      results.push({
+        mode,
+        concurrency,
+        bare: measure(pool(bareFirst, bareSecond)),
+        service: measure(pool(serviceFirst, serviceSecond)),
+      });
     }
     const confirmations = devnet.chainConfigs[0]!.confirmations;
     return printResults(results, options, confirmations, bench.cpu.cores) ? 0 : 1;
