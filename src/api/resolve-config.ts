@@ -16,6 +16,9 @@ export const DEFAULT_HOST = '127.0.0.1';
 export const DEFAULT_PORT = 8787;
 export const DEFAULT_DATA_DIR = './.switchyard';
 
+/** A larger batch is one long answer for every request in it; hosted endpoints cap theirs lower still. */
+const MAX_RPC_BATCH_SIZE = 1000;
+
 const TokenSchema = Type.Object({
   symbol: Str(),
   name: Str(),
@@ -39,6 +42,13 @@ const ChainSchema = Type.Object({
   logoUri: Opt(Str()),
   confirmations: Opt(NonNegativeInt),
   destinationBehindFill: Opt(Bool),
+  rpcBatchSize: Opt(
+    Type.Integer({
+      minimum: 1,
+      maximum: MAX_RPC_BATCH_SIZE,
+      'x-error': `must be a whole number from 1 to ${MAX_RPC_BATCH_SIZE}`,
+    }),
+  ),
   tokens: Type.Array(TokenSchema),
   contracts: Type.Record(Type.String(), Address),
 });
@@ -78,6 +88,8 @@ const DEFAULT_CONFIRMATIONS = 1;
  * operator who knows the chain's pool orders by fee (a sequencer, a private node) turns it on.
  */
 const DEFAULT_DESTINATION_BEHIND_FILL = false;
+/** JSON-RPC batches when a chain does not say: none, since some hosted endpoints refuse or meter them. */
+const DEFAULT_RPC_BATCH_SIZE = 1;
 
 export interface ConfigInputs {
   configPath: string;
@@ -108,6 +120,7 @@ export function resolveConfig({ configPath, env, flags }: ConfigInputs): Switchy
           isTestnet: c.isTestnet ?? false,
           confirmations: c.confirmations ?? DEFAULT_CONFIRMATIONS,
           destinationBehindFill: c.destinationBehindFill ?? DEFAULT_DESTINATION_BEHIND_FILL,
+          rpcBatchSize: c.rpcBatchSize ?? DEFAULT_RPC_BATCH_SIZE,
         }) as ChainConfig,
     ),
   };

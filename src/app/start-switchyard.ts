@@ -7,9 +7,9 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { createPublicClient, http, type PublicClient } from 'viem';
 import type { RateLimit } from '../api/rate-limiter.ts';
 import { createApiServer } from '../api/server.ts';
+import { createChainClients } from '../chains/create-chain-clients.ts';
 import { createKeepAliveFetch } from '../chains/keep-alive-fetch.ts';
 import { createIntentEngine, type IntentEngineOptions } from '../engine/index.ts';
 import type { IntentEngine } from '../engine/types.ts';
@@ -21,9 +21,6 @@ import type { Shutdown } from '../internal/shutdown.ts';
 import { createPriceSource, type PriceSource } from '../pricing/index.ts';
 import { createStore, type Store } from '../store/index.ts';
 import { createYieldService } from '../yield/index.ts';
-
-/** Local chains answer in milliseconds; viem's 4 s default would make every wait needlessly slow. */
-const CHAIN_POLLING_INTERVAL_MS = 250;
 
 export interface StartSwitchyardOptions {
   config: SwitchyardConfig & { prices?: Record<string, number> | undefined };
@@ -70,22 +67,20 @@ export async function startSwitchyard(options: StartSwitchyardOptions): Promise<
   // the limit on answer size moves into it (src/chains/keep-alive-fetch.ts).
   const rpcFetch = createKeepAliveFetch();
   shutdown.add('rpc connections', async () => rpcFetch.close());
-  const clients = new Map(
-    config.chains.map((c) => [
-      c.chainId,
-      createPublicClient({
-        transport: http(c.rpcUrls[0], { fetchFn: rpcFetch.fetch, maxResponseBodySize: false }),
-        pollingInterval: CHAIN_POLLING_INTERVAL_MS,
-      }) as PublicClient,
-    ]),
-  );
+  const clients = createChainClients(config.chains, {
+    fetchFn: rpcFetch.fetch,
+    batch: false,
+  });
 
   const engine =
     operator && !options.engine
       ? createIntentEngine({
           store,
           chains: config.chains,
-          clients,
+          clients: createChainClients(config.chains, {
+            fetchFn: rpcFetch.fetch,
+            batch: true,
+          }),
           keys: operator,
           log: log.child({ component: 'engine' }),
           ...(options.engineOptions && { options: options.engineOptions }),

@@ -39,6 +39,12 @@ export const STATE_INTERVAL_SECONDS = 5;
 export const SETTLEMENT_GRACE_SECONDS = 600n;
 /** Automine includes a transaction in the block it arrives in; one block is final enough on a devnet. */
 export const DEVNET_CONFIRMATIONS = 1;
+/**
+ * The engine's JSON-RPC batch size on the devnet chains: anvil answers a batch item by item with one HTTP
+ * exchange, which at 32 intents in flight cut the service's CPU per intent by about a third
+ * (docs/benchmarks.md, session 5); 32 bounds one answer's size and its last item's wait.
+ */
+export const DEVNET_RPC_BATCH_SIZE = 32;
 /** Receipts arrive within milliseconds under automine; viem's default 4 s polling would dominate start-up. */
 export const RECEIPT_POLLING_INTERVAL_MS = 50;
 

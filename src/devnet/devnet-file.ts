@@ -14,7 +14,13 @@ import type {
 } from '../internal/config-types.ts';
 import { ConfigError } from '../internal/errors.ts';
 import type { DevnetAccount } from './accounts.ts';
-import { DEVNET_CONFIRMATIONS, DEVNET_FILE_NAME, DEVNET_TOKEN_INFO, type DevnetRole } from './constants.ts';
+import {
+  DEVNET_CONFIRMATIONS,
+  DEVNET_FILE_NAME,
+  DEVNET_RPC_BATCH_SIZE,
+  DEVNET_TOKEN_INFO,
+  type DevnetRole,
+} from './constants.ts';
 
 export interface DevnetChainEntry {
   chainId: number;
@@ -72,6 +78,7 @@ export function devnetChainConfigs(devnet: DevnetFile): ChainConfig[] {
     confirmations: DEVNET_CONFIRMATIONS,
     // anvil orders its pool by tip, then arrival: the execution behind the fill lands right after it.
     destinationBehindFill: true,
+    rpcBatchSize: DEVNET_RPC_BATCH_SIZE,
     tokens: Object.entries(chain.tokens).map(([symbol, address]) => tokenConfig(symbol, address)),
     contracts: { ...chain.contracts },
   }));

@@ -62,6 +62,13 @@ export interface ChainConfig {
    * safe choice for a chain with a public mempool. The devnet turns it on.
    */
   destinationBehindFill?: boolean;
+  /**
+   * Most JSON-RPC requests the engine sends to this chain in one HTTP request: the requests it issues within
+   * the same millisecond go out as one JSON-RPC batch (docs/engine.md "JSON-RPC batches"). 1, or absent,
+   * sends each alone: some hosted endpoints refuse batches or cap their size. Quotes never batch (the
+   * batch's 1 ms gathering wait would add to every read a quote waits for). The devnet uses 32.
+   */
+  rpcBatchSize?: number;
   tokens: TokenConfig[];
   contracts: SwitchyardContracts & ExternalContracts;
   /**

@@ -1,7 +1,7 @@
 /**
- * `switchyard serve` configuration (src/api/resolve-config.ts), the per-chain `destinationBehindFill`
- * switch: off when a chain does not say, taken as given when it does, and a bad value stops start-up with
- * an error naming the field.
+ * `switchyard serve` configuration (src/api/resolve-config.ts), the per-chain `destinationBehindFill` switch
+ * and `rpcBatchSize`: off (1) when a chain does not say, taken as given when it does, and a bad value stops
+ * start-up with an error naming the field.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -53,5 +53,18 @@ describe('resolveConfig: destinationBehindFill', () => {
     const bad = () => resolveWith([chain(1), chain(2, { destinationBehindFill: 'yes' })]);
     expect(bad).toThrow(ConfigError);
     expect(bad).toThrow(/chains\[1\]\.destinationBehindFill: must be true or false/);
+  });
+});
+
+describe('resolveConfig: rpcBatchSize', () => {
+  it('is 1 (no JSON-RPC batches) when a chain does not say, and as given when it does', () => {
+    const config = resolveWith([chain(1), chain(2, { rpcBatchSize: 32 })]);
+    expect(config.chains.map((c) => c.rpcBatchSize)).toEqual([1, 32]);
+  });
+
+  it.each([0, 2.5, '32', 1001])('rejects %j, naming the field', (value) => {
+    const bad = () => resolveWith([chain(1, { rpcBatchSize: value })]);
+    expect(bad).toThrow(ConfigError);
+    expect(bad).toThrow(/chains\[0\]\.rpcBatchSize: must be a whole number from 1 to 1000/);
   });
 });

@@ -165,6 +165,7 @@ function toFileChain(c: ChainConfig) {
     isTestnet: c.isTestnet,
     confirmations: c.confirmations,
     destinationBehindFill: c.destinationBehindFill,
+    rpcBatchSize: c.rpcBatchSize,
     tokens: c.tokens,
     contracts: Object.fromEntries(Object.entries(c.contracts).filter(([, v]) => v !== undefined)),
   };
