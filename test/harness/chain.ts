@@ -35,6 +35,7 @@ import * as abis from '../../src/contracts/abis.generated.ts';
 import { loadArtifact } from '../../src/contracts/artifacts.ts';
 import { deploySwitchyardContracts } from '../../src/contracts/deploy.ts';
 import { deployDevToken } from '../../src/contracts/deploy-dev-tokens.ts';
+import { withGasMargin } from '../../src/devnet/send-and-wait.ts';
 import type { SwitchyardContracts } from '../../src/internal/config-types.ts';
 
 /** anvil's well-known development mnemonic (its default accounts are funded with 10,000 ETH each). */
@@ -137,7 +138,10 @@ async function buildTestChain(anvil: AnvilInstance, options: TestChainOptions): 
   };
 
   const send: TestChain['send'] = async (from, tx) => {
-    const hash = await wallets[from].sendTransaction(tx);
+    // With the devnet's margin: a swap or vault call estimated in one second and mined in the next needs more
+    // gas than the bare estimate viem would use (docs/devnet.md "Gas estimates need a margin").
+    const gas = tx.gas ?? withGasMargin(await publicClient.estimateGas({ account: accounts[from], ...tx }));
+    const hash = await wallets[from].sendTransaction({ ...tx, gas });
     const receipt = await publicClient.waitForTransactionReceipt({
       hash,
       pollingInterval: POLLING_INTERVAL_MS,
