@@ -101,13 +101,18 @@ export function createStepRunner(ctx: EngineContext, options: StepRunnerOptions)
         });
         return;
       }
-      await ctx.store.steps.complete({
+      // Successors that fit in the free slots are leased to this worker with the completion and run at
+      // once: no lease statement of their own, no wait for the loop (this step's slot frees as it ends).
+      const leaseNext =
+        !stopping && result.next.length > 0 && inFlight.size - 1 + result.next.length <= batch;
+      const { leased } = await ctx.store.steps.complete({
         id: step.id,
         owner,
-        enqueue: { intentId: step.intentId, steps: result.next },
+        enqueue: { intentId: step.intentId, steps: result.next, ...(leaseNext && { leaseMs }) },
       });
       log.info('step done', { next: result.next });
-      if (result.next.length > 0) kick();
+      for (const next of leased) dispatch(next);
+      if (result.next.length > leased.length) kick();
     } catch (error) {
       const mapped = mapChainError(error);
       const reason = `${mapped.name}: ${mapped.message}`.slice(0, MAX_ERROR_LENGTH);
@@ -129,21 +134,24 @@ export function createStepRunner(ctx: EngineContext, options: StepRunnerOptions)
     }
   }
 
+  /** Runs a step leased to this worker; its lease is renewed until it ends. */
+  function dispatch(step: IntentStep): void {
+    runningIds.add(step.id);
+    const job = run(step)
+      .catch((error: unknown) => ctx.log.error('step bookkeeping failed', { stepId: step.id, error }))
+      .finally(() => {
+        runningIds.delete(step.id);
+        inFlight.delete(job);
+        kick();
+      });
+    inFlight.add(job);
+  }
+
   async function tick(): Promise<void> {
     const free = batch - inFlight.size;
     if (free <= 0) return;
     const steps = await ctx.store.steps.leaseDue({ owner, limit: free, leaseMs });
-    for (const step of steps) {
-      runningIds.add(step.id);
-      const job = run(step)
-        .catch((error: unknown) => ctx.log.error('step bookkeeping failed', { stepId: step.id, error }))
-        .finally(() => {
-          runningIds.delete(step.id);
-          inFlight.delete(job);
-          kick();
-        });
-      inFlight.add(job);
-    }
+    for (const step of steps) dispatch(step);
   }
 
   function kick(): void {
@@ -169,7 +177,8 @@ export function createStepRunner(ctx: EngineContext, options: StepRunnerOptions)
           }
           if (!stopping) await nap();
         }
-        await Promise.allSettled([...inFlight]);
+        // A step ending now may have started a successor it leased before it saw `stopping`: wait for those too.
+        while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
         clearInterval(heartbeat);
       })();
     },

@@ -30,7 +30,7 @@ describeEachDialect('engine journal', ({ openStore, database }) => {
     // w1 died: the lease runs out and w2 takes over; the step is now on its second attempt.
     const retaken = await store.steps.leaseDue({ owner: 'w2', limit: 10, leaseMs: 30_000, now: at(40) });
     expect(retaken.map((s) => [s.step, s.attempts, s.leaseOwner])).toEqual([['deposit', 2, 'w2']]);
-    expect(await store.steps.complete({ id: first.id, owner: 'w1' })).toBe(false);
+    expect(await store.steps.complete({ id: first.id, owner: 'w1' })).toEqual({ done: false, leased: [] });
     expect(await store.steps.fail({ id: first.id, owner: 'w2', error: 'rpc timeout', retryAt: at(45) })).toBe(
       true,
     );
@@ -40,7 +40,7 @@ describeEachDialect('engine journal', ({ openStore, database }) => {
       ['deposit', 3],
       ['origin', 1],
     ]);
-    expect(await store.steps.complete({ id: due[0]!.id, owner: 'w3' })).toBe(true);
+    expect(await store.steps.complete({ id: due[0]!.id, owner: 'w3' })).toEqual({ done: true, leased: [] });
     expect(await store.steps.fail({ id: due[1]!.id, owner: 'w3', error: 'reverted: bad call' })).toBe(true);
     expect(await store.steps.leaseDue({ owner: 'w4', limit: 10, leaseMs: 30_000, now: at(10_000) })).toEqual(
       [],
@@ -217,7 +217,10 @@ describeEachDialect('engine journal', ({ openStore, database }) => {
     expect(leased?.leaseOwner).toBe('w1');
     // A done step's successors: the one already journaled is left as it is, the new one is added.
     const steps = ['destination', 'settle'];
-    expect(await store.steps.complete({ id: fill.id, owner: 'w1', enqueue: { intentId, steps } })).toBe(true);
+    expect(await store.steps.complete({ id: fill.id, owner: 'w1', enqueue: { intentId, steps } })).toEqual({
+      done: true,
+      leased: [],
+    });
     const journal = await store.steps.list(intentId);
     expect(journal.map((s) => [s.step, s.state])).toEqual([
       ['fill', 'done'],
@@ -229,12 +232,45 @@ describeEachDialect('engine journal', ({ openStore, database }) => {
     const other = (await store.intents.insert(newIntent(project.id))).intentId;
     const step = await store.steps.enqueue({ intentId: other, step: 'fill' });
     expect(
-      await store.steps.complete({ id: step.id, owner: 'nobody', enqueue: { intentId: other, steps } }),
+      (await store.steps.complete({ id: step.id, owner: 'nobody', enqueue: { intentId: other, steps } }))
+        .done,
     ).toBe(false);
     expect((await store.steps.list(other)).map((s) => [s.step, s.state])).toEqual([
       ['fill', 'pending'],
       ['destination', 'pending'],
       ['settle', 'pending'],
     ]);
+  });
+  it('leases the successors it journals to the completing worker when asked, and only those', async () => {
+    const intentId = (await store.intents.insert(newIntent(project.id))).intentId;
+    const origin = await store.steps.enqueue({ intentId, step: 'origin', runAt: new Date(0) });
+    await store.steps.enqueue({ intentId, step: 'destination' });
+    const leasedOrigin = (await store.steps.leaseDue({ owner: 'w1', limit: 1000, leaseMs: 60_000 })).find(
+      (s) => s.id === origin.id,
+    );
+    expect(leasedOrigin?.leaseOwner).toBe('w1');
+    const before = Date.now();
+    const { done, leased } = await store.steps.complete({
+      id: origin.id,
+      owner: 'w1',
+      enqueue: { intentId, steps: ['destination', 'fill'], leaseMs: 60_000 },
+    });
+    expect(done).toBe(true);
+    // 'destination' was journaled (and leased by the lease above) before: not inserted, not returned.
+    expect(leased.map((s) => [s.step, s.state, s.leaseOwner, s.attempts])).toEqual([
+      ['fill', 'running', 'w1', 1],
+    ]);
+    expect(leased[0]!.leaseUntil!.getTime()).toBeGreaterThanOrEqual(before + 60_000);
+    // Another worker finds nothing to lease: the fill is held by w1 until its lease runs out.
+    const elsewhere = await store.steps.leaseDue({ owner: 'w2', limit: 1000, leaseMs: 60_000 });
+    expect(elsewhere.filter((s) => s.intentId === intentId)).toEqual([]);
+    const later = new Date(Date.now() + 61_000);
+    const afterExpiry = await store.steps.leaseDue({ owner: 'w2', limit: 1000, leaseMs: 1, now: later });
+    expect(
+      afterExpiry
+        .filter((s) => s.intentId === intentId)
+        .map((s) => s.step)
+        .sort(),
+    ).toEqual(['destination', 'fill']);
   });
 });

@@ -54,31 +54,30 @@ export function createStepsRepo(ctx: StoreContext): StepsRepo {
     },
 
     async complete({ id, owner, enqueue }) {
-      const done = (trx: Kysely<Database>, now: number) =>
-        trx.executeQuery(statements.markDone({ id, owner, now }));
+      const done = async (trx: Kysely<Database>, now: number) =>
+        ((await trx.executeQuery(statements.markDone({ id, owner, now }))).numAffectedRows ?? 0n) > 0n;
       if (!enqueue || enqueue.steps.length === 0) {
         // One statement: nothing else has to commit with it.
-        return ((await done(db, ctx.now().getTime())).numAffectedRows ?? 0n) > 0n;
+        return { done: await done(db, ctx.now().getTime()), leased: [] };
       }
       // The next steps and the completion commit together: a crash between them would leave a done
       // step whose successors were never journaled (or half of them).
       return db.transaction().execute(async (trx) => {
         const now = ctx.now().getTime();
         const intentId = lower(enqueue.intentId);
-        await trx.executeQuery(
-          statements.insertPending(
-            String(enqueue.steps.length),
-            Object.fromEntries(
-              enqueue.steps.flatMap((step, i) =>
-                Object.entries(pendingRow(intentId, step, now)).map(([column, value]) => [
-                  `${i}:${column}`,
-                  value,
-                ]),
-              ),
-            ),
-          ),
+        const lease = enqueue.leaseMs === undefined ? undefined : { owner, until: now + enqueue.leaseMs };
+        const rows = enqueue.steps.map((step) => ({
+          ...pendingRow(intentId, step, now),
+          ...(lease && { state: 'running', attempts: 1, lease_owner: lease.owner, lease_until: lease.until }),
+        }));
+        const values = Object.fromEntries(
+          rows.flatMap((row, i) => Object.entries(row).map(([column, value]) => [`${i}:${column}`, value])),
         );
-        return ((await done(trx, now)).numAffectedRows ?? 0n) > 0n;
+        const shape = String(rows.length);
+        const inserted = await trx.executeQuery<IntentStepRow>(
+          lease ? statements.insertLeased(shape, values) : statements.insertPending(shape, values),
+        );
+        return { done: await done(trx, now), leased: lease ? inserted.rows.map(stepFromRow) : [] };
       });
     },
 
@@ -122,6 +121,17 @@ type PendingRow = ReturnType<typeof pendingRow>;
 
 /** The runner's statements, built once; the SQL is what the query builder gave for each call before. */
 function compileStatements({ db, capabilities }: StoreContext) {
+  const insertSteps = (v: Record<string, unknown>, rows: string) =>
+    db
+      .insertInto('intent_steps')
+      .values(
+        Array.from({ length: Number(rows) }, (_, i) =>
+          Object.fromEntries(
+            Object.keys(pendingRow('', '', 0)).map((column) => [column, v[`${i}:${column}`]]),
+          ),
+        ) as PendingRow[],
+      )
+      .onConflict((oc) => oc.columns(['intent_id', 'step']).doNothing());
   return {
     /** Journals a pending step unless already journaled; returns the new row only. */
     insertReturning: compileOnce((row: PendingRow) =>
@@ -143,18 +153,11 @@ function compileStatements({ db, capabilities }: StoreContext) {
     ),
 
     /** Journals pending steps (values named `<row>:<column>`); steps already journaled are left as they are. */
-    insertPending: compileByShape((v: Record<string, unknown>, rows) =>
-      db
-        .insertInto('intent_steps')
-        .values(
-          Array.from({ length: Number(rows) }, (_, i) =>
-            Object.fromEntries(
-              Object.keys(pendingRow('', '', 0)).map((column) => [column, v[`${i}:${column}`]]),
-            ),
-          ) as PendingRow[],
-        )
-        .onConflict((oc) => oc.columns(['intent_id', 'step']).doNothing())
-        .compile(),
+    insertPending: compileByShape((v: Record<string, unknown>, rows) => insertSteps(v, rows).compile()),
+
+    /** The same, for steps leased to the worker at once; returns the rows it inserted. */
+    insertLeased: compileByShape((v: Record<string, unknown>, rows) =>
+      insertSteps(v, rows).returningAll().compile(),
     ),
 
     lease: compileOnce((v: { owner: string; leaseUntil: number; now: number; limit: number }) => {

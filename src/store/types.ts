@@ -334,14 +334,17 @@ export interface StepsRepo {
    */
   renew(input: { ids: number[]; owner: string; leaseMs: number; now?: Date }): Promise<number>;
   /**
-   * Marks a leased step done, journaling `enqueue.steps` (its successors) in the same transaction; false
-   * when the lease was lost to another worker (the successors are journaled either way).
+   * Marks a leased step done, journaling `enqueue.steps` (its successors) in the same transaction; `done` is
+   * false when the lease was lost to another worker (the successors are journaled either way). With
+   * `enqueue.leaseMs` the successors this call journals are leased to `owner` at once (running, one attempt
+   * counted, until now + leaseMs) and come back in `leased`, for the worker to run without leasing them
+   * again; a successor journaled before is left as it is and not returned.
    */
   complete(input: {
     id: number;
     owner: string;
-    enqueue?: { intentId: string; steps: string[] };
-  }): Promise<boolean>;
+    enqueue?: { intentId: string; steps: string[]; leaseMs?: number };
+  }): Promise<{ done: boolean; leased: IntentStep[] }>;
   /** Records a failure: retry at `retryAt`, or give up (`failed`) when it is absent. */
   fail(input: { id: number; owner: string; error: string; retryAt?: Date }): Promise<boolean>;
   list(intentId: string): Promise<IntentStep[]>;
