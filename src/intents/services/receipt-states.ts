@@ -5,6 +5,7 @@
  */
 import type { Dialect } from '../../api/dialect.ts';
 import type { IntentReceipt } from '../../api/schemas/receipt.ts';
+import type { IntentReceiptRecord } from '../../store/index.ts';
 
 type WireStatus = IntentReceipt['depositTransaction']['status'];
 
@@ -19,6 +20,21 @@ export function receiptStates(receipt: IntentReceipt, dialect: Dialect): WireSta
     receipt.destinationTransaction?.status ?? 'UNKNOWN',
   ];
   if (receipt.refundTransaction) states.push(receipt.refundTransaction.status);
+  return states.map((s) => wireStatus(s, dialect));
+}
+
+/**
+ * The same states read straight off the stored rows, without building the receipt: what a held
+ * WaitIntentReceipt call compares at each wake-up (most wake-ups hold, and the receipt would parse the
+ * stored intent for nothing). Equal to `receiptStates(receiptToWire(record), dialect)`.
+ */
+export function storedReceiptStates({ transactions }: IntentReceiptRecord, dialect: Dialect): WireStatus[] {
+  const states: WireStatus[] = [
+    transactions.deposit?.status ?? 'UNKNOWN',
+    transactions.origin?.status ?? 'UNKNOWN',
+    transactions.destination?.status ?? 'UNKNOWN',
+  ];
+  if (transactions.refund) states.push(transactions.refund.status);
   return states.map((s) => wireStatus(s, dialect));
 }
 

@@ -14,7 +14,7 @@ import { receiptToWire } from '../../api/methods/reads/to-wire.ts';
 import type { MethodRequest, MethodResponse } from '../../api/schemas/methods.ts';
 import type { ChainConfig } from '../../internal/config-types.ts';
 import { type IntentReceiptRecord, isTerminal, type Store } from '../../store/index.ts';
-import { receiptInDialect, receiptStates, sameStates } from './receipt-states.ts';
+import { receiptInDialect, receiptStates, sameStates, storedReceiptStates } from './receipt-states.ts';
 
 export interface WaitDeps {
   store: Store;
@@ -197,19 +197,18 @@ class HeldCall {
       this.finish(undefined, new NotFoundError(`intent ${this.input.intentId} not found`));
       return;
     }
-    // The answer is built here and dropped when the call holds: nothing of it stays alive while held (it
-    // is read again on wake-up).
-    const response = answer(this.shared.wireDeps, record, this.ctx.dialect);
+    // Whether to hold is decided on the stored rows alone; the answer is built only to answer. Nothing of
+    // the record stays alive while held (it is read again on wake-up).
     const last = this.input.lastReceiptStates;
     const hold =
-      !response.done &&
+      !isTerminal(record.intent.status) &&
       last !== undefined &&
       last.length > 0 &&
-      sameStates(response.receiptStates, last) &&
+      sameStates(storedReceiptStates(record, this.ctx.dialect), last) &&
       !this.over &&
       !this.shared.closing.aborted;
     if (!hold) {
-      this.finish(response, undefined);
+      this.finish(answer(this.shared.wireDeps, record, this.ctx.dialect), undefined);
       return;
     }
     // A change or an end that came while reading: read again.
