@@ -13,6 +13,8 @@ export const uniswapV2FactoryAbi = parseAbi([
 export const uniswapV2PairAbi = parseAbi([
   'function getReserves() view returns (uint112 reserve0, uint112 reserve1, uint32 blockTimestampLast)',
   'function token0() view returns (address)',
+  'function price0CumulativeLast() view returns (uint256)',
+  'function sync()',
 ]);
 
 export const uniswapV2RouterAbi = parseAbi([

@@ -1,8 +1,9 @@
 /**
  * Seeds the Uniswap V2 pools: USDC/DAI at 1:1 and USDC/WETH at 3,000 USDC per ETH. A pool that already
- * holds reserves is left alone, so a resumed setup never adds liquidity twice.
+ * holds reserves is left alone, so a resumed setup never adds liquidity twice. Then starts each pool's
+ * price accumulators (startAccumulators).
  */
-import { type Address, erc20Abi, zeroAddress } from 'viem';
+import { type Address, erc20Abi, numberToHex, zeroAddress } from 'viem';
 import type { Logger } from '../internal/logger.ts';
 import { uniswapV2FactoryAbi, uniswapV2PairAbi, uniswapV2RouterAbi } from './abis.ts';
 import type { DevnetPublicClient, DevnetWalletClient } from './chain-clients.ts';
@@ -52,6 +53,44 @@ export async function seedPools(clients: Clients, input: SeedPoolsInput, log: Lo
     });
     log.debug('pool seeded', { pool: 'USDC/WETH' });
   }
+  await startAccumulators(clients, input, log);
+}
+
+/**
+ * A new pair's price accumulators are 0 until its first update in a later second than the one before. The
+ * first swap that does it writes both from zero (~44,000 gas more than the same swap in the same second),
+ * so a swap estimated in its pool's seeding second and mined a second later ran out of gas even with the
+ * 25 % margin (it failed the devnet's own swap test now and then). One sync() in the next second writes
+ * them; later swaps only change them (~5,000 gas each, inside the margin). Idempotent: a pool whose
+ * accumulator is already written is left alone.
+ */
+async function startAccumulators(clients: Clients, input: SeedPoolsInput, log: Logger): Promise<void> {
+  const { publicClient } = clients;
+  const pairs: Address[] = [];
+  for (const other of [input.dai, input.weth]) {
+    const pair = await publicClient.readContract({
+      address: input.factory,
+      abi: uniswapV2FactoryAbi,
+      functionName: 'getPair',
+      args: [input.usdc, other],
+    });
+    const accumulated = await publicClient.readContract({
+      address: pair,
+      abi: uniswapV2PairAbi,
+      functionName: 'price0CumulativeLast',
+    });
+    if (accumulated === 0n) pairs.push(pair);
+  }
+  if (pairs.length === 0) return;
+  const { timestamp } = await publicClient.getBlock();
+  // The sync must land a second after the seeding block; at most one second ahead of the wall clock.
+  await publicClient.request({
+    method: 'evm_setNextBlockTimestamp',
+    params: [numberToHex(timestamp + 1n)],
+  } as never);
+  for (const pair of pairs)
+    await sendAndWait(clients, { address: pair, abi: uniswapV2PairAbi, functionName: 'sync' });
+  log.debug('pool accumulators started', { pairs });
 }
 
 async function poolHasReserves(
