@@ -4,7 +4,7 @@ import { type CompiledInsert, compiledInsert, compileOnce } from './compiled-que
 import type { StoreContext } from './context.ts';
 import { createPgQuoteInsert, type QuoteInsert } from './insert-quote-postgres.ts';
 import { intentHistory, intentHistoryIndex, receiptsOf } from './intent-history.ts';
-import { byKind, intentFromRow, lower, transactionFromRow } from './rows.ts';
+import { byKind, engineIntentFromRow, intentFromRow, lower, transactionFromRow } from './rows.ts';
 import type { Database, IntentInsert, IntentRow, IntentTransactionRow } from './schema.ts';
 import { searchIntents } from './search-intents.ts';
 import { isTerminal, predecessorsOf } from './statuses.ts';
@@ -85,7 +85,7 @@ export function createIntentsRepo(ctx: StoreContext): IntentsRepo {
     async getForEngine(intentId) {
       const { rows } = await db.executeQuery<IntentRow>(reads.byId({ id: lower(intentId) }));
       const row = rows[0];
-      return row && intentFromRow(row);
+      return row && engineIntentFromRow(row);
     },
 
     async updateStatus(update) {
