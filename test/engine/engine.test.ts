@@ -148,10 +148,15 @@ describe('engine on the devnet (SQLite)', () => {
     const signed = await f.store.signedTransactions.listForIntent(intentId);
     // The destination execution may go out right behind the fill, still in the pool (the early purpose):
     // either way exactly one, mined (test/engine/destination-behind-fill.test.ts covers the early path).
-    expect(signed.map((s) => [s.purpose, s.status])).toEqual([
+    // Once the fill is done the destination execution and settlement run side by side (different chains,
+    // and the settle step starts with the fill's completion), so they are signed in either order.
+    const purposes = signed.map((s) => [s.purpose.replace(/-early$/, ''), s.status]);
+    expect(purposes.slice(0, 2)).toEqual([
       ['origin-execute', 'mined'],
       ['solver-fill', 'mined'],
-      [expect.stringMatching(/^destination-execute(-early)?$/), 'mined'],
+    ]);
+    expect(purposes.slice(2).sort()).toEqual([
+      ['destination-execute', 'mined'],
       ['settle', 'mined'],
     ]);
     await engine.stop();
