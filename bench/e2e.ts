@@ -21,16 +21,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { type Intent, TrailsApi } from '@0xtrails/api';
 import pg from 'pg';
-import {
-  type Account,
-  type Address,
-  encodeFunctionData,
-  erc20Abi,
-  type Hex,
-  maxUint256,
-  parseUnits,
-} from 'viem';
-import { privateKeyToAccount } from 'viem/accounts';
+import { type Account, type Address, encodeFunctionData, erc20Abi, maxUint256, parseUnits } from 'viem';
 import { devnetOperator } from '../src/app/devnet-operator.ts';
 import { startSwitchyard } from '../src/app/start-switchyard.ts';
 import { startDevnet } from '../src/devnet/start-devnet.ts';
@@ -39,10 +30,11 @@ import { createLogger, createSilentLogger } from '../src/internal/logger.ts';
 import { createShutdown } from '../src/internal/shutdown.ts';
 import { type BlockClock, startBlockClock } from './support/block-clock.ts';
 import { type CpuMeter, type CpuSpent, createCpuMeter } from './support/cpu-meter.ts';
-import { type BenchChain, benchChain, sendAndWait } from './support/e2e-chain.ts';
-import type { IntentTiming, RawDeposit } from './support/e2e-timing.ts';
-import type { FundedUser } from './support/e2e-users.ts';
-import { startWallets, type Wallets } from './support/e2e-wallets.ts';
+import { type BareOperator, runBareIntent } from './support/e2e-bare.ts';
+import { type BenchChain, benchChain, nonceCounter, sendAndWait } from './support/e2e-chain.ts';
+import { runServiceIntent } from './support/e2e-service.ts';
+import type { IntentTiming } from './support/e2e-timing.ts';
+import { fundUsers } from './support/e2e-users.ts';
 import { type Percentiles, percentiles } from './support/percentiles.ts';
 import { formatCounts, type RpcCounter, startRpcCounter } from './support/rpc-counter.ts';
 import { runPool } from './support/run-pool.ts';
@@ -75,8 +67,6 @@ interface Options {
   /** Count the process's SQL statements (and large JSON parses) and print them per intent. */
   countSql: boolean;
   sqlCallers: boolean;
-  /** The wallets' thread (e2e-wallets.ts): 'worker' (the default since session 5) or 'main'. */
-  wallets: 'worker' | 'main';
   modes: Mode[];
   sizes: Record<Mode, { intents: number; concurrency: number }>;
 }
@@ -96,8 +86,6 @@ function parseOptions(): Options {
       'count-sql': { type: 'boolean', default: false },
       /** With --count-sql: label each statement with the code that issued it (slow). */
       'sql-callers': { type: 'boolean', default: false },
-      /** Where the users' wallets and the bare run's sends run: a worker thread, or the service's own. */
-      wallets: { type: 'string', default: 'worker' },
     },
   });
   if (values.db !== 'sqlite' && values.db !== 'postgres')
@@ -109,8 +97,6 @@ function parseOptions(): Options {
     blocks: ['blocks'],
     both: ['automine', 'blocks'],
   };
-  if (values.wallets !== 'worker' && values.wallets !== 'main')
-    throw new Error(`--wallets: worker or main, not ${values.wallets}`);
   const chosen = modes[values.mode!];
   if (!chosen) throw new Error(`--mode: automine, blocks or both, not ${values.mode}`);
   const positive = (name: string, v: string | undefined) => {
@@ -124,7 +110,6 @@ function parseOptions(): Options {
     countRpc: values['count-rpc'] ?? false,
     countSql: values['count-sql'] ?? false,
     sqlCallers: values['sql-callers'] ?? false,
-    wallets: values.wallets,
     modes: chosen,
     sizes: {
       automine: {
@@ -220,11 +205,6 @@ interface ModeResult {
 
 interface Bench {
   api: TrailsApi;
-  apiUrl: string;
-  accessKey: string;
-  /** The relayer's and solver's keys, for the bare run's sends on the wallets' thread. */
-  operatorKeys: { relayer: Hex; solver: Hex };
-  wallets: Wallets;
   origin: BenchChain;
   destination: BenchChain;
   operator: { relayer: Account; solver: Account };
@@ -256,28 +236,26 @@ async function quoteAll(bench: Bench, users: Account[]): Promise<Intent[]> {
 }
 
 /** The bare run: the engine is stopped meanwhile, so the relayer's and solver's nonces are counted here alone. */
-async function runBare(bench: Bench, users: FundedUser[], concurrency: number): Promise<Run> {
-  const intents = await quoteAll(
-    bench,
-    users.map((u) => u.account),
-  );
+async function runBare(bench: Bench, users: Account[], concurrency: number): Promise<Run> {
+  const intents = await quoteAll(bench, users);
   const plans = await Promise.all(intents.map((i) => bench.planOf(i.intentId)));
   await bench.engine.stop();
   try {
+    const nonces: BareOperator['nonces'] = new Map();
+    for (const chain of [bench.origin, bench.destination]) {
+      nonces.set(chain.entry.chainId, {
+        relayer: await nonceCounter(chain, bench.operator.relayer.address),
+        solver: await nonceCounter(chain, bench.operator.solver.address),
+      });
+    }
     const started = bench.cpu.snapshot();
-    const timings = await bench.wallets.run({
-      kind: 'bare',
-      origin: bench.origin.entry,
-      destination: bench.destination.entry,
-      concurrency,
-      relayerKey: bench.operatorKeys.relayer,
-      solverKey: bench.operatorKeys.solver,
-      intents: users.map((u, i) => ({
-        key: u.key,
-        deposit: intents[i]!.depositTransaction as unknown as RawDeposit,
-        plan: plans[i]!,
-      })),
-    });
+    const timings = await runPool(users, concurrency, (user, i) =>
+      runBareIntent(
+        { origin: bench.origin, destination: bench.destination },
+        { ...bench.operator, nonces },
+        { user, deposit: intents[i]!.depositTransaction as never, plan: plans[i]! },
+      ),
+    );
     return { timings, cpu: bench.cpu.since(started), spanMs: spanOf(timings) };
   } finally {
     await bench.engine.start();
@@ -290,30 +268,16 @@ async function runBare(bench: Bench, users: FundedUser[], concurrency: number): 
  */
 type Counts = { reset: true } | { reset: false; countedIntents: number };
 
-async function runService(
-  bench: Bench,
-  users: FundedUser[],
-  concurrency: number,
-  counts: Counts,
-): Promise<Run> {
-  const intents = await quoteAll(
-    bench,
-    users.map((u) => u.account),
-  );
+async function runService(bench: Bench, users: Account[], concurrency: number, counts: Counts): Promise<Run> {
+  const intents = await quoteAll(bench, users);
   if (counts.reset) {
     for (const counter of bench.rpcCounters) counter.reset();
     bench.sqlCounter?.reset();
   }
   const started = bench.cpu.snapshot();
-  const timings = await bench.wallets.run({
-    kind: 'service',
-    origin: bench.origin.entry,
-    destination: bench.destination.entry,
-    concurrency,
-    apiUrl: bench.apiUrl,
-    accessKey: bench.accessKey,
-    intents: users.map((u, i) => ({ key: u.key, intent: intents[i]! })),
-  });
+  const timings = await runPool(users, concurrency, (user, i) =>
+    runServiceIntent(bench.api, bench.origin, { user, intent: intents[i]! }),
+  );
   const cpu = bench.cpu.since(started);
   if (!counts.reset && (bench.rpcCounters.length > 0 || bench.sqlCounter)) {
     noteCounts(bench, counts.countedIntents, 'up to SUCCEEDED');
@@ -430,17 +394,8 @@ async function main(): Promise<number> {
       rateLimitPerMinute: BENCH_KEY_RATE_PER_MINUTE,
     });
     const [alphaEntry, betaEntry] = devnet.devnet.chains;
-    const wallets = startWallets(options.wallets);
-    shutdown.add('wallets', () => wallets.stop());
     const bench: Bench = {
       api: new TrailsApi(key, { hostname: app.url }),
-      apiUrl: app.url,
-      accessKey: key,
-      operatorKeys: {
-        relayer: devnet.devnet.accounts.relayer!.privateKey as Hex,
-        solver: devnet.devnet.accounts.solver!.privateKey as Hex,
-      },
-      wallets,
       origin: benchChain(alphaEntry!),
       destination: benchChain(betaEntry!),
       operator: { relayer: operatorKeys.relayer, solver: operatorKeys.solver },
@@ -461,14 +416,7 @@ async function main(): Promise<number> {
       data: encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [destSettler, maxUint256] }),
     });
     const totalUsers = options.modes.reduce((n, m) => n + 2 * options.sizes[m].intents, 0);
-    // Funded on the wallets' thread, which also warms its code before anything is timed.
-    const keys = await bench.wallets.fund({
-      origin: bench.origin.entry,
-      token: bench.origin.entry.tokens.USDC!,
-      amount: INTENT_AMOUNT,
-      count: totalUsers,
-    });
-    const users: FundedUser[] = keys.map((key) => ({ key, account: privateKeyToAccount(key) }));
+    const users = await fundUsers(bench.origin, bench.origin.entry.tokens.USDC!, INTENT_AMOUNT, totalUsers);
     note(
       `devnet, service and ${totalUsers} funded users ready in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
     );

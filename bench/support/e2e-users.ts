@@ -3,7 +3,7 @@
  * gets ETH for gas through anvil_setBalance and mints its own deposit token (the devnet tokens' `mint`
  * is open to anyone), all before anything is timed.
  */
-import { type Address, encodeFunctionData, type Hex, type PrivateKeyAccount, parseEther } from 'viem';
+import { type Address, encodeFunctionData, type PrivateKeyAccount, parseEther } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { mintableTokenAbi } from '../../src/devnet/abis.ts';
 import type { BenchChain } from './e2e-chain.ts';
@@ -15,23 +15,14 @@ const USER_ETH = parseEther('1');
 /** Users funded at once: enough to keep anvil busy without piling up HTTP connections. */
 const FUNDING_CONCURRENCY = 16;
 
-/** A funded user; the key goes to the wallets' worker thread, which makes its own account from it. */
-export interface FundedUser {
-  key: Hex;
-  account: PrivateKeyAccount;
-}
-
 export async function fundUsers(
   chain: BenchChain,
   token: Address,
   amount: bigint,
   count: number,
-): Promise<FundedUser[]> {
-  const users = Array.from({ length: count }, () => {
-    const key = generatePrivateKey();
-    return { key, account: privateKeyToAccount(key) };
-  });
-  await runPool(users, FUNDING_CONCURRENCY, async ({ account: user }) => {
+): Promise<PrivateKeyAccount[]> {
+  const users = Array.from({ length: count }, () => privateKeyToAccount(generatePrivateKey()));
+  await runPool(users, FUNDING_CONCURRENCY, async (user) => {
     await chain.test.setBalance({ address: user.address, value: USER_ETH });
     await sendAndWait(chain, user, {
       to: token,
