@@ -21,6 +21,9 @@ export interface SeedPoolsInput {
 
 type Clients = { publicClient: DevnetPublicClient; walletClient: DevnetWalletClient };
 
+/** At most this long (ms) for the wall clock to reach the second after seeding (one second, and some slack). */
+const MAX_ACCUMULATOR_WAIT_MS = 1_100;
+
 export async function seedPools(clients: Clients, input: SeedPoolsInput, log: Logger): Promise<void> {
   const deployer = clients.walletClient.account.address;
   const deadline = await setupDeadline(clients.publicClient);
@@ -82,12 +85,19 @@ async function startAccumulators(clients: Clients, input: SeedPoolsInput, log: L
     if (accumulated === 0n) pairs.push(pair);
   }
   if (pairs.length === 0) return;
+  // The sync must land in a later second than the seeding block. anvil stamps an automined block with the
+  // wall clock's second, so wait for the next one; setting the next block's time instead would leave the
+  // chain's clock ahead of the wall clock (receipts showed transactions mined after the intent finished).
   const { timestamp } = await publicClient.getBlock();
-  // The sync must land a second after the seeding block; at most one second ahead of the wall clock.
-  await publicClient.request({
-    method: 'evm_setNextBlockTimestamp',
-    params: [numberToHex(timestamp + 1n)],
-  } as never);
+  const nextSecondMs = (Number(timestamp) + 1) * 1000;
+  const waitMs = Math.min(nextSecondMs - Date.now(), MAX_ACCUMULATOR_WAIT_MS);
+  if (waitMs > 0) await new Promise((resolve) => setTimeout(resolve, waitMs));
+  if (Date.now() < nextSecondMs)
+    // The chain's clock runs ahead of this one (a loaded state, an earlier time jump): move its next block.
+    await publicClient.request({
+      method: 'evm_setNextBlockTimestamp',
+      params: [numberToHex(timestamp + 1n)],
+    } as never);
   for (const pair of pairs)
     await sendAndWait(clients, { address: pair, abi: uniswapV2PairAbi, functionName: 'sync' });
   log.debug('pool accumulators started', { pairs });
