@@ -2,10 +2,9 @@ import { type Address, erc20Abi, parseEther } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { erc4626Abi, uniswapV2RouterAbi } from '../../src/devnet/abis.ts';
 import { DEVNET_CHAINS, FUNDING, usdc } from '../../src/devnet/constants.ts';
+import { withGasMargin } from '../../src/devnet/send-and-wait.ts';
 import { startTestDevnet, type TestDevnet, type TestDevnetChain } from '../harness/devnet.ts';
 
-/** Gas limit = estimate × 125 %, as wallets do. */
-const GAS_MARGIN_PERCENT = 125n;
 /** Seconds to warp a vault forward: long enough that a few-percent APY moves the share price visibly. */
 const ONE_DAY_SECONDS = 86_400;
 
@@ -168,7 +167,7 @@ async function swapAndCheck(chain: TestDevnetChain, tokenOut: Address, amountIn:
   } as const;
   // Like a wallet, add a margin: the pair's price accumulators cost more once the clock has ticked
   // past the estimate's block (see docs/devnet.md, "Gas estimates").
-  const gas = ((await chain.publicClient.estimateContractGas(request)) * GAS_MARGIN_PERCENT) / 100n;
+  const gas = withGasMargin(await chain.publicClient.estimateContractGas(request));
   const swap = await user.writeContract({ ...request, gas });
   expect((await chain.publicClient.waitForTransactionReceipt({ hash: swap })).status).toBe('success');
 
