@@ -167,6 +167,8 @@ interface Run {
 }
 
 function spanOf(timings: IntentTiming[]): number {
+  // An empty half (--intents 1) spans no time.
+  if (timings.length === 0) return 0;
   return Math.max(...timings.map((t) => t.doneAt)) - Math.min(...timings.map((t) => t.depositSentAt));
 }
 
