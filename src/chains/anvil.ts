@@ -34,8 +34,6 @@ export interface AnvilOptions {
   stateIntervalSeconds?: number;
   /** The EVM fork to run; ANVIL_HARDFORK unless a test needs another. */
   hardfork?: string;
-  /** Keep only this many past blocks' states (anvil `--prune-history N`): calls at older blocks fail. */
-  pruneHistory?: number;
   /** Extra arguments passed through to anvil. */
   extraArgs?: string[];
 }
@@ -63,7 +61,6 @@ export async function startAnvil(options: AnvilOptions): Promise<AnvilInstance> 
   if (options.statePath) args.push('--state', options.statePath);
   if (options.stateIntervalSeconds) args.push('--state-interval', String(options.stateIntervalSeconds));
   args.push('--hardfork', options.hardfork ?? ANVIL_HARDFORK);
-  if (options.pruneHistory !== undefined) args.push('--prune-history', String(options.pruneHistory));
   args.push(...(options.extraArgs ?? []));
 
   const child = spawn(anvilBinaryPath(), args, { stdio: ['ignore', 'pipe', 'pipe'] });

@@ -4,7 +4,7 @@ import { type CompiledInsert, compiledInsert, compileOnce } from './compiled-que
 import type { StoreContext } from './context.ts';
 import { createPgQuoteInsert, type QuoteInsert } from './insert-quote-postgres.ts';
 import { intentHistory, intentHistoryIndex, receiptsOf } from './intent-history.ts';
-import { byKind, engineIntentFromRow, intentFromRow, lower, transactionFromRow } from './rows.ts';
+import { byKind, intentFromRow, lazyIntentFromRow, lower, transactionFromRow } from './rows.ts';
 import type { Database, IntentInsert, IntentRow, IntentTransactionRow } from './schema.ts';
 import { searchIntents } from './search-intents.ts';
 import { isTerminal, predecessorsOf } from './statuses.ts';
@@ -57,27 +57,15 @@ export function createIntentsRepo(ctx: StoreContext): IntentsRepo {
       const id = await insertQuote(row, receipts);
       // The record is what reading the row back would give, without the read: QuoteIntent ignores it, so
       // the intent's JSON is parsed only if someone looks.
-      let intent: unknown;
-      let parsed = false;
-      return {
-        ...intentFromRow({
-          ...row,
-          id,
-          intent_json: 'null',
-          committed_at: null,
-          execute_deadline: null,
-          deposit_transaction_hash: null,
-          started_at: null,
-          finished_at: null,
-        }),
-        get intent() {
-          if (!parsed) {
-            intent = JSON.parse(intentJson);
-            parsed = true;
-          }
-          return intent;
-        },
-      };
+      return lazyIntentFromRow({
+        ...row,
+        id,
+        committed_at: null,
+        execute_deadline: null,
+        deposit_transaction_hash: null,
+        started_at: null,
+        finished_at: null,
+      });
     },
 
     get,
@@ -85,7 +73,7 @@ export function createIntentsRepo(ctx: StoreContext): IntentsRepo {
     async getForEngine(intentId) {
       const { rows } = await db.executeQuery<IntentRow>(reads.byId({ id: lower(intentId) }));
       const row = rows[0];
-      return row && engineIntentFromRow(row);
+      return row && lazyIntentFromRow(row);
     },
 
     async updateStatus(update) {

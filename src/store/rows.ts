@@ -67,10 +67,10 @@ export function intentFromRow(row: IntentRow): IntentRecord {
 }
 
 /**
- * The same record with the wire intent parsed only when first read, for the engine: it reads the row
- * before every step and never looks at the intent.
+ * The same record with the wire intent parsed only when first read: for the engine, which reads the row
+ * before every step and never looks at the intent, and for the record QuoteIntent's insert returns.
  */
-export function engineIntentFromRow(row: IntentRow): IntentRecord {
+export function lazyIntentFromRow(row: IntentRow): IntentRecord {
   let json: string | undefined = row.intent_json;
   let intent: unknown;
   return Object.defineProperty(intentColumns(row) as IntentRecord, 'intent', {
