@@ -32,6 +32,12 @@ export interface AnvilOptions {
   statePath?: string;
   /** Write the state file every N seconds as well as on exit, so a hard kill loses at most N seconds. */
   stateIntervalSeconds?: number;
+  /**
+   * Keep the state of only this many recent blocks, in memory (anvil `--prune-history N`): calls at older
+   * blocks fail, and each block costs the same however long the chain. Omitted: anvil keeps every block's
+   * state, moving old ones to disk, and each block costs more than the one before.
+   */
+  keptStates?: number;
   /** The EVM fork to run; ANVIL_HARDFORK unless a test needs another. */
   hardfork?: string;
   /** Extra arguments passed through to anvil. */
@@ -60,6 +66,7 @@ export async function startAnvil(options: AnvilOptions): Promise<AnvilInstance> 
   if (options.blockTime !== undefined) args.push('--block-time', String(options.blockTime));
   if (options.statePath) args.push('--state', options.statePath);
   if (options.stateIntervalSeconds) args.push('--state-interval', String(options.stateIntervalSeconds));
+  if (options.keptStates !== undefined) args.push('--prune-history', String(options.keptStates));
   args.push('--hardfork', options.hardfork ?? ANVIL_HARDFORK);
   args.push(...(options.extraArgs ?? []));
 

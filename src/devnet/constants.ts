@@ -35,6 +35,13 @@ export const CHAINS_DIR_NAME = 'chains';
 
 /** anvil also writes its state every 5 s, so a hard kill (SIGKILL, power loss) loses at most 5 s of activity. */
 export const STATE_INTERVAL_SECONDS = 5;
+/**
+ * Past blocks whose state each devnet chain keeps for calls (anvil `--prune-history`): enough for any
+ * confirmation depth and the yield tracker's walk back; with full history anvil 1.7.1 spends more on each
+ * block than the last (about 1 ms a block after 3,000 blocks, and its state dumps grow too), with 256 the
+ * cost stays flat and a chain stays under ~400 MB (docs/devnet.md, "Kept history").
+ */
+export const DEVNET_KEPT_STATES = 256;
 /** DESIGN §4: grace after the fill deadline before a refund is allowed; 10 minutes. */
 export const SETTLEMENT_GRACE_SECONDS = 600n;
 /** Automine includes a transaction in the block it arrives in; one block is final enough on a devnet. */

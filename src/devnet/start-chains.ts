@@ -5,10 +5,16 @@
  */
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { type AnvilInstance, startAnvil } from '../chains/anvil.ts';
+import { type AnvilInstance, type AnvilOptions, startAnvil } from '../chains/anvil.ts';
 import { PortInUseError } from '../internal/errors.ts';
 import type { Logger } from '../internal/logger.ts';
-import { CHAINS_DIR_NAME, DEVNET_HOST, type DevnetChainSpec, STATE_INTERVAL_SECONDS } from './constants.ts';
+import {
+  CHAINS_DIR_NAME,
+  DEVNET_HOST,
+  DEVNET_KEPT_STATES,
+  type DevnetChainSpec,
+  STATE_INTERVAL_SECONDS,
+} from './constants.ts';
 import { DevnetPortInUseError } from './errors.ts';
 
 export interface StartChainsOptions {
@@ -16,6 +22,8 @@ export interface StartChainsOptions {
   specs: readonly DevnetChainSpec[];
   /** Chain i listens on basePort + i; 0 lets the OS pick a free port for every chain (tests). */
   basePort: number;
+  /** Past blocks whose state each chain keeps (default DEVNET_KEPT_STATES); 'all' keeps every block's. */
+  keptStates?: number | 'all';
   log: Logger;
 }
 
@@ -23,6 +31,8 @@ export interface RunningChain {
   spec: DevnetChainSpec;
   anvil: AnvilInstance;
   statePath: string;
+  /** What the chain's anvil was started with: a test restarting it passes the same (with the port it got). */
+  anvilOptions: AnvilOptions;
 }
 
 export function chainStatePath(dataDir: string, chainId: number): string {
@@ -50,19 +60,22 @@ async function startOneChain(options: StartChainsOptions, spec: DevnetChainSpec,
   options.log.info('starting chain…', { chainId: spec.chainId, name: spec.name, port });
   try {
     // Always automine here: setup sends dozens of transactions; interval mining is switched on afterwards.
-    const anvil = await startAnvil({
+    const kept = options.keptStates ?? DEVNET_KEPT_STATES;
+    const anvilOptions: AnvilOptions = {
       chainId: spec.chainId,
       host: DEVNET_HOST,
       port,
       statePath,
       stateIntervalSeconds: STATE_INTERVAL_SECONDS,
-    });
+      ...(kept !== 'all' && { keptStates: kept }),
+    };
+    const anvil = await startAnvil(anvilOptions);
     options.log.info('chain started', {
       chainId: spec.chainId,
       rpcUrl: anvil.rpcUrl,
       ms: Date.now() - started,
     });
-    return { spec, anvil, statePath };
+    return { spec, anvil, statePath, anvilOptions };
   } catch (error) {
     if (error instanceof PortInUseError) {
       throw new DevnetPortInUseError(

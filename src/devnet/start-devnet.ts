@@ -34,6 +34,11 @@ export interface StartDevnetOptions {
   blockTime?: number;
   /** Chain i listens on basePort + i (default 18545); 0 picks free ports (tests). */
   basePort?: number;
+  /**
+   * Past blocks whose state each chain keeps for calls at them (DEVNET_KEPT_STATES by default); 'all' keeps
+   * every block's, for a caller that reads balances far back (the resilience tests' conservation audit).
+   */
+  keptStates?: number | 'all';
   /** Written into devnet.json as the API's address. */
   apiUrl?: string;
   /** The API's devnet access key; the API fills it later through `setAccessKey`. Empty until then. */
@@ -75,6 +80,7 @@ export async function startDevnet(options: StartDevnetOptions): Promise<RunningD
     dataDir,
     specs: DEVNET_CHAINS,
     basePort: options.basePort ?? DEFAULT_BASE_PORT,
+    ...(options.keptStates !== undefined && { keptStates: options.keptStates }),
     log,
   });
   let stopping = false;

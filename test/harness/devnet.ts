@@ -25,7 +25,7 @@ import {
   type DevnetWalletClient,
   devnetChain,
 } from '../../src/devnet/chain-clients.ts';
-import { type DevnetRole, STATE_INTERVAL_SECONDS } from '../../src/devnet/constants.ts';
+import type { DevnetRole } from '../../src/devnet/constants.ts';
 import { type DevnetChainEntry, type DevnetFile, readDevnetFile } from '../../src/devnet/devnet-file.ts';
 import { type RunningDevnet, startDevnet } from '../../src/devnet/start-devnet.ts';
 import type { ChainConfig } from '../../src/internal/config-types.ts';
@@ -78,6 +78,8 @@ export interface TestDevnetOptions {
   keepDataDir?: boolean;
   reset?: boolean;
   blockTime?: number;
+  /** startDevnet's `keptStates`: 'all' for suites that read balances far back. */
+  keptStates?: number | 'all';
   log?: Logger;
 }
 
@@ -89,6 +91,7 @@ export async function startTestDevnet(options: TestDevnetOptions = {}): Promise<
     basePort: 0,
     reset: options.reset,
     blockTime: options.blockTime,
+    ...(options.keptStates !== undefined && { keptStates: options.keptStates }),
     log: options.log ?? createSilentLogger(),
   });
   const devnet = await readDevnetFile(dataDir);
@@ -112,13 +115,7 @@ export async function startTestDevnet(options: TestDevnetOptions = {}): Promise<
       if (restart.fromState) await copyFile(restart.fromState, chain.statePath);
       // The options start-chains.ts starts it with (same port and state file); `running.stop()` then stops
       // this process, since it stops whatever each entry holds.
-      chain.anvil = await startAnvil({
-        chainId,
-        host: chain.anvil.host,
-        port: chain.anvil.port,
-        statePath: chain.statePath,
-        stateIntervalSeconds: STATE_INTERVAL_SECONDS,
-      });
+      chain.anvil = await startAnvil({ ...chain.anvilOptions, port: chain.anvil.port });
       // A restarted anvil automines; put interval mining back as start-devnet.ts set it up.
       if (options.blockTime !== undefined) {
         const { testClient } = chains.find((c) => c.entry.chainId === chainId)!;

@@ -59,7 +59,9 @@ export function useResilienceSuite(options: SuiteOptions = {}): ResilienceSuite 
     queue: createDepositQueue(),
   } as ResilienceSuite;
   beforeAll(async () => {
-    suite.net = await startTestDevnet();
+    // The conservation audit reads balances at the suite's first block, which a long suite (random-kill)
+    // would push out of the devnet's kept states.
+    suite.net = await startTestDevnet({ keptStates: 'all' });
     [suite.alpha, suite.beta, suite.gamma] = suite.net.chains as [
       TestDevnetChain,
       TestDevnetChain,
