@@ -4,6 +4,8 @@
  */
 import {
   type Address,
+  decodeFunctionResult,
+  encodeFunctionData,
   erc20Abi,
   getAbiItem,
   type Hex,
@@ -21,16 +23,18 @@ import { UnexpectedOutcomeError } from './errors.ts';
 
 export type AccountStateName = 'none' | 'executed' | 'cancelled';
 
-/** An undeployed account is 'none' (its address may already hold the deposit). */
+/** `state()` of an intent account, encoded once. */
+const STATE_CALL = encodeFunctionData({ abi: intentAccountAbi, functionName: 'state' });
+
+/**
+ * An undeployed account is 'none' (its address may already hold the deposit). One eth_call, not a code
+ * read first: a call to an address without code answers no data, which is 'none' too.
+ */
 export async function readAccountState(client: PublicClient, account: Address): Promise<AccountStateName> {
   return withChainErrors(async () => {
-    const code = await client.getCode({ address: account });
-    if (!code || code === '0x') return 'none';
-    const state = await client.readContract({
-      address: account,
-      abi: intentAccountAbi,
-      functionName: 'state',
-    });
+    const { data } = await client.call({ to: account, data: STATE_CALL });
+    if (!data || data === '0x') return 'none';
+    const state = decodeFunctionResult({ abi: intentAccountAbi, functionName: 'state', data });
     if (state === AccountState.Executed) return 'executed';
     if (state === AccountState.Cancelled) return 'cancelled';
     return 'none';

@@ -116,13 +116,15 @@ export function createIntentsRepo(ctx: StoreContext): IntentsRepo {
     },
 
     async getReceipt({ projectId, intentId }) {
-      // Both reads go out at once; the transactions are dropped if the intent is not the caller's.
-      const [intent, transactions] = await Promise.all([
-        get({ projectId, intentId }),
+      // Both reads go out at once; the transactions are dropped if the intent is not the caller's. The
+      // plan is left out: a receipt never shows it, and WaitIntentReceipt reads this on every wake-up.
+      const [intents, transactions] = await Promise.all([
+        db.executeQuery<IntentRow>(reads.scopedWithoutPlan({ id: lower(intentId), projectId })),
         db.executeQuery<IntentTransactionRow>(reads.transactionsOf({ id: lower(intentId) })),
       ]);
-      if (!intent) return undefined;
-      return { intent, transactions: byKind(transactions.rows.map(transactionFromRow)) };
+      const row = intents.rows[0];
+      if (!row) return undefined;
+      return { intent: intentFromRow(row), transactions: byKind(transactions.rows.map(transactionFromRow)) };
     },
 
     search: (filter) => searchIntents(ctx, filter),
@@ -148,6 +150,32 @@ export function createIntentsRepo(ctx: StoreContext): IntentsRepo {
  * The reads of every step run (getForEngine) and of every WaitIntentReceipt wake-up (getReceipt), built
  * once (compiled-query.ts): the SQL text and parameters are the query builder's.
  */
+/** Every column of `intents` but the execution plan, which only the engine and a few services decode. */
+const INTENT_COLUMNS_BUT_PLAN = [
+  'id',
+  'intent_id',
+  'project_id',
+  'status',
+  'owner_address',
+  'origin_chain_id',
+  'destination_chain_id',
+  'origin_intent_address',
+  'destination_intent_address',
+  'origin_token_address',
+  'origin_token_amount',
+  'destination_token_address',
+  'destination_token_amount',
+  'intent_json',
+  'quote_expires_at',
+  'committed_at',
+  'execute_deadline',
+  'deposit_transaction_hash',
+  'created_at',
+  'updated_at',
+  'started_at',
+  'finished_at',
+] as const satisfies readonly Exclude<keyof IntentRow, 'plan_json'>[];
+
 function compileReads(db: Kysely<Database>) {
   return {
     byId: compileOnce((v: { id: string }) =>
@@ -157,6 +185,15 @@ function compileReads(db: Kysely<Database>) {
       db
         .selectFrom('intents')
         .selectAll()
+        .where('intent_id', '=', v.id)
+        .where('project_id', '=', v.projectId)
+        .compile(),
+    ),
+    /** `scoped` without plan_json (the row's planJson reads null). */
+    scopedWithoutPlan: compileOnce((v: { id: string; projectId: number }) =>
+      db
+        .selectFrom('intents')
+        .select(INTENT_COLUMNS_BUT_PLAN)
         .where('intent_id', '=', v.id)
         .where('project_id', '=', v.projectId)
         .compile(),

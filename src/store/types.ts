@@ -171,8 +171,12 @@ export interface IntentTransactionRecord {
 }
 
 /** An intent with its transactions (at most one per kind), as GetIntentReceipt needs it. */
+/** An intent as a receipt or a history entry holds it: every column but the plan, which no answer shows. */
+export type ReceiptIntent = Omit<IntentRecord, 'planJson'>;
+
 export interface IntentReceiptRecord {
-  intent: IntentRecord;
+  /** A receipt read may leave the plan out. */
+  intent: ReceiptIntent;
   transactions: Partial<Record<TransactionKind, IntentTransactionRecord>>;
 }
 

@@ -31,7 +31,6 @@ const intent: IntentReceiptRecord['intent'] = {
   destinationTokenAddress: ADDRESS,
   destinationTokenAmount: 1n,
   intent: {},
-  planJson: null,
   quoteExpiresAt: at,
   committedAt: null,
   executeDeadline: null,

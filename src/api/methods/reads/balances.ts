@@ -3,7 +3,7 @@
  * chain), for GetIntentHistory `includeBalances` / `onlyRecoverable`.
  */
 import { createPublicClient, erc20Abi, http, type PublicClient, zeroAddress } from 'viem';
-import type { IntentRecord } from '../../../store/index.ts';
+import type { ReceiptIntent } from '../../../store/index.ts';
 import type { ApiDeps } from '../../context.ts';
 import type { IntentHistory } from '../../schemas/receipt.ts';
 import { tokenMetadata } from './to-wire.ts';
@@ -55,7 +55,7 @@ export function createBalanceReader(deps: ApiDeps) {
     return out;
   };
 
-  return async (intent: IntentRecord): Promise<IntentBalance[]> => [
+  return async (intent: ReceiptIntent): Promise<IntentBalance[]> => [
     await readOne(intent.originChainId, intent.originIntentAddress, [zeroAddress, intent.originTokenAddress]),
     await readOne(intent.destinationChainId, intent.destinationIntentAddress, [
       zeroAddress,

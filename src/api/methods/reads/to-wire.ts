@@ -9,6 +9,7 @@ import type {
   IntentReceiptRecord,
   IntentRecord,
   IntentTransactionRecord,
+  ReceiptIntent,
   TransactionKind,
 } from '../../../store/index.ts';
 import type { ApiDeps } from '../../context.ts';
@@ -81,7 +82,7 @@ function transactionToWire(tx: IntentTransactionRecord, dialect: Dialect): WireT
   return out;
 }
 
-function placeholder(intent: IntentRecord, kind: 'deposit' | 'origin'): WireTransaction {
+function placeholder(intent: ReceiptIntent, kind: 'deposit' | 'origin'): WireTransaction {
   const deposit = kind === 'deposit';
   return {
     intentId: intent.intentId,
