@@ -14,13 +14,13 @@
 import {
   type Address,
   type Hex,
-  keccak256,
   type LocalAccount,
   type PublicClient,
   parseTransaction,
   type TransactionReceipt,
   type TransactionSerializable,
 } from 'viem';
+import { keccak256 } from '../internal/keccak256.ts';
 import type { Logger } from '../internal/logger.ts';
 import type { SignedTransaction, Store } from '../store/types.ts';
 import { crashPoint } from './debug-crash-point.ts';
