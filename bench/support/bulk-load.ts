@@ -5,6 +5,7 @@
  */
 import Database from 'better-sqlite3';
 import pg from 'pg';
+import { INTENT_COLUMNS_BUT_PLAN } from '../../src/store/schema.ts';
 import { BENCH_CHAINS, BENCH_USDC, BENCH_WETH } from '../fixtures/chains.ts';
 import { intentFixture, pooledRandomHex } from '../fixtures/wire-intent.ts';
 
@@ -20,29 +21,8 @@ export interface LoadedSample {
   owners: string[];
 }
 
-const INTENT_COLUMNS = [
-  'intent_id',
-  'project_id',
-  'status',
-  'owner_address',
-  'origin_chain_id',
-  'destination_chain_id',
-  'origin_intent_address',
-  'destination_intent_address',
-  'origin_token_address',
-  'origin_token_amount',
-  'destination_token_address',
-  'destination_token_amount',
-  'intent_json',
-  'quote_expires_at',
-  'committed_at',
-  'execute_deadline',
-  'deposit_transaction_hash',
-  'created_at',
-  'updated_at',
-  'started_at',
-  'finished_at',
-] as const;
+/** The columns a bulk-loaded intent fills: the store's own list, without the serial id. */
+const INTENT_COLUMNS = INTENT_COLUMNS_BUT_PLAN.filter((c) => c !== 'id');
 const PG_INTENT_TYPES = [
   'text',
   'int',

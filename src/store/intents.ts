@@ -5,7 +5,13 @@ import type { StoreContext } from './context.ts';
 import { createPgQuoteInsert, type QuoteInsert } from './insert-quote-postgres.ts';
 import { intentHistory, intentHistoryIndex, receiptsOf } from './intent-history.ts';
 import { byKind, intentFromRow, lazyIntentFromRow, lower, transactionFromRow } from './rows.ts';
-import type { Database, IntentInsert, IntentRow, IntentTransactionRow } from './schema.ts';
+import {
+  type Database,
+  INTENT_COLUMNS_BUT_PLAN,
+  type IntentInsert,
+  type IntentRow,
+  type IntentTransactionRow,
+} from './schema.ts';
 import { searchIntents } from './search-intents.ts';
 import { isTerminal, predecessorsOf } from './statuses.ts';
 import { newTransactionRow } from './transactions.ts';
@@ -150,32 +156,6 @@ export function createIntentsRepo(ctx: StoreContext): IntentsRepo {
  * The reads of every step run (getForEngine) and of every WaitIntentReceipt wake-up (getReceipt), built
  * once (compiled-query.ts): the SQL text and parameters are the query builder's.
  */
-/** Every column of `intents` but the execution plan, which only the engine and a few services decode. */
-const INTENT_COLUMNS_BUT_PLAN = [
-  'id',
-  'intent_id',
-  'project_id',
-  'status',
-  'owner_address',
-  'origin_chain_id',
-  'destination_chain_id',
-  'origin_intent_address',
-  'destination_intent_address',
-  'origin_token_address',
-  'origin_token_amount',
-  'destination_token_address',
-  'destination_token_amount',
-  'intent_json',
-  'quote_expires_at',
-  'committed_at',
-  'execute_deadline',
-  'deposit_transaction_hash',
-  'created_at',
-  'updated_at',
-  'started_at',
-  'finished_at',
-] as const satisfies readonly Exclude<keyof IntentRow, 'plan_json'>[];
-
 function compileReads(db: Kysely<Database>) {
   return {
     byId: compileOnce((v: { id: string }) =>

@@ -137,3 +137,29 @@ export type IntentStepRow = Selectable<IntentStepsTable>;
 export type SignedTransactionRow = Selectable<SignedTransactionsTable>;
 export type AccessKeyRow = Selectable<AccessKeysTable>;
 export type ProjectRow = Selectable<ProjectsTable>;
+
+/** Every column of `intents` but the execution plan, which only the engine and a few services decode. */
+export const INTENT_COLUMNS_BUT_PLAN = [
+  'id',
+  'intent_id',
+  'project_id',
+  'status',
+  'owner_address',
+  'origin_chain_id',
+  'destination_chain_id',
+  'origin_intent_address',
+  'destination_intent_address',
+  'origin_token_address',
+  'origin_token_amount',
+  'destination_token_address',
+  'destination_token_amount',
+  'intent_json',
+  'quote_expires_at',
+  'committed_at',
+  'execute_deadline',
+  'deposit_transaction_hash',
+  'created_at',
+  'updated_at',
+  'started_at',
+  'finished_at',
+] as const satisfies readonly Exclude<keyof IntentRow, 'plan_json'>[];
