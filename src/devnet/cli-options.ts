@@ -2,11 +2,13 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ConfigError } from '../internal/errors.ts';
-import { DEFAULT_BASE_PORT, DEFAULT_DATA_DIR, DEVNET_CHAINS } from './constants.ts';
+import { DEFAULT_BASE_PORT, DEFAULT_DATA_DIR, DEVNET_CHAINS, DEVNET_KEPT_STATES } from './constants.ts';
 
 /** The API's address when neither HOST nor PORT is set (DESIGN §1). */
 const DEFAULT_API_HOST = '127.0.0.1';
 const DEFAULT_API_PORT = 8787;
+/** Most block states --kept-states may ask anvil to hold in memory; beyond it, 'all' is the honest ask. */
+const MAX_KEPT_STATES = 1_000_000;
 /** Highest TCP port; the last chain needs basePort + chainCount - 1 to fit below it. */
 const MAX_PORT = 65_535;
 
@@ -15,6 +17,8 @@ export interface DevnetCliOptions {
   reset: boolean;
   blockTime?: number;
   basePort: number;
+  /** Past blocks whose state each chain keeps for calls at them; 'all' keeps every block's. */
+  keptStates: number | 'all';
   apiUrl: string;
 }
 
@@ -35,6 +39,8 @@ options:
   --block-time <sec>   mine a block every <sec> seconds instead of one per transaction (automine)
   --base-port <port>   chain i listens on <port>+i (default ${DEFAULT_BASE_PORT}, i.e. ${DEFAULT_BASE_PORT}–${last});
                        0 lets the system pick free ports
+  --kept-states <n|all>  keep the state of the last <n> blocks for calls at past blocks (default
+                       ${DEVNET_KEPT_STATES}); 'all' keeps every block's, at a cost that grows with the chain
   -h, --help           show this help
 
 The keys in devnet.json are anvil's public test keys: never use them on a real network.
@@ -52,12 +58,19 @@ export function parseDevnetArgs(command: string, argv: string[], env: NodeJS.Pro
     values['base-port'] === undefined
       ? DEFAULT_BASE_PORT
       : parseInteger('--base-port', values['base-port'], 0, MAX_PORT - DEVNET_CHAINS.length + 1);
+  const keptStates =
+    values['kept-states'] === undefined
+      ? DEVNET_KEPT_STATES
+      : values['kept-states'] === 'all'
+        ? 'all'
+        : parseInteger('--kept-states', values['kept-states'], 1, MAX_KEPT_STATES);
   return {
     options: {
       dataDir: path.resolve(values['data-dir'] ?? env.SWITCHYARD_DATA_DIR ?? DEFAULT_DATA_DIR),
       reset: values.reset ?? false,
       blockTime,
       basePort,
+      keptStates,
       apiUrl: `http://${env.HOST ?? DEFAULT_API_HOST}:${env.PORT ?? DEFAULT_API_PORT}`,
     },
   };
@@ -73,6 +86,7 @@ function parseFlags(command: string, argv: string[]) {
         reset: { type: 'boolean', default: false },
         'block-time': { type: 'string' },
         'base-port': { type: 'string' },
+        'kept-states': { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
     });

@@ -38,7 +38,7 @@ describe('switchyard devnet (the command)', () => {
   it('documents its flags in --help', async () => {
     const { code, stdout } = await runToEnd(['devnet', '--help']);
     expect(code).toBe(0);
-    for (const flag of ['--reset', '--block-time', '--base-port', '--data-dir'])
+    for (const flag of ['--reset', '--block-time', '--base-port', '--kept-states', '--data-dir'])
       expect(stdout).toContain(flag);
   });
 
