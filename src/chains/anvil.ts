@@ -35,7 +35,7 @@ export interface AnvilOptions {
   /**
    * Keep the state of only this many recent blocks, in memory (anvil `--prune-history N`): calls at older
    * blocks fail, and each block costs the same however long the chain. Omitted: anvil keeps every block's
-   * state, moving old ones to disk, and each block costs more than the one before.
+   * state (the older ones out of memory), and each block costs more than the one before (docs/devnet.md).
    */
   keptStates?: number;
   /** The EVM fork to run; ANVIL_HARDFORK unless a test needs another. */
