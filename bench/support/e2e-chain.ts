@@ -70,10 +70,24 @@ export async function sendAndWait(
     value: tx.value ?? 0n,
     ...(tx.nonce !== undefined && { nonce: tx.nonce }),
   });
-  const receipt = await waitForReceipt(chain.client, hash);
+  const receipt = await waitForReceipt(chain.client, hash).catch(async (error: unknown) => {
+    throw new Error(`${(error as Error).message}: ${await whoSent(chain, account.address, tx.nonce)}`, {
+      cause: error,
+    });
+  });
   if (receipt.status !== 'success')
     throw new Error(`transaction ${hash} reverted on chain ${chain.entry.chainId}`);
   return receipt;
+}
+
+/** For a send that never got mined: who sent it and whether the sender's nonces show a gap before it. */
+async function whoSent(chain: BenchChain, from: Address, nonce: number | undefined): Promise<string> {
+  const [mined, pending] = await Promise.all([
+    chain.client.getTransactionCount({ address: from }),
+    chain.client.getTransactionCount({ address: from, blockTag: 'pending' }),
+  ]).catch(() => [undefined, undefined]);
+  const given = nonce === undefined ? 'nonce filled by viem' : `nonce ${nonce}`;
+  return `sent by ${from} on chain ${chain.entry.chainId} (${given}; the chain has ${mined} mined, ${pending} pending)`;
 }
 
 export async function waitForReceipt(client: PublicClient, hash: Hex): Promise<TransactionReceipt> {
