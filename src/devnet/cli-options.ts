@@ -2,7 +2,13 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ConfigError } from '../internal/errors.ts';
-import { DEFAULT_BASE_PORT, DEFAULT_DATA_DIR, DEVNET_CHAINS, DEVNET_KEPT_STATES } from './constants.ts';
+import {
+  DEFAULT_BASE_PORT,
+  DEFAULT_DATA_DIR,
+  DEVNET_CHAINS,
+  DEVNET_KEPT_STATES,
+  type KeptStates,
+} from './constants.ts';
 
 /** The API's address when neither HOST nor PORT is set (DESIGN §1). */
 const DEFAULT_API_HOST = '127.0.0.1';
@@ -18,7 +24,7 @@ export interface DevnetCliOptions {
   blockTime?: number;
   basePort: number;
   /** Past blocks whose state each chain keeps for calls at them; 'all' keeps every block's. */
-  keptStates: number | 'all';
+  keptStates: KeptStates;
   apiUrl: string;
 }
 

@@ -42,6 +42,8 @@ export const STATE_INTERVAL_SECONDS = 5;
  * cost stays flat and a chain stays under ~400 MB (docs/devnet.md, "Kept history").
  */
 export const DEVNET_KEPT_STATES = 256;
+/** How many past blocks' states a devnet chain keeps, or 'all' of them. */
+export type KeptStates = number | 'all';
 /** DESIGN §4: grace after the fill deadline before a refund is allowed; 10 minutes. */
 export const SETTLEMENT_GRACE_SECONDS = 600n;
 /** Automine includes a transaction in the block it arrives in; one block is final enough on a devnet. */

@@ -13,6 +13,7 @@ import {
   DEVNET_HOST,
   DEVNET_KEPT_STATES,
   type DevnetChainSpec,
+  type KeptStates,
   STATE_INTERVAL_SECONDS,
 } from './constants.ts';
 import { DevnetPortInUseError } from './errors.ts';
@@ -23,7 +24,7 @@ export interface StartChainsOptions {
   /** Chain i listens on basePort + i; 0 lets the OS pick a free port for every chain (tests). */
   basePort: number;
   /** Past blocks whose state each chain keeps (default DEVNET_KEPT_STATES); 'all' keeps every block's. */
-  keptStates?: number | 'all';
+  keptStates?: KeptStates;
   log: Logger;
 }
 

@@ -13,7 +13,7 @@ import {
   type DevnetChainClients,
   devnetChain,
 } from './chain-clients.ts';
-import { DEFAULT_API_URL, DEFAULT_BASE_PORT, DEVNET_CHAINS } from './constants.ts';
+import { DEFAULT_API_URL, DEFAULT_BASE_PORT, DEVNET_CHAINS, type KeptStates } from './constants.ts';
 import {
   type DevnetChainEntry,
   type DevnetFile,
@@ -38,7 +38,7 @@ export interface StartDevnetOptions {
    * Past blocks whose state each chain keeps for calls at them (DEVNET_KEPT_STATES by default); 'all' keeps
    * every block's, for a caller that reads balances far back (the resilience tests' conservation audit).
    */
-  keptStates?: number | 'all';
+  keptStates?: KeptStates;
   /** Written into devnet.json as the API's address. */
   apiUrl?: string;
   /** The API's devnet access key; the API fills it later through `setAccessKey`. Empty until then. */

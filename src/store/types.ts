@@ -170,10 +170,10 @@ export interface IntentTransactionRecord {
   updatedAt: Date;
 }
 
-/** An intent with its transactions (at most one per kind), as GetIntentReceipt needs it. */
 /** An intent as a receipt or a history entry holds it: every column but the plan, which no answer shows. */
 export type ReceiptIntent = Omit<IntentRecord, 'planJson'>;
 
+/** An intent with its transactions (at most one per kind), as GetIntentReceipt needs it. */
 export interface IntentReceiptRecord {
   /** A receipt read may leave the plan out. */
   intent: ReceiptIntent;

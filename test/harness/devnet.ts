@@ -25,7 +25,7 @@ import {
   type DevnetWalletClient,
   devnetChain,
 } from '../../src/devnet/chain-clients.ts';
-import type { DevnetRole } from '../../src/devnet/constants.ts';
+import type { DevnetRole, KeptStates } from '../../src/devnet/constants.ts';
 import { type DevnetChainEntry, type DevnetFile, readDevnetFile } from '../../src/devnet/devnet-file.ts';
 import { type RunningDevnet, startDevnet } from '../../src/devnet/start-devnet.ts';
 import type { ChainConfig } from '../../src/internal/config-types.ts';
@@ -79,7 +79,7 @@ export interface TestDevnetOptions {
   reset?: boolean;
   blockTime?: number;
   /** startDevnet's `keptStates`: 'all' for suites that read balances far back. */
-  keptStates?: number | 'all';
+  keptStates?: KeptStates;
   log?: Logger;
 }
 
