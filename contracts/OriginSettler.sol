@@ -5,7 +5,7 @@ import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
 import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol";
 import {ReentrancyGuardTransient} from "@openzeppelin/contracts/utils/ReentrancyGuardTransient.sol";
 import {IFillVerifier} from "./interfaces/IFillVerifier.sol";
-import {OrderData} from "./interfaces/IntentTypes.sol";
+import {OrderData, Settlement} from "./interfaces/IntentTypes.sol";
 import {IOriginSettler} from "./interfaces/IOriginSettler.sol";
 import {IntentHash} from "./libraries/IntentHash.sol";
 
@@ -72,12 +72,25 @@ contract OriginSettler is IOriginSettler, ReentrancyGuardTransient {
     {
         bytes32 orderId = orderIdOf(orderData);
         _requireStatus(orderId, Status.Open);
-        (bool valid, address filler) =
-            verifier.verifyFill(orderData.destChainId, orderData.destSettler, orderId, repaymentAddr, proof);
-        if (!valid) revert FillNotVerified(orderId);
-        orderStatus[orderId] = Status.Settled;
-        IERC20(orderData.inputToken).safeTransfer(repaymentAddr, orderData.inputAmount);
-        emit OrderSettled(orderId, filler, repaymentAddr);
+        _settle(orderData, orderId, repaymentAddr, proof);
+    }
+
+    /// @inheritdoc IOriginSettler
+    function settleBatch(Settlement[] calldata settlements) external nonReentrant returns (uint256 settled) {
+        if (settlements.length == 0) revert EmptyBatch();
+        for (uint256 i = 0; i < settlements.length; ++i) {
+            Settlement calldata s = settlements[i];
+            bytes32 orderId = orderIdOf(s.orderData);
+            Status status = orderStatus[orderId];
+            // Over already: a batch sent again after a crash, or racing a single settle or a refund.
+            if (status == Status.Settled || status == Status.Refunded) {
+                emit SettlementSkipped(orderId, status);
+                continue;
+            }
+            _requireStatus(orderId, Status.Open);
+            _settle(s.orderData, orderId, s.repaymentAddr, s.proof);
+            ++settled;
+        }
     }
 
     /// @inheritdoc IOriginSettler
@@ -89,6 +102,18 @@ contract OriginSettler is IOriginSettler, ReentrancyGuardTransient {
         orderStatus[orderId] = Status.Refunded;
         IERC20(orderData.inputToken).safeTransfer(orderData.refundRecipient, orderData.inputAmount);
         emit OrderRefunded(orderId);
+    }
+
+    /// @dev Pays an Open order's locked amount to `repaymentAddr` once the verifier accepts the proof.
+    function _settle(OrderData calldata orderData, bytes32 orderId, address repaymentAddr, bytes calldata proof)
+        private
+    {
+        (bool valid, address filler) =
+            verifier.verifyFill(orderData.destChainId, orderData.destSettler, orderId, repaymentAddr, proof);
+        if (!valid) revert FillNotVerified(orderId);
+        orderStatus[orderId] = Status.Settled;
+        IERC20(orderData.inputToken).safeTransfer(repaymentAddr, orderData.inputAmount);
+        emit OrderSettled(orderId, filler, repaymentAddr);
     }
 
     function _requireStatus(bytes32 orderId, Status expected) private view {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.26;
 
-import {OrderData} from "./IntentTypes.sol";
+import {OrderData, Settlement} from "./IntentTypes.sol";
 
 /// @title Escrow on the origin chain: lock, then settle to the filler or refund the depositor.
 interface IOriginSettler {
@@ -27,6 +27,8 @@ interface IOriginSettler {
     error FillNotVerified(bytes32 orderId);
     /// @notice The order has a zero input amount.
     error ZeroAmount();
+    /// @notice settleBatch was given no settlements.
+    error EmptyBatch();
 
     /// @notice Tokens were locked for `orderId`.
     event OrderOpened(bytes32 indexed orderId, address indexed depositor, OrderData orderData);
@@ -34,6 +36,8 @@ interface IOriginSettler {
     event OrderSettled(bytes32 indexed orderId, address indexed filler, address repaymentAddr);
     /// @notice The depositor's refund recipient was repaid.
     event OrderRefunded(bytes32 indexed orderId);
+    /// @notice settleBatch left an order alone because it was already over (Settled or Refunded).
+    event SettlementSkipped(bytes32 indexed orderId, Status status);
 
     /// @notice Locks `inputAmount` of `inputToken` from the caller (who must be the depositor).
     /// @param orderData The order.
@@ -45,6 +49,13 @@ interface IOriginSettler {
     /// @param repaymentAddr The filler's repayment address (bound by the proof).
     /// @param proof The fill verifier's proof.
     function settle(OrderData calldata orderData, address repaymentAddr, bytes calldata proof) external;
+
+    /// @notice Settles several orders in one transaction, each exactly as `settle` would. An order that is
+    /// already over (Settled or Refunded) is skipped with SettlementSkipped, so a batch sent again, or one
+    /// racing a single settle or a refund, still settles the rest; any other failure reverts the batch.
+    /// @param settlements The orders with their repayment addresses and fill proofs.
+    /// @return settled How many orders this call settled (the rest were skipped).
+    function settleBatch(Settlement[] calldata settlements) external returns (uint256 settled);
 
     /// @notice Returns the locked amount to the order's refund recipient once `fillDeadline + grace` has passed.
     /// @param orderData The order.

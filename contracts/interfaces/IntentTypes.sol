@@ -67,3 +67,10 @@ struct OrderData {
     uint256 fillDeadline;
     bytes32 nonce;
 }
+
+/// @notice One order to settle in `OriginSettler.settleBatch`: the arguments of `settle`.
+struct Settlement {
+    OrderData orderData;
+    address repaymentAddr;
+    bytes proof;
+}

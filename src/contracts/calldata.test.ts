@@ -27,6 +27,7 @@ import {
   encodeOrderRefund,
   encodeRefund,
   encodeSettle,
+  encodeSettleBatch,
 } from './calldata.ts';
 import { computeOrderId } from './order-id.ts';
 import { FillKind, type Intent, IntentMode, type OrderData } from './types.ts';
@@ -143,6 +144,15 @@ describe('engine calldata (compiled encoders)', () => {
       );
       expect(encodeSettle(c.order, c.to, proof), m).toBe(
         encodeFunctionData({ abi: originSettlerAbi, functionName: 'settle', args: [c.order, c.to, proof] }),
+      );
+      // One to three orders (the empty batch is the contract's to refuse).
+      const batch = Array.from({ length: 1 + (c.i % 3) }, (_, k) => ({
+        orderData: { ...c.order, inputAmount: c.order.inputAmount + BigInt(k) },
+        repaymentAddr: c.to,
+        proof,
+      }));
+      expect(encodeSettleBatch(batch), m).toBe(
+        encodeFunctionData({ abi: originSettlerAbi, functionName: 'settleBatch', args: [batch] }),
       );
       expect(encodeOrderRefund(c.order), m).toBe(
         encodeFunctionData({ abi: originSettlerAbi, functionName: 'refund', args: [c.order] }),

@@ -23,6 +23,7 @@ const deployIfNeededAndExecute = createCalldataEncoder(intentFactoryAbi, 'deploy
 const deployIfNeededAndRefund = createCalldataEncoder(intentFactoryAbi, 'deployIfNeededAndRefund');
 const open = createCalldataEncoder(originSettlerAbi, 'open');
 const settle = createCalldataEncoder(originSettlerAbi, 'settle');
+const settleBatch = createCalldataEncoder(originSettlerAbi, 'settleBatch');
 const orderRefund = createCalldataEncoder(originSettlerAbi, 'refund');
 const fill = createCalldataEncoder(destinationSettlerAbi, 'fill');
 /** abi.encode(address, bytes): a function's arguments without its selector. */
@@ -96,6 +97,18 @@ export function encodeFillProof(filler: Address, signature: Hex): Hex {
 /** `OriginSettler.settle(order, repaymentAddr, proof)`. */
 export function encodeSettle(order: OrderData, repaymentAddr: Address, proof: Hex): Hex {
   return settle([order, repaymentAddr, proof]);
+}
+
+/** One order of `OriginSettler.settleBatch`: `settle`'s three arguments. */
+export interface SettlementArgs {
+  orderData: OrderData;
+  repaymentAddr: Address;
+  proof: Hex;
+}
+
+/** `OriginSettler.settleBatch(settlements)`: several orders in one transaction; orders already over are skipped. */
+export function encodeSettleBatch(settlements: readonly SettlementArgs[]): Hex {
+  return settleBatch([settlements]);
 }
 
 /** `OriginSettler.refund(order)`: anyone, once `fillDeadline + grace` has passed. */

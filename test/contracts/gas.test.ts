@@ -1,6 +1,6 @@
 /**
  * Gas snapshot: the gas used by the transactions Switchyard sends (origin execute with fee and lock, fill,
- * destination execute, settle, and both refunds), measured on two fresh anvil chains and compared with the
+ * destination execute, settle, a settleBatch of two orders, and both refunds), measured on two fresh anvil chains and compared with the
  * committed `gas-snapshot.json`. After an intended contract change, refresh it with
  *   UPDATE_GAS_SNAPSHOT=1 npx vitest run test/contracts/gas.test.ts
  * and commit the file with the change.
@@ -14,6 +14,7 @@ import {
   encodeDeployIfNeededAndRefund,
   encodeOrderRefund,
   encodeSettle,
+  encodeSettleBatch,
 } from '../../src/contracts/calldata.ts';
 import { TEST_GRACE_SECONDS, type TestChain } from '../harness/chain.ts';
 import { buildRoute, DEPOSIT, FEE, INTENT_WINDOW_SECONDS, OUTPUT, type Route } from './route.ts';
@@ -99,6 +100,23 @@ describe('gas snapshot', () => {
         to: origin.contracts.originSettler,
         data: encodeSettle(opened.order, solver.address, proof),
       }),
+    );
+
+    // D and E: two more orders settled in one settleBatch (per order: the batch's gas over two).
+    const batch = [];
+    for (const salt of [4, 5]) {
+      const opened = await depositAndOpen(origin, await route(salt), DEPOSIT - FEE);
+      await fillOrder(origin, dest, opened.order, solver.address);
+      const proof = await attestFill(origin, dest, {
+        orderId: opened.orderId,
+        filler: solver.address,
+        repaymentAddr: solver.address,
+      });
+      batch.push({ orderData: opened.order, repaymentAddr: solver.address, proof });
+    }
+    record(
+      'settleBatch (2 orders)',
+      await origin.send('relayer', { to: origin.contracts.originSettler, data: encodeSettleBatch(batch) }),
     );
 
     // B: deposited but never executed; C: locked but never filled. Both refunded after their deadlines.
