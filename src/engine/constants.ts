@@ -57,3 +57,15 @@ export const CHAIN_WATCH_INTERVAL_MS = 2_000;
  * one eth_getTransactionCount per operator key and chain.
  */
 export const LOST_TRANSACTIONS_CHECK_MS = 600_000;
+/**
+ * A settle step waits this long (ms) at most for others to share its settlement transaction
+ * (src/engine/settlement-batcher.ts). Settlement is operator work the user does not wait for; a quarter
+ * second gathers ~10 orders at 40 intents/s while the waiting steps hold few runner slots.
+ */
+export const SETTLE_BATCH_WINDOW_MS = 250;
+/**
+ * Orders per settlement transaction at most. Each waiting settle step holds a runner slot
+ * (STEP_BATCH_SIZE), and one batch waits while another is in flight, so at most twice this many slots go
+ * to settlement; 16 orders use ~0.7 M gas, far below any block's limit.
+ */
+export const SETTLE_BATCH_MAX_ORDERS = 16;

@@ -9,6 +9,7 @@ import type { Logger } from '../internal/logger.ts';
 import type { IntentRecord, Store } from '../store/types.ts';
 import type { Attester } from './attester.ts';
 import type { OrderMemo } from './order-memo.ts';
+import type { SettlementBatcher } from './settlement-batcher.ts';
 
 export interface EngineKeys {
   /** Executes origin and destination intents, submits settlements. */
@@ -34,6 +35,8 @@ export interface EngineContext {
   latestBlocks?: LatestBlockCache;
   /** Orders decoded by the origin step, for the steps after it (a miss reads the origin receipt). */
   orders?: OrderMemo;
+  /** Shares settlement transactions between intents (absent: each order is settled on its own). */
+  settlements?: SettlementBatcher;
   chain(chainId: number | bigint): EngineChain;
   /** Enqueues a step and wakes the runner. */
   enqueue(intentId: string, step: string): Promise<void>;

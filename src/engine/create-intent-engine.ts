@@ -7,7 +7,7 @@
  * The relayer, solver and attester are separate keys and components. See docs/engine.md.
  */
 import { randomUUID } from 'node:crypto';
-import type { PublicClient } from 'viem';
+import type { Address, PublicClient } from 'viem';
 import { createTransactionSender, type TransactionSenderDeps } from '../chains/create-transaction-sender.ts';
 import { crashPoint } from '../chains/debug-crash-point.ts';
 import { createLatestBlockCache } from '../chains/latest-block-cache.ts';
@@ -24,6 +24,7 @@ import { recordGivenDepositHash } from './given-deposit-hash.ts';
 import { loadPlan } from './load-plan.ts';
 import { createOrderMemo } from './order-memo.ts';
 import { writeRow } from './receipts.ts';
+import { createSettlementBatcher } from './settlement-batcher.ts';
 import { createStepRunner } from './step-runner.ts';
 import type { IntentEngine } from './types.ts';
 
@@ -38,6 +39,8 @@ export interface IntentEngineOptions {
   senderTiming?: TransactionSenderDeps['timing'];
   /** Refund timing overrides (tests: warped chain clocks are noticed at once). */
   refundTiming?: Partial<RefundTiming>;
+  /** How long a settlement waits for others to share its transaction (ms; tests). */
+  settleBatchWindowMs?: number;
   /** Chain watch timing overrides (tests). */
   chainWatchTiming?: ChainWatchDeps['timing'];
 }
@@ -79,6 +82,13 @@ export function createIntentEngine(deps: IntentEngineDeps): IntentEngine {
     sender,
     attester: createAttester({ account: keys.attester }),
     orders: createOrderMemo(),
+    settlements: createSettlementBatcher({
+      store,
+      sender,
+      relayer: keys.relayer,
+      log,
+      ...(options.settleBatchWindowMs !== undefined && { windowMs: options.settleBatchWindowMs }),
+    }),
     latestBlocks,
     chain,
     ...(options.refundTiming && { refundTiming: options.refundTiming }),
@@ -156,6 +166,9 @@ export function createIntentEngine(deps: IntentEngineDeps): IntentEngine {
     async start() {
       const resent = await sender.rebroadcastUnconfirmed();
       if (resent > 0) log.info('re-broadcast stored unconfirmed transactions', { count: resent });
+      await ctx.settlements?.adoptUnconfirmed(
+        deps.chains.map((c) => ({ chainId: c.chainId, settler: c.contracts.originSettler as Address })),
+      );
       runner.start();
       watcher.start();
       chainWatch.start();

@@ -5,7 +5,8 @@
  */
 import { type Address, encodeFunctionData, erc20Abi, type Hex, parseUnits } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accruingVaultAbi } from '../../src/contracts/abis.generated.ts';
+import { accruingVaultAbi, originSettlerAbi } from '../../src/contracts/abis.generated.ts';
+import { computeOrderId } from '../../src/contracts/order-id.ts';
 import { AMOUNT_PLACEHOLDER } from '../../src/intents/plan/constants.ts';
 import type { ExecutionPlan, PlanRequest } from '../../src/intents/plan/types.ts';
 import type { IntentTransactionRecord } from '../../src/store/types.ts';
@@ -62,6 +63,24 @@ const balance = (chain: TestDevnetChain, token: Address, holder: Address) =>
     functionName: 'balanceOf',
     args: [holder],
   });
+/** The transaction that settled the plan's order on alpha (its OrderSettled event). */
+async function settlementOf(plan: ExecutionPlan): Promise<string> {
+  const orderId = computeOrderId(
+    plan.order!,
+    BigInt(alpha.entry.chainId),
+    alpha.entry.contracts.originSettler as Address,
+  );
+  const [settled] = await alpha.publicClient.getContractEvents({
+    address: alpha.entry.contracts.originSettler as Address,
+    abi: originSettlerAbi,
+    eventName: 'OrderSettled',
+    args: { orderId },
+    fromBlock: 0n,
+  });
+  if (!settled) throw new Error(`order ${orderId} was not settled`);
+  return settled.transactionHash;
+}
+
 const nonceOf = (chain: TestDevnetChain, address: Address) =>
   chain.publicClient.getTransactionCount({ address, blockTag: 'latest' });
 
@@ -155,9 +174,15 @@ describe('engine on the devnet (SQLite)', () => {
       ['origin-execute', 'mined'],
       ['solver-fill', 'mined'],
     ]);
-    expect(purposes.slice(2).sort()).toEqual([
-      ['destination-execute', 'mined'],
-      ['settle', 'mined'],
+    expect(purposes.slice(2)).toEqual([['destination-execute', 'mined']]);
+    // Settlement is a relayer batch journaled for no single intent (src/engine/settlement-batcher.ts).
+    const settleHash = await settlementOf(plan);
+    const batch = await f.store.signedTransactions.findByHash(settleHash);
+    expect([batch?.purpose, batch?.status, batch?.intentId ?? null, batch?.fromAddress]).toEqual([
+      'settle-batch',
+      'mined',
+      null,
+      relayer.toLowerCase(),
     ]);
     await engine.stop();
   }, 60_000);
@@ -288,9 +313,11 @@ describe('engine on the devnet (SQLite)', () => {
     expect(signed.map((s) => s.purpose.replace(/-early$/, '')).sort()).toEqual([
       'destination-execute',
       'origin-execute',
-      'settle',
       'solver-fill',
     ]);
+    expect((await f.store.signedTransactions.findByHash(await settlementOf(plan)))?.purpose).toBe(
+      'settle-batch',
+    );
     expect(await balance(beta, beta.entry.tokens.USDC! as Address, recipient)).toBeGreaterThanOrEqual(
       plan.amounts.toAmountMin,
     );

@@ -65,7 +65,7 @@ describe('a chain stops with an intent transaction in its mempool and restarts f
   it(
     'alpha, the settle: re-broadcast as stored, the order settles',
     async () => {
-      await intentAcrossOutage(suite, { down: suite.alpha, purpose: 'settle', step: 'settle' });
+      await intentAcrossOutage(suite, { down: suite.alpha, purpose: 'settle-batch', step: 'settle' });
     },
     INTENT_TIMEOUT_MS * 2,
   );

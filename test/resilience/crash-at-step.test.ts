@@ -23,7 +23,7 @@ const PER_POINT_TIMEOUT_MS = 120_000;
 const FINISH_TIMEOUT_MS = 90_000;
 /**
  * From the start with the hook to the kill: quote, commit, deposit and the steps up to the last point
- * (settle:broadcast) take ~5 s; a loaded 2-core machine needs more, and a point that never fires must fail
+ * (settle-batch:broadcast) take ~5 s; a loaded 2-core machine needs more, and a point that never fires must fail
  * well inside PER_POINT_TIMEOUT_MS with its own message (ms).
  */
 const CRASH_FIRE_TIMEOUT_MS = 60_000;
@@ -38,8 +38,9 @@ const CRASH_POINTS = [
   'solver-fill:broadcast',
   // The destination execution goes out right behind the fill when the fill is still in the pool: either.
   'destination-execute:broadcast,destination-execute-early:broadcast',
-  'settle:signed',
-  'settle:broadcast',
+  // Settlement goes out in a batch shared between intents (src/engine/settlement-batcher.ts).
+  'settle-batch:signed',
+  'settle-batch:broadcast',
 ] as const;
 
 // Each point starts `serve` itself, with its crash hook.

@@ -1,10 +1,13 @@
 /**
  * Step `settle` (operator work; the user's status does not depend on it): the attester signs the fill it
- * read from the destination chain, and the relayer submits `OriginSettler.settle`, repaying the solver.
- * Idempotent: an order already Settled (or Refunded) is left alone; a journaled settle is resumed. The
- * signed settle transaction, attestation included, is stored before it is broadcast.
+ * read from the destination chain, and the relayer repays the solver on the origin chain, in a batch
+ * shared with other intents' settlements (src/engine/settlement-batcher.ts) or, when that batch cannot be
+ * sent or reverts, in an `OriginSettler.settle` of its own. Idempotent: an order already Settled (or
+ * Refunded) is left alone; a journaled single settle is resumed. Every signed transaction, attestation
+ * included, is stored before it is broadcast.
  */
 import type { Hex } from 'viem';
+import { isRetryable } from '../../chains/is-retryable.ts';
 import { withChainErrors } from '../../chains/map-chain-error.ts';
 import { originSettlerAbi } from '../../contracts/abis.generated.ts';
 import { encodeFillProof, encodeSettle } from '../../contracts/calldata.ts';
@@ -60,17 +63,35 @@ export const settleStep: StepDefinition = {
       destConfirmations: dest.config.confirmations,
       ...(fillHash && { fillTransactionHash: fillHash }),
     });
+    const proof = encodeFillProof(attestation.filler, attestation.signature);
+    // A journaled single settle is resumed below; only a fresh settlement joins a batch.
+    if (journaled.length === 0 && ctx.settlements) {
+      try {
+        const sent = await ctx.settlements.settle({
+          chainId: origin.config.chainId,
+          settler,
+          orderId,
+          settlement: { orderData: order, repaymentAddr: attestation.repaymentAddr, proof },
+          intentId: intent.intentId,
+        });
+        ctx.log.info('order settled in a batch', { intentId: intent.intentId, orderId, hash: sent.hash });
+        return { kind: 'done', next: [] };
+      } catch (error) {
+        if (isRetryable(error)) throw error;
+        ctx.log.warn('the settlement batch failed; settling this order on its own', {
+          intentId: intent.intentId,
+          orderId,
+          error,
+        });
+      }
+    }
     const sent = await ctx.sender.sendOnce({
       // The rows read above: only this step (its lease held) journals this intent's settle.
       journaled,
       chainId: origin.config.chainId,
       account: ctx.keys.relayer,
       to: settler,
-      data: encodeSettle(
-        order,
-        attestation.repaymentAddr,
-        encodeFillProof(attestation.filler, attestation.signature),
-      ),
+      data: encodeSettle(order, attestation.repaymentAddr, proof),
       purpose: SETTLE_PURPOSE,
       intentId: intent.intentId,
     });

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { type Address, encodeFunctionData, erc20Abi, type Hex, zeroAddress } from 'viem';
 import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts';
 import { toLocalAccount } from '../../../src/devnet/accounts.ts';
-import { createIntentEngine } from '../../../src/engine/create-intent-engine.ts';
+import { createIntentEngine, type IntentEngineOptions } from '../../../src/engine/create-intent-engine.ts';
 import type { IntentEngine } from '../../../src/engine/types.ts';
 import { buildExecutionPlan } from '../../../src/intents/plan/build-execution-plan.ts';
 import type { ExecutionPlan, PlanDeps, PlanRequest } from '../../../src/intents/plan/types.ts';
@@ -31,7 +31,7 @@ export interface EngineFixture {
   planDeps: PlanDeps;
   chain(chainId: number | bigint): TestDevnetChain;
   /** `chains` replaces the devnet's chain configs for this engine (a per-chain setting under test). */
-  startEngine(options?: { chains?: ChainConfig[] }): Promise<IntentEngine>;
+  startEngine(options?: { chains?: ChainConfig[]; engine?: IntentEngineOptions }): Promise<IntentEngine>;
   /** Builds a plan and stores the intent as COMMITTED with three UNKNOWN receipt rows. */
   commit(request: PlanRequest): Promise<{ intentId: string; plan: ExecutionPlan }>;
   /** The user sends `amount` of the origin deposit token to the origin intent address. */
@@ -85,7 +85,7 @@ export async function startEngineFixture(dialect: Dialect = 'sqlite'): Promise<E
           attester: toLocalAccount(accounts.attester!),
         },
         log: createSilentLogger(),
-        options: TEST_ENGINE_OPTIONS,
+        options: { ...TEST_ENGINE_OPTIONS, ...options.engine },
       });
       await engine.start();
       engines.push(engine);

@@ -3,7 +3,8 @@
  *
  * - `auditSends`: each operator transaction appears once. Per intent, the contract events: one `Executed`
  *   from the origin account, one `OrderOpened` by it, one `Filled` and one `Executed` from the destination
- *   account on the destination chain, one `OrderSettled` (cross-chain); one `Executed` (same chain). Per
+ *   account on the destination chain, one `OrderSettled` (cross-chain, whichever batch carried it); one
+ *   `Executed` (same chain). Per
  *   (chain, relayer | solver): every transaction the key sent since the run began is a journaled row
  *   marked mined (or failed: an early destination execution that landed before its fill), with its nonce; every journaled nonce was used on-chain by exactly one of its rows (no
  *   nonce skipped); rows sharing a nonce carry the same call (to, data, value): fee replacements only.
@@ -161,10 +162,12 @@ export async function auditSends(
         );
         expect({ chainId, nonce, distinctCalls: calls.size }).toEqual({ chainId, nonce, distinctCalls: 1 });
       }
-      // Per intent and purpose, exactly one journaled transaction reached the chain.
+      // Per intent and purpose, exactly one journaled transaction reached the chain. Rows of no intent (the
+      // solver's approvals, settlement batches, whose orders are counted once each above): per call.
       const perPurpose = new Map<string, number>();
       for (const r of rows.filter((r) => sent.some((t) => lower(t.hash) === r.hash))) {
-        const k = `${r.intent_id}|${r.purpose}`;
+        const p = parseTransaction(r.raw as Hex);
+        const k = r.intent_id === null ? `${r.purpose}|${p.to}|${p.data}` : `${r.intent_id}|${r.purpose}`;
         perPurpose.set(k, (perPurpose.get(k) ?? 0) + 1);
       }
       for (const [k, n] of perPurpose) expect({ k, n }).toEqual({ k, n: 1 });
