@@ -4,6 +4,7 @@ export { DEFAULT_RATE_LIMIT_PER_MINUTE, hashAccessKey } from './access-keys.ts';
 export { type CreateStoreOptions, createStore, isPostgresUrl } from './create-store.ts';
 export * from './errors.ts';
 export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './intent-history.ts';
+export type { ReceiptWireFields } from './receipt-fields.ts';
 export { MAX_SEARCH_RESULTS } from './search-intents.ts';
 export { isTerminal } from './statuses.ts';
 export {

@@ -48,6 +48,49 @@ describeEachDialect('intents', ({ openStore }) => {
     );
   });
 
+  it("a receipt read holds only the wire intent's receipt fields, the same on every read, with the row's status", async () => {
+    const wire = {
+      quoteRequest: {
+        tradeType: 'EXACT_INPUT',
+        destinationToAddress: '0x00000000000000000000000000000000000000aa',
+        destinationCallData: '0x1234',
+        destinationCallValue: '5',
+        originTokenAmount: '100',
+      },
+      quote: { routeProviders: ['UNISWAP_V2'], fromAmount: '100' },
+      expiresAt: '2030-01-01T00:00:00.000Z',
+      depositTransaction: { to: '0x00000000000000000000000000000000000000bb', data: '0xabcdef' },
+    };
+    const { intentId } = await store.intents.insert(newIntent(alpha.id, { intent: wire }));
+    const picked = {
+      quoteRequest: {
+        tradeType: 'EXACT_INPUT',
+        destinationToAddress: '0x00000000000000000000000000000000000000aa',
+        destinationCallData: '0x1234',
+        destinationCallValue: '5',
+      },
+      quote: { routeProviders: ['UNISWAP_V2'] },
+      expiresAt: '2030-01-01T00:00:00.000Z',
+    };
+
+    const first = await store.intents.getReceipt({ projectId: alpha.id, intentId });
+    expect(first?.intent.intent).toEqual(picked);
+    await store.intents.updateStatus({ intentId, to: 'COMMITTED' });
+    // The second read leaves the text out (the fields are kept) and still sees the new status.
+    const second = await store.intents.getReceipt({ projectId: alpha.id, intentId });
+    expect(second?.intent.intent).toEqual(picked);
+    expect(second?.intent.status).toBe('COMMITTED');
+    expect({ ...second?.intent, intent: null, status: null, updatedAt: null }).toEqual({
+      ...first?.intent,
+      intent: null,
+      status: null,
+      updatedAt: null,
+    });
+    // The whole wire intent is still what `get` returns.
+    expect((await store.intents.get({ projectId: alpha.id, intentId }))?.intent).toEqual(wire);
+    expect(await store.intents.getReceipt({ projectId: beta.id, intentId })).toBeUndefined();
+  });
+
   it('moves status forward only and never overwrites a terminal status', async () => {
     const { intentId } = await store.intents.insert(newIntent(alpha.id));
     const move = (to: IntentStatus) => store.intents.updateStatus({ intentId, to });

@@ -4,9 +4,18 @@ import { type CompiledInsert, compiledInsert, compileOnce } from './compiled-que
 import type { StoreContext } from './context.ts';
 import { createPgQuoteInsert, type QuoteInsert } from './insert-quote-postgres.ts';
 import { intentHistory, intentHistoryIndex, receiptsOf } from './intent-history.ts';
-import { byKind, intentFromRow, lazyIntentFromRow, lower, transactionFromRow } from './rows.ts';
+import { createReceiptFieldsMemo, pickReceiptFields } from './receipt-fields.ts';
+import {
+  byKind,
+  intentColumns,
+  intentFromRow,
+  lazyIntentFromRow,
+  lower,
+  transactionFromRow,
+} from './rows.ts';
 import {
   type Database,
+  INTENT_COLUMNS_BUT_DOCUMENTS,
   INTENT_COLUMNS_BUT_PLAN,
   type IntentInsert,
   type IntentRow,
@@ -20,6 +29,7 @@ import type { IntentStatus, IntentsRepo } from './types.ts';
 export function createIntentsRepo(ctx: StoreContext): IntentsRepo {
   const { db } = ctx;
   const reads = compileReads(db);
+  const receiptFields = createReceiptFieldsMemo();
 
   const get: IntentsRepo['get'] = async ({ projectId, intentId }) => {
     const { rows } = await db.executeQuery<IntentRow>(reads.scoped({ id: lower(intentId), projectId }));
@@ -123,14 +133,26 @@ export function createIntentsRepo(ctx: StoreContext): IntentsRepo {
 
     async getReceipt({ projectId, intentId }) {
       // Both reads go out at once; the transactions are dropped if the intent is not the caller's. The
-      // plan is left out: a receipt never shows it, and WaitIntentReceipt reads this on every wake-up.
+      // plan is left out (a receipt never shows it), and so is the wire intent's text once its receipt
+      // fields are picked: WaitIntentReceipt reads this on every wake-up.
+      const id = lower(intentId);
+      const picked = receiptFields.get(id);
       const [intents, transactions] = await Promise.all([
-        db.executeQuery<IntentRow>(reads.scopedWithoutPlan({ id: lower(intentId), projectId })),
-        db.executeQuery<IntentTransactionRow>(reads.transactionsOf({ id: lower(intentId) })),
+        db.executeQuery<IntentRow>(
+          picked
+            ? reads.scopedWithoutDocuments({ id, projectId })
+            : reads.scopedWithoutPlan({ id, projectId }),
+        ),
+        db.executeQuery<IntentTransactionRow>(reads.transactionsOf({ id })),
       ]);
       const row = intents.rows[0];
       if (!row) return undefined;
-      return { intent: intentFromRow(row), transactions: byKind(transactions.rows.map(transactionFromRow)) };
+      const fields = picked ?? pickReceiptFields(row.intent_json);
+      if (!picked) receiptFields.set(id, fields);
+      return {
+        intent: { ...intentColumns(row), intent: fields },
+        transactions: byKind(transactions.rows.map(transactionFromRow)),
+      };
     },
 
     search: (filter) => searchIntents(ctx, filter),
@@ -174,6 +196,15 @@ function compileReads(db: Kysely<Database>) {
       db
         .selectFrom('intents')
         .select(INTENT_COLUMNS_BUT_PLAN)
+        .where('intent_id', '=', v.id)
+        .where('project_id', '=', v.projectId)
+        .compile(),
+    ),
+    /** `scopedWithoutPlan` without intent_json either (receipt-fields.ts: picked once per intent). */
+    scopedWithoutDocuments: compileOnce((v: { id: string; projectId: number }) =>
+      db
+        .selectFrom('intents')
+        .select(INTENT_COLUMNS_BUT_DOCUMENTS)
         .where('intent_id', '=', v.id)
         .where('project_id', '=', v.projectId)
         .compile(),

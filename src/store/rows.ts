@@ -89,7 +89,7 @@ export function lazyIntentFromRow(row: IntentRow): IntentRecord {
   });
 }
 
-function intentColumns(row: IntentRow): Omit<IntentRecord, 'intent'> {
+export function intentColumns(row: IntentRow): Omit<IntentRecord, 'intent'> {
   return {
     id: row.id,
     intentId: row.intent_id,

@@ -163,3 +163,8 @@ export const INTENT_COLUMNS_BUT_PLAN = [
   'started_at',
   'finished_at',
 ] as const satisfies readonly Exclude<keyof IntentRow, 'plan_json'>[];
+
+/** The same without the wire intent's text: a receipt read whose fields are already picked (receipt-fields.ts). */
+export const INTENT_COLUMNS_BUT_DOCUMENTS = INTENT_COLUMNS_BUT_PLAN.filter(
+  (c): c is Exclude<(typeof INTENT_COLUMNS_BUT_PLAN)[number], 'intent_json'> => c !== 'intent_json',
+);

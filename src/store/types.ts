@@ -259,6 +259,10 @@ export interface IntentsRepo {
   /** Moves the status forward only; enforced in the UPDATE's WHERE clause. */
   updateStatus(update: StatusUpdate): Promise<StatusUpdateResult>;
   /** Intent plus its transactions in two queries. */
+  /**
+   * Its `intent.intent` holds only the wire intent's ReceiptWireFields (receipt-fields.ts), all a receipt
+   * shows; `get` returns the whole wire intent.
+   */
   getReceipt(input: { projectId: number; intentId: string }): Promise<IntentReceiptRecord | undefined>;
   /** Filters AND-ed; [] when nothing matches. At most MAX_SEARCH_RESULTS, newest first. */
   search(filter: SearchIntentsFilter): Promise<IntentRecord[]>;

@@ -10,6 +10,7 @@ import type {
   IntentRecord,
   IntentTransactionRecord,
   ReceiptIntent,
+  ReceiptWireFields,
   TransactionKind,
 } from '../../../store/index.ts';
 import type { ApiDeps } from '../../context.ts';
@@ -103,16 +104,8 @@ export function receiptToWire(
   { intent, transactions }: IntentReceiptRecord,
   dialect: Dialect = 'Service',
 ): IntentReceipt {
-  const stored = (intent.intent ?? {}) as {
-    quoteRequest?: {
-      tradeType?: 'EXACT_INPUT' | 'EXACT_OUTPUT';
-      destinationToAddress?: string;
-      destinationCallData?: string;
-      destinationCallValue?: unknown;
-    };
-    quote?: { routeProviders?: string[] };
-    expiresAt?: string;
-  };
+  // A receipt read (getReceipt) holds only these fields of the wire intent; other reads hold all of it.
+  const stored = (intent.intent ?? {}) as ReceiptWireFields;
   const callData = stored.quoteRequest?.destinationCallData;
   const summary: IntentReceipt['summary'] = {
     intentId: intent.intentId,

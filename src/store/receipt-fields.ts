@@ -1,0 +1,64 @@
+/**
+ * What a receipt shows of an intent's stored wire intent (`intent_json`, several kB): receiptToWire
+ * (src/api/methods/reads/to-wire.ts) reads these fields and no others. The wire intent never changes once
+ * quoted, so the intents repo picks them once per intent and keeps them, instead of reading and parsing the
+ * whole text on every receipt read (each WaitIntentReceipt wake-up is one).
+ */
+export interface ReceiptWireFields {
+  quoteRequest?: {
+    tradeType?: 'EXACT_INPUT' | 'EXACT_OUTPUT';
+    destinationToAddress?: string;
+    destinationCallData?: string;
+    destinationCallValue?: unknown;
+  };
+  quote?: { routeProviders?: string[] };
+  expiresAt?: string;
+}
+
+/**
+ * Intents whose receipt fields are kept: every intent in flight and then some (~0.3 kB each, ~1 MB in all).
+ * Beyond it the oldest is dropped and read again from its text when next asked for.
+ */
+export const RECEIPT_FIELDS_MEMO_SIZE = 4_096;
+
+export function pickReceiptFields(intentJson: string): ReceiptWireFields {
+  const stored = JSON.parse(intentJson) as ReceiptWireFields & Record<string, unknown>;
+  const request = stored.quoteRequest;
+  const picked: ReceiptWireFields = {};
+  if (request) {
+    picked.quoteRequest = {
+      ...(request.tradeType !== undefined && { tradeType: request.tradeType }),
+      ...(request.destinationToAddress !== undefined && {
+        destinationToAddress: request.destinationToAddress,
+      }),
+      ...(request.destinationCallData !== undefined && { destinationCallData: request.destinationCallData }),
+      ...(request.destinationCallValue !== undefined && {
+        destinationCallValue: request.destinationCallValue,
+      }),
+    };
+  }
+  if (stored.quote) {
+    picked.quote = {
+      ...(stored.quote.routeProviders !== undefined && { routeProviders: stored.quote.routeProviders }),
+    };
+  }
+  if (stored.expiresAt !== undefined) picked.expiresAt = stored.expiresAt;
+  return picked;
+}
+
+/** Picked fields per intent id, at most `size`; the oldest entry goes first. */
+export interface ReceiptFieldsMemo {
+  get(intentId: string): ReceiptWireFields | undefined;
+  set(intentId: string, fields: ReceiptWireFields): void;
+}
+
+export function createReceiptFieldsMemo(size = RECEIPT_FIELDS_MEMO_SIZE): ReceiptFieldsMemo {
+  const kept = new Map<string, ReceiptWireFields>();
+  return {
+    get: (intentId) => kept.get(intentId),
+    set(intentId, fields) {
+      kept.set(intentId, fields);
+      if (kept.size > size) kept.delete(kept.keys().next().value!);
+    },
+  };
+}
