@@ -22,12 +22,11 @@ import {
   depositAndOpen,
   expectRevertOnChain,
   fillOrder,
-  fundSolver,
   orderStatusOf,
   USDC,
+  useSettlementChains,
   warpTo,
 } from './threats/t13-t23-support.ts';
-import { useIsolatedTestChains } from './use-test-chains.ts';
 
 /** What each origin account locks: the deposit minus the fee. */
 const INPUT = DEPOSIT - FEE;
@@ -36,9 +35,9 @@ const SOLVER_INVENTORY = 10_000n * USDC;
 describe('OriginSettler.settleBatch', () => {
   let origin: TestChain;
   let dest: TestChain;
-  useIsolatedTestChains([7_771_331, 7_771_332], async (started) => {
-    [origin, dest] = started;
-    await fundSolver(dest, dest.tokens.usdc, SOLVER_INVENTORY);
+  useSettlementChains([7_771_331, 7_771_332], SOLVER_INVENTORY, (o, d) => {
+    origin = o;
+    dest = d;
   });
 
   const usdcA = (holder: `0x${string}`) => origin.balanceOf(origin.tokens.usdc, holder);

@@ -4,7 +4,7 @@
  * sent fails each of its orders with an error the settle step does not retry in the batch (it then settles
  * alone), and nothing is signed for it.
  */
-import { type Address, type Hex, parseEventLogs, parseUnits } from 'viem';
+import { type Address, erc20Abi, type Hex, parseEventLogs, parseUnits } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTransactionSender } from '../../src/chains/create-transaction-sender.ts';
 import { SimulationRevertedError } from '../../src/chains/errors.ts';
@@ -41,15 +41,7 @@ const orderIdOf = (order: OrderData) => computeOrderId(order, BigInt(alpha.entry
 const usdcOnAlpha = (holder: Address) =>
   alpha.publicClient.readContract({
     address: alpha.entry.tokens.USDC! as Address,
-    abi: [
-      {
-        type: 'function',
-        name: 'balanceOf',
-        stateMutability: 'view',
-        inputs: [{ name: 'a', type: 'address' }],
-        outputs: [{ type: 'uint256' }],
-      },
-    ] as const,
+    abi: erc20Abi,
     functionName: 'balanceOf',
     args: [holder],
   });

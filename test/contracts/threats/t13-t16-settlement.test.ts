@@ -15,7 +15,6 @@ import { computeOrderId } from '../../../src/contracts/order-id.ts';
 import { FillStatus, type OrderData, OrderStatus } from '../../../src/contracts/types.ts';
 import { type Role, TEST_GRACE_SECONDS, type TestChain } from '../../harness/chain.ts';
 import { buildRoute, DEPOSIT, FEE, OUTPUT, type Route } from '../route.ts';
-import { useIsolatedTestChains } from '../use-test-chains.ts';
 import { newAddress } from './support/fixture.ts';
 import {
   attestFill,
@@ -23,9 +22,9 @@ import {
   expectRevertOnChain,
   fillOrder,
   fillStatusOf,
-  fundSolver,
   orderStatusOf,
   USDC,
+  useSettlementChains,
   warpTo,
 } from './t13-t23-support.ts';
 
@@ -36,9 +35,9 @@ const SOLVER_INVENTORY = 10_000n * USDC;
 describe('settlement threats #13–#16', () => {
   let origin: TestChain;
   let dest: TestChain;
-  useIsolatedTestChains([7_771_301, 7_771_302], async (started) => {
-    [origin, dest] = started;
-    await fundSolver(dest, dest.tokens.usdc, SOLVER_INVENTORY);
+  useSettlementChains([7_771_301, 7_771_302], SOLVER_INVENTORY, (o, d) => {
+    origin = o;
+    dest = d;
   });
 
   interface OpenOrder {

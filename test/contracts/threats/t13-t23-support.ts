@@ -22,6 +22,7 @@ import { computeOrderId } from '../../../src/contracts/order-id.ts';
 import type { OrderData } from '../../../src/contracts/types.ts';
 import { expectRevert, POLLING_INTERVAL_MS, type Role, type TestChain } from '../../harness/chain.ts';
 import { openedOrder, type Route } from '../route.ts';
+import { useIsolatedTestChains } from '../use-test-chains.ts';
 
 /** One USDC in base units (defined in route.ts with the standard quote). */
 export { USDC } from '../route.ts';
@@ -36,6 +37,21 @@ export async function fundSolver(dest: TestChain, token: Address, amount: bigint
       functionName: 'approve',
       args: [dest.contracts.destinationSettler, amount],
     }),
+  });
+}
+
+/**
+ * The settlement tests' chains: two isolated test chains (origin, destination), the solver holding and
+ * having approved `inventory` USDC on the destination; every test starts from that state.
+ */
+export function useSettlementChains(
+  chainIds: readonly [number, number],
+  inventory: bigint,
+  started: (origin: TestChain, dest: TestChain) => void,
+): void {
+  useIsolatedTestChains(chainIds, async ([origin, dest]) => {
+    await fundSolver(dest, dest.tokens.usdc, inventory);
+    started(origin, dest);
   });
 }
 
