@@ -38,8 +38,8 @@ export interface EngineContext {
   /** Shares settlement transactions between intents (absent: each order is settled on its own). */
   settlements?: SettlementBatcher;
   chain(chainId: number | bigint): EngineChain;
-  /** Enqueues a step and wakes the runner. */
-  enqueue(intentId: string, step: string): Promise<void>;
+  /** Enqueues a step (to run at `runAt`, default now) and wakes the runner. */
+  enqueue(intentId: string, step: string, runAt?: Date): Promise<void>;
   /** Refund timing (src/engine/refunds/constants.ts defaults; tests shorten them). */
   refundTiming?: Partial<RefundTiming>;
 }
@@ -70,6 +70,11 @@ export interface StepDefinition {
   giveUp(ctx: EngineContext, input: StepInput, reason: string): Promise<void>;
   /** Runs even once the intent is terminal (settlement, refunds, late deposits); other steps are skipped. */
   runsAfterTerminal?: boolean;
+  /**
+   * When a first run could do anything (a refund before its deadline cannot): the step is journaled to run
+   * then rather than at once. Absent: at once.
+   */
+  firstLookAt?(ctx: EngineContext, input: StepInput): Date;
 }
 
 export function chainLookup(

@@ -24,6 +24,7 @@ import { recordGivenDepositHash } from './given-deposit-hash.ts';
 import { loadPlan } from './load-plan.ts';
 import { createOrderMemo } from './order-memo.ts';
 import { writeRow } from './receipts.ts';
+import { originRefundStep } from './refunds/origin-refund.ts';
 import { createSettlementBatcher } from './settlement-batcher.ts';
 import { createStepRunner } from './step-runner.ts';
 import type { IntentEngine } from './types.ts';
@@ -92,8 +93,8 @@ export function createIntentEngine(deps: IntentEngineDeps): IntentEngine {
     latestBlocks,
     chain,
     ...(options.refundTiming && { refundTiming: options.refundTiming }),
-    async enqueue(intentId, step) {
-      await store.steps.enqueue({ intentId, step });
+    async enqueue(intentId, step, runAt) {
+      await store.steps.enqueue({ intentId, step, ...(runAt && { runAt }) });
       runnerKick();
     },
   };
@@ -138,8 +139,12 @@ export function createIntentEngine(deps: IntentEngineDeps): IntentEngine {
       }
     }
     await ctx.enqueue(intentId, 'deposit');
-    // Returns the deposit after the origin deadline if the origin never runs, and late deposits (refunds/).
-    await ctx.enqueue(intentId, 'origin-refund');
+    // Returns the deposit after the origin deadline if the origin never runs, and late deposits (refunds/):
+    // journaled to look first at that deadline (originRefundStep.firstLookAt), not now.
+    const firstLook = intent.planJson
+      ? originRefundStep.firstLookAt?.(ctx, { intent, plan: loadPlan(intent) })
+      : undefined;
+    await ctx.enqueue(intentId, 'origin-refund', firstLook);
     crashPoint('execute:accepted');
   }
 

@@ -37,6 +37,26 @@ export interface StepRunnerOptions {
   leaseMs?: number;
 }
 
+/**
+ * Splits a step's successors into those to run at once and those journaled for later: a successor whose
+ * first run could do nothing yet (StepDefinition.firstLookAt in the future) waits in the journal until then,
+ * off the path of the steps the user is waiting for.
+ */
+function whenToRun(
+  ctx: EngineContext,
+  steps: readonly string[],
+  input: StepInput,
+): { now: string[]; later: { step: string; runAt: Date }[] } {
+  const now: string[] = [];
+  const later: { step: string; runAt: Date }[] = [];
+  for (const step of steps) {
+    const runAt = STEPS.get(step)?.firstLookAt?.(ctx, input);
+    if (runAt && runAt.getTime() > Date.now()) later.push({ step, runAt });
+    else now.push(step);
+  }
+  return { now, later };
+}
+
 /** Exponential backoff from the attempts on the row, capped. */
 export function retryDelayMs(attempts: number): number {
   return Math.min(RETRY_BASE_DELAY_MS * 2 ** Math.max(0, attempts - 1), RETRY_MAX_DELAY_MS);
@@ -101,18 +121,18 @@ export function createStepRunner(ctx: EngineContext, options: StepRunnerOptions)
         });
         return;
       }
+      const { now: next, later } = whenToRun(ctx, result.next, input);
       // Successors that fit in the free slots are leased to this worker with the completion and run at
       // once: no lease statement of their own, no wait for the loop (this step's slot frees as it ends).
-      const leaseNext =
-        !stopping && result.next.length > 0 && inFlight.size - 1 + result.next.length <= batch;
+      const leaseNext = !stopping && next.length > 0 && inFlight.size - 1 + next.length <= batch;
       const { leased } = await ctx.store.steps.complete({
         id: step.id,
         owner,
-        enqueue: { intentId: step.intentId, steps: result.next, ...(leaseNext && { leaseMs }) },
+        enqueue: { intentId: step.intentId, steps: next, later, ...(leaseNext && { leaseMs }) },
       });
       log.info('step done', { next: result.next });
-      for (const next of leased) dispatch(next);
-      if (result.next.length > leased.length) kick();
+      for (const leasedStep of leased) dispatch(leasedStep);
+      if (next.length > leased.length) kick();
     } catch (error) {
       const mapped = mapChainError(error);
       const reason = `${mapped.name}: ${mapped.message}`.slice(0, MAX_ERROR_LENGTH);

@@ -241,6 +241,45 @@ describeEachDialect('engine journal', ({ openStore, database }) => {
       ['settle', 'pending'],
     ]);
   });
+  it('journals `later` successors pending until their own time, beside the ones leased now', async () => {
+    const intentId = (await store.intents.insert(newIntent(project.id))).intentId;
+    const origin = await store.steps.enqueue({ intentId, step: 'origin', runAt: new Date(0) });
+    const now = new Date();
+    const leasedOrigin = (
+      await store.steps.leaseDue({ owner: 'w1', limit: 1000, leaseMs: 60_000, now })
+    ).find((s) => s.id === origin.id);
+    expect(leasedOrigin?.leaseOwner).toBe('w1');
+    const refundAt = new Date(now.getTime() + 3_600_000);
+    const { done, leased } = await store.steps.complete({
+      id: origin.id,
+      owner: 'w1',
+      enqueue: {
+        intentId,
+        steps: ['fill'],
+        leaseMs: 60_000,
+        later: [{ step: 'order-refund', runAt: refundAt }],
+      },
+    });
+    expect(done).toBe(true);
+    expect(leased.map((s) => s.step)).toEqual(['fill']);
+    const refund = (await store.steps.list(intentId)).find((s) => s.step === 'order-refund');
+    expect([refund?.state, refund?.attempts, refund?.leaseOwner, refund?.nextAttemptAt]).toEqual([
+      'pending',
+      0,
+      null,
+      refundAt,
+    ]);
+    // Not due before its time, due at it.
+    const early = await store.steps.leaseDue({
+      owner: 'w2',
+      limit: 1000,
+      leaseMs: 1,
+      now: new Date(refundAt.getTime() - 1),
+    });
+    expect(early.some((s) => s.id === refund?.id)).toBe(false);
+    const due = await store.steps.leaseDue({ owner: 'w2', limit: 1000, leaseMs: 1, now: refundAt });
+    expect(due.some((s) => s.id === refund?.id)).toBe(true);
+  });
   it('leases the successors it journals to the completing worker when asked, and only those', async () => {
     const intentId = (await store.intents.insert(newIntent(project.id))).intentId;
     const origin = await store.steps.enqueue({ intentId, step: 'origin', runAt: new Date(0) });

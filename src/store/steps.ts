@@ -10,7 +10,7 @@ import { compileByShape, compileOnce } from './compiled-query.ts';
 import type { StoreContext } from './context.ts';
 import { lower, stepFromRow } from './rows.ts';
 import type { Database, IntentStepRow } from './schema.ts';
-import type { StepsRepo } from './types.ts';
+import type { IntentStep, StepsRepo } from './types.ts';
 
 export function createStepsRepo(ctx: StoreContext): StepsRepo {
   const { db } = ctx;
@@ -56,7 +56,8 @@ export function createStepsRepo(ctx: StoreContext): StepsRepo {
     async complete({ id, owner, enqueue }) {
       const done = async (trx: Kysely<Database>, now: number) =>
         ((await trx.executeQuery(statements.markDone({ id, owner, now }))).numAffectedRows ?? 0n) > 0n;
-      if (!enqueue || enqueue.steps.length === 0) {
+      const later = enqueue?.later ?? [];
+      if (!enqueue || enqueue.steps.length + later.length === 0) {
         // One statement: nothing else has to commit with it.
         return { done: await done(db, ctx.now().getTime()), leased: [] };
       }
@@ -70,14 +71,20 @@ export function createStepsRepo(ctx: StoreContext): StepsRepo {
           ...pendingRow(intentId, step, now),
           ...(lease && { state: 'running', attempts: 1, lease_owner: lease.owner, lease_until: lease.until }),
         }));
-        const values = Object.fromEntries(
-          rows.flatMap((row, i) => Object.entries(row).map(([column, value]) => [`${i}:${column}`, value])),
-        );
-        const shape = String(rows.length);
-        const inserted = await trx.executeQuery<IntentStepRow>(
-          lease ? statements.insertLeased(shape, values) : statements.insertPending(shape, values),
-        );
-        return { done: await done(trx, now), leased: lease ? inserted.rows.map(stepFromRow) : [] };
+        let leased: IntentStep[] = [];
+        if (rows.length > 0) {
+          const inserted = await trx.executeQuery<IntentStepRow>(
+            lease ? statements.insertLeased(...shaped(rows)) : statements.insertPending(...shaped(rows)),
+          );
+          if (lease) leased = inserted.rows.map(stepFromRow);
+        }
+        const pending = later.map(({ step, runAt }) => ({
+          ...pendingRow(intentId, step, runAt.getTime()),
+          created_at: now,
+          updated_at: now,
+        }));
+        if (pending.length > 0) await trx.executeQuery(statements.insertPending(...shaped(pending)));
+        return { done: await done(trx, now), leased };
       });
     },
 
@@ -99,6 +106,14 @@ export function createStepsRepo(ctx: StoreContext): StepsRepo {
       return rows.map(stepFromRow);
     },
   };
+}
+
+/** Rows as a compiled insert takes them: its shape (the row count) and values named `<row>:<column>`. */
+function shaped(rows: readonly Record<string, unknown>[]): [string, Record<string, unknown>] {
+  const values = Object.fromEntries(
+    rows.flatMap((row, i) => Object.entries(row).map(([column, value]) => [`${i}:${column}`, value])),
+  );
+  return [String(rows.length), values];
 }
 
 /** A pending step's row, to run at `runAt` (ms). */

@@ -351,7 +351,13 @@ export interface StepsRepo {
   complete(input: {
     id: number;
     owner: string;
-    enqueue?: { intentId: string; steps: string[]; leaseMs?: number };
+    /** `steps` journaled due now (leased to `owner` with `leaseMs`), `later` pending until their `runAt`. */
+    enqueue?: {
+      intentId: string;
+      steps: string[];
+      leaseMs?: number;
+      later?: { step: string; runAt: Date }[];
+    };
   }): Promise<{ done: boolean; leased: IntentStep[] }>;
   /** Records a failure: retry at `retryAt`, or give up (`failed`) when it is absent. */
   fail(input: { id: number; owner: string; error: string; retryAt?: Date }): Promise<boolean>;

@@ -24,7 +24,7 @@ import { findAccountEvent, type RefundOutcome, refundOutcome } from './account-e
 import { DESTINATION_REFUND_PURPOSE_PREFIX } from './constants.ts';
 import { describeAmounts, heldBalances } from './held-balances.ts';
 import { refundRounds } from './refund-rounds.ts';
-import { waitForChainTime } from './refund-timing.ts';
+import { firstLookAtDeadline, waitForChainTime } from './refund-timing.ts';
 import { sendAccountRefund } from './send-account-refund.ts';
 
 const DONE: StepResult = { kind: 'done', next: [] };
@@ -33,6 +33,8 @@ export const destinationRefundStep: StepDefinition = {
   name: 'destination-refund',
   // Not `runsAfterTerminal`: once the intent is terminal its destination account has run (or the order was
   // refunded on the origin, so nothing was filled), and the runner skips this step.
+  firstLookAt: (ctx, { plan }) =>
+    plan.destination ? firstLookAtDeadline(ctx, plan.destination.intent.deadline) : new Date(),
   async run(ctx, input) {
     const { intent, plan } = input;
     const d = plan.destination;

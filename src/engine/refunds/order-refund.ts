@@ -24,11 +24,14 @@ import { FILL_PURPOSE } from '../steps/fill.ts';
 import { type LoadedOrder, loadOrder } from '../steps/load-order.ts';
 import { ORDER_REFUND_PURPOSE } from './constants.ts';
 import { describeAmounts } from './held-balances.ts';
-import { waitForChainTime } from './refund-timing.ts';
+import { firstLookAtDeadline, waitForChainTime } from './refund-timing.ts';
 
 export const orderRefundStep: StepDefinition = {
   name: 'order-refund',
   runsAfterTerminal: true,
+  // The order refund opens at fillDeadline + grace; a look at fillDeadline is early, never late.
+  firstLookAt: (ctx, { plan }) =>
+    plan.order ? firstLookAtDeadline(ctx, plan.order.fillDeadline) : new Date(),
   async run(ctx, input) {
     if (input.plan.kind !== 'cross-chain') return { kind: 'done', next: [] };
     const loaded = await loadOrder(ctx, input);

@@ -21,12 +21,13 @@ import { findAccountEvent, type RefundOutcome, refundOutcome } from './account-e
 import { LATE_DEPOSIT_WATCH_SECONDS, ORIGIN_REFUND_PURPOSE_PREFIX } from './constants.ts';
 import { describeAmounts, type HeldBalance, heldBalances } from './held-balances.ts';
 import { refundRounds } from './refund-rounds.ts';
-import { refundTiming, waitForChainTime } from './refund-timing.ts';
+import { firstLookAtDeadline, refundTiming, waitForChainTime } from './refund-timing.ts';
 import { sendAccountRefund } from './send-account-refund.ts';
 
 export const originRefundStep: StepDefinition = {
   name: 'origin-refund',
   runsAfterTerminal: true,
+  firstLookAt: (ctx, { plan }) => firstLookAtDeadline(ctx, plan.origin.intent.deadline),
   async run(ctx, input) {
     const { intent, plan } = input;
     const o = plan.origin.intent;

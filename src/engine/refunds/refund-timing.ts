@@ -19,3 +19,13 @@ export function waitForChainTime(ctx: EngineContext, now: bigint, at: bigint, re
   );
   return { kind: 'wait', afterMs, reason };
 }
+
+/**
+ * A refund step's first look: at its deadline (`deadline`, chain seconds, judged by our clock), since nothing
+ * is refundable before it, but no later than recheckMaxMs from now, since chain time can run ahead of ours.
+ * A deadline already past by our clock: at once.
+ */
+export function firstLookAtDeadline(ctx: EngineContext, deadline: bigint): Date {
+  const { recheckMaxMs } = refundTiming(ctx);
+  return new Date(Math.min(Number(deadline) * 1000, Date.now() + recheckMaxMs));
+}
