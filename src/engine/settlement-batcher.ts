@@ -151,6 +151,8 @@ export function createSettlementBatcher(deps: SettlementBatcherDeps): Settlement
       });
       for (const w of left) w.reject(missing);
     } catch (error) {
+      // The orders' steps retry or settle alone (settle.ts); a left-over batch is looked at again next round.
+      deps.log.warn('settlement batch round failed', { chainId: queue.chainId, orders: open.length, error });
       for (const w of open) w.reject(error);
     } finally {
       queue.inFlight = false;

@@ -6,13 +6,13 @@
  * Refunded) is left alone; a journaled single settle is resumed. Every signed transaction, attestation
  * included, is stored before it is broadcast.
  */
-import type { Hex } from 'viem';
+import type { Address, Hex, PublicClient } from 'viem';
 import { isRetryable } from '../../chains/is-retryable.ts';
 import { withChainErrors } from '../../chains/map-chain-error.ts';
 import { originSettlerAbi } from '../../contracts/abis.generated.ts';
 import { encodeFillProof, encodeSettle } from '../../contracts/calldata.ts';
 import { OrderStatus } from '../../contracts/types.ts';
-import type { StepDefinition } from '../context.ts';
+import type { EngineContext, StepDefinition } from '../context.ts';
 import { UnexpectedOutcomeError } from '../errors.ts';
 import { FILL_PURPOSE } from './fill.ts';
 import { loadOrder } from './load-order.ts';
@@ -33,21 +33,8 @@ export const settleStep: StepDefinition = {
       purpose: SETTLE_PURPOSE,
       chainId: origin.config.chainId,
     });
-    if (journaled.length === 0) {
-      const status = await withChainErrors(() =>
-        origin.client.readContract({
-          address: settler,
-          abi: originSettlerAbi,
-          functionName: 'orderStatus',
-          args: [orderId],
-        }),
-      );
-      if (status === OrderStatus.Settled) return { kind: 'done', next: [] };
-      if (status === OrderStatus.Refunded) {
-        ctx.log.warn('order was refunded before it was settled: the solver is not repaid', { orderId });
-        return { kind: 'done', next: [] };
-      }
-    }
+    const isOver = () => orderOver(ctx, origin.client, settler, orderId);
+    if (journaled.length === 0 && (await isOver())) return { kind: 'done', next: [] };
     const fills = await ctx.sender.journaled({
       intentId: intent.intentId,
       purpose: FILL_PURPOSE,
@@ -83,6 +70,8 @@ export const settleStep: StepDefinition = {
           orderId,
           error,
         });
+        // Another batch may have settled it meanwhile (one finished after a restart).
+        if (await isOver()) return { kind: 'done', next: [] };
       }
     }
     const sent = await ctx.sender.sendOnce({
@@ -110,3 +99,23 @@ export const settleStep: StepDefinition = {
     });
   },
 };
+
+/** Settled (done) or Refunded (the solver is not repaid; logged) on the origin chain: nothing to settle. */
+async function orderOver(
+  ctx: EngineContext,
+  client: PublicClient,
+  settler: Address,
+  orderId: Hex,
+): Promise<boolean> {
+  const status = await withChainErrors(() =>
+    client.readContract({
+      address: settler,
+      abi: originSettlerAbi,
+      functionName: 'orderStatus',
+      args: [orderId],
+    }),
+  );
+  if (status === OrderStatus.Refunded)
+    ctx.log.warn('order was refunded before it was settled: the solver is not repaid', { orderId });
+  return status === OrderStatus.Settled || status === OrderStatus.Refunded;
+}
