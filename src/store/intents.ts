@@ -1,5 +1,5 @@
 /** Intents: insert, scoped reads, forward-only status moves, receipts. */
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { type CompiledInsert, compiledInsert, compileOnce } from './compiled-query.ts';
 import type { StoreContext } from './context.ts';
 import { createPgQuoteInsert, type QuoteInsert } from './insert-quote-postgres.ts';
@@ -98,29 +98,41 @@ export function createIntentsRepo(ctx: StoreContext): IntentsRepo {
       // The WHERE clause is the guard: only an intent in an earlier status is touched, so two
       // racing writers can never move an intent backwards or overwrite a terminal status.
       const allowedFrom = predecessorsOf(update.to);
+      const move = db
+        .updateTable('intents')
+        .set((eb) => ({
+          status: update.to,
+          updated_at: at,
+          started_at:
+            update.to === 'EXECUTING' ? eb.fn.coalesce('started_at', eb.val(at)) : eb.ref('started_at'),
+          finished_at: isTerminal(update.to) ? at : eb.ref('finished_at'),
+          ...(update.committedAt && { committed_at: update.committedAt.getTime() }),
+          ...(update.executeDeadline && { execute_deadline: update.executeDeadline.getTime() }),
+          ...(update.depositTransactionHash && {
+            deposit_transaction_hash: lower(update.depositTransactionHash),
+          }),
+        }))
+        .where('intent_id', '=', intentId)
+        .where('status', 'in', allowedFrom)
+        .returning('status');
+      // Postgres: the NOTIFY rides in the statement (one round trip, not two), sent only if the row moved.
+      const inWrite = ctx.notifyInWrite;
       const row =
         allowedFrom.length === 0
           ? undefined
-          : await db
-              .updateTable('intents')
-              .set((eb) => ({
-                status: update.to,
-                updated_at: at,
-                started_at:
-                  update.to === 'EXECUTING' ? eb.fn.coalesce('started_at', eb.val(at)) : eb.ref('started_at'),
-                finished_at: isTerminal(update.to) ? at : eb.ref('finished_at'),
-                ...(update.committedAt && { committed_at: update.committedAt.getTime() }),
-                ...(update.executeDeadline && { execute_deadline: update.executeDeadline.getTime() }),
-                ...(update.depositTransactionHash && {
-                  deposit_transaction_hash: lower(update.depositTransactionHash),
-                }),
-              }))
-              .where('intent_id', '=', intentId)
-              .where('status', 'in', allowedFrom)
-              .returning('status')
-              .executeTakeFirst();
+          : inWrite
+            ? await db
+                .with('moved', () => move)
+                .selectFrom('moved')
+                .select([
+                  'moved.status',
+                  sql<string>`pg_notify(${sql.lit(inWrite.changeChannel)}, ${intentId})`.as('notified'),
+                ])
+                .executeTakeFirst()
+            : await move.executeTakeFirst();
       if (row) {
-        await ctx.notify(intentId);
+        if (inWrite) inWrite.deliver(intentId);
+        else await ctx.notify(intentId);
         return { updated: true, status: row.status as IntentStatus };
       }
       const current = await db

@@ -1,7 +1,8 @@
 /** The receipt transactions of an intent: one row per (intent, kind). */
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { compileByShape, compileOnce } from './compiled-query.ts';
 import type { StoreContext } from './context.ts';
+import type { WriteNotifications } from './intent-events-postgres.ts';
 import { lower, transactionFromRow } from './rows.ts';
 import type { Database, IntentTransactionRow } from './schema.ts';
 import type { TransactionsRepo, TransactionUpsert } from './types.ts';
@@ -61,7 +62,7 @@ export function newTransactionRow(input: TransactionUpsert, now: number) {
 
 export function createTransactionsRepo(ctx: StoreContext): TransactionsRepo {
   const { db } = ctx;
-  const statements = compileStatements(db);
+  const statements = compileStatements(db, ctx.notifyInWrite);
   return {
     async upsert(input) {
       const now = ctx.now().getTime();
@@ -92,9 +93,13 @@ export function createTransactionsRepo(ctx: StoreContext): TransactionsRepo {
         values[`from:${i}`] = status;
       });
       const shape = `${Object.keys(set).join(',')}|${from.length}`;
-      const row = (await db.executeQuery<IntentTransactionRow>(statements.advance(shape, values))).rows[0];
+      // Postgres: the NOTIFY rides in the statement (one round trip, not two); no row moved, none is sent.
+      const inWrite = ctx.notifyInWrite;
+      const query = inWrite ? statements.advanceNotifying(shape, values) : statements.advance(shape, values);
+      const row = (await db.executeQuery<IntentTransactionRow>(query)).rows[0];
       if (!row) return undefined;
-      await ctx.notify(intentId);
+      if (inWrite) inWrite.deliver(intentId);
+      else await ctx.notify(intentId);
       return transactionFromRow(row);
     },
 
@@ -108,7 +113,26 @@ export function createTransactionsRepo(ctx: StoreContext): TransactionsRepo {
 }
 
 /** The engine's per-step statements, built once (compiled-query.ts); the SQL is the query builder's. */
-function compileStatements(db: Kysely<Database>) {
+function compileStatements(db: Kysely<Database>, notifications: WriteNotifications | undefined) {
+  const advanceQuery = (v: Record<string, unknown>, shape: string) => {
+    const [setColumns, fromCount] = shape.split('|') as [string, string];
+    const pick = (prefix: string, columns: string[]) =>
+      Object.fromEntries(columns.map((column) => [column, v[`${prefix}:${column}`]]));
+    const rowColumns = Object.keys(v)
+      .filter((key) => key.startsWith('row:'))
+      .map((key) => key.slice('row:'.length));
+    const from = Array.from({ length: Number(fromCount) }, (_, i) => v[`from:${i}`]);
+    return db
+      .insertInto('intent_transactions')
+      .values(pick('row', rowColumns) as ReturnType<typeof newTransactionRow>)
+      .onConflict((oc) =>
+        oc
+          .columns(['intent_id', 'kind'])
+          .doUpdateSet(pick('set', setColumns.split(',')))
+          .where('intent_transactions.status', 'in', from as string[]),
+      )
+      .returningAll();
+  };
   return {
     /** selectTransactionsOf for one intent. */
     listOne: compileOnce((v: { id: string }) =>
@@ -125,24 +149,20 @@ function compileStatements(db: Kysely<Database>) {
      * full new row), `set:<column>` (the columns the update sets), `from:<i>`; the shape names the set columns
      * and how many statuses.
      */
-    advance: compileByShape((v: Record<string, unknown>, shape) => {
-      const [setColumns, fromCount] = shape.split('|') as [string, string];
-      const pick = (prefix: string, columns: string[]) =>
-        Object.fromEntries(columns.map((column) => [column, v[`${prefix}:${column}`]]));
-      const rowColumns = Object.keys(v)
-        .filter((key) => key.startsWith('row:'))
-        .map((key) => key.slice('row:'.length));
-      const from = Array.from({ length: Number(fromCount) }, (_, i) => v[`from:${i}`]);
+    advance: compileByShape((v: Record<string, unknown>, shape) => advanceQuery(v, shape).compile()),
+
+    /**
+     * `advance` with the change's NOTIFY in the same statement (Postgres, a data-modifying WITH): sent when
+     * the statement commits, and only when a row moved (the SELECT reads the moved rows).
+     */
+    advanceNotifying: compileByShape((v: Record<string, unknown>, shape) => {
+      const channel = notifications?.changeChannel;
+      if (!channel) throw new Error('advanceNotifying needs in-write notifications (Postgres)');
       return db
-        .insertInto('intent_transactions')
-        .values(pick('row', rowColumns) as ReturnType<typeof newTransactionRow>)
-        .onConflict((oc) =>
-          oc
-            .columns(['intent_id', 'kind'])
-            .doUpdateSet(pick('set', setColumns.split(',')))
-            .where('intent_transactions.status', 'in', from as string[]),
-        )
-        .returningAll()
+        .with('moved', () => advanceQuery(v, shape))
+        .selectFrom('moved')
+        .selectAll()
+        .select(sql<string>`pg_notify(${sql.lit(channel)}, moved.intent_id)`.as('notified'))
         .compile();
     }),
   };

@@ -256,4 +256,39 @@ describe('WaitIntentReceipt [postgres]', () => {
     await storeB.transactions.upsert({ intentId, kind: 'deposit', chainId: 31_337, status: 'MINING' });
     expect((await waiting).receiptStates).toEqual(['MINING', 'UNKNOWN', 'UNKNOWN']);
   });
+
+  it("wakes it for the engine's conditional receipt write too (its NOTIFY rides in the statement), not for one that moves nothing", async () => {
+    const intentId = await quotedIntent(storeA, projectId);
+    const waiting = served.api.waitIntentReceipt({ intentId, lastReceiptStates: UNKNOWN3 });
+    expect(await stillPending(waiting, served.api)).toBe(true);
+    // The row is UNKNOWN, not in `from`: nothing moves, nothing is announced, the call keeps holding.
+    const unmoved = await storeB.transactions.advance({
+      intentId,
+      kind: 'origin',
+      chainId: 31_337,
+      status: 'RELAYING',
+      from: ['PENDING'],
+    });
+    expect(unmoved).toBeUndefined();
+    expect(await stillPending(waiting, served.api)).toBe(true);
+    await storeB.transactions.advance({
+      intentId,
+      kind: 'origin',
+      chainId: 31_337,
+      status: 'RELAYING',
+      from: ['UNKNOWN', 'PENDING'],
+    });
+    expect((await waiting).receiptStates).toEqual(['UNKNOWN', 'RELAYING', 'UNKNOWN']);
+  });
+
+  it('answers done when another store moves the intent to a terminal status (the NOTIFY in the update)', async () => {
+    const intentId = await quotedIntent(storeA, projectId);
+    const waiting = served.api.waitIntentReceipt({ intentId, lastReceiptStates: UNKNOWN3 });
+    expect(await stillPending(waiting, served.api)).toBe(true);
+    for (const to of ['COMMITTED', 'EXECUTING', 'FAILED'] as const) {
+      expect((await storeB.intents.updateStatus({ intentId, to })).updated).toBe(true);
+    }
+    const answer = await waiting;
+    expect([answer.done, answer.intentReceipt.status]).toEqual([true, 'FAILED']);
+  });
 });
