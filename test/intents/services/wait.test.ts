@@ -12,6 +12,7 @@ import {
   createStore,
   type IntentStatus,
   type Store,
+  type TransactionStatus as StoredStatus,
   type TransactionKind,
 } from '../../../src/store/index.ts';
 import { newIntent } from '../../../src/store/testing.ts';
@@ -261,23 +262,12 @@ describe('WaitIntentReceipt [postgres]', () => {
     const intentId = await quotedIntent(storeA, projectId);
     const waiting = served.api.waitIntentReceipt({ intentId, lastReceiptStates: UNKNOWN3 });
     expect(await stillPending(waiting, served.api)).toBe(true);
+    const relayingFrom = (from: StoredStatus[]) =>
+      storeB.transactions.advance({ intentId, kind: 'origin', chainId: 31_337, status: 'RELAYING', from });
     // The row is UNKNOWN, not in `from`: nothing moves, nothing is announced, the call keeps holding.
-    const unmoved = await storeB.transactions.advance({
-      intentId,
-      kind: 'origin',
-      chainId: 31_337,
-      status: 'RELAYING',
-      from: ['PENDING'],
-    });
-    expect(unmoved).toBeUndefined();
+    expect(await relayingFrom(['PENDING'])).toBeUndefined();
     expect(await stillPending(waiting, served.api)).toBe(true);
-    await storeB.transactions.advance({
-      intentId,
-      kind: 'origin',
-      chainId: 31_337,
-      status: 'RELAYING',
-      from: ['UNKNOWN', 'PENDING'],
-    });
+    await relayingFrom(['UNKNOWN', 'PENDING']);
     expect((await waiting).receiptStates).toEqual(['UNKNOWN', 'RELAYING', 'UNKNOWN']);
   });
 
