@@ -191,6 +191,16 @@ export function createIntentsRepo(ctx: StoreContext): IntentsRepo {
  * once (compiled-query.ts): the SQL text and parameters are the query builder's.
  */
 function compileReads(db: Kysely<Database>) {
+  /** `scoped` reading only `columns`. */
+  const scopedColumns = (columns: readonly (keyof IntentRow)[]) =>
+    compileOnce((v: { id: string; projectId: number }) =>
+      db
+        .selectFrom('intents')
+        .select(columns)
+        .where('intent_id', '=', v.id)
+        .where('project_id', '=', v.projectId)
+        .compile(),
+    );
   return {
     byId: compileOnce((v: { id: string }) =>
       db.selectFrom('intents').selectAll().where('intent_id', '=', v.id).compile(),
@@ -204,23 +214,9 @@ function compileReads(db: Kysely<Database>) {
         .compile(),
     ),
     /** `scoped` without plan_json (the row's planJson reads null). */
-    scopedWithoutPlan: compileOnce((v: { id: string; projectId: number }) =>
-      db
-        .selectFrom('intents')
-        .select(INTENT_COLUMNS_BUT_PLAN)
-        .where('intent_id', '=', v.id)
-        .where('project_id', '=', v.projectId)
-        .compile(),
-    ),
+    scopedWithoutPlan: scopedColumns(INTENT_COLUMNS_BUT_PLAN),
     /** `scopedWithoutPlan` without intent_json either (receipt-fields.ts: picked once per intent). */
-    scopedWithoutDocuments: compileOnce((v: { id: string; projectId: number }) =>
-      db
-        .selectFrom('intents')
-        .select(INTENT_COLUMNS_BUT_DOCUMENTS)
-        .where('intent_id', '=', v.id)
-        .where('project_id', '=', v.projectId)
-        .compile(),
-    ),
+    scopedWithoutDocuments: scopedColumns(INTENT_COLUMNS_BUT_DOCUMENTS),
     /** selectTransactionsOf (transactions.ts) for one intent. */
     transactionsOf: compileOnce((v: { id: string }) =>
       db
