@@ -129,12 +129,33 @@ async function depositSignature(
   };
 }
 
+/** Longest wait (ms) for an intent's settlement after it is done (a batch goes out within 250 ms). */
+const SETTLE_WAIT_MS = 30_000;
+
+/**
+ * The intent's receipt once done, after its settlement too: the settlement is the relayer's last
+ * transaction for the intent on alpha (a batch sent shortly after), and later tests count that key's nonces.
+ */
 async function waitDone(intentId: string) {
   let lastReceiptStates: string[] = [];
   for (;;) {
     const r = await api.waitIntentReceipt({ intentId, lastReceiptStates: lastReceiptStates as never });
-    if (r.done) return r.intentReceipt;
+    if (r.done) {
+      await waitSettled(intentId);
+      return r.intentReceipt;
+    }
     lastReceiptStates = r.receiptStates as string[];
+  }
+}
+
+async function waitSettled(intentId: string): Promise<void> {
+  const giveUpAt = Date.now() + SETTLE_WAIT_MS;
+  for (;;) {
+    const steps = await svc.store.steps.list(intentId);
+    if (steps.some((s) => s.step === 'settle' && s.state === 'done')) return;
+    if (Date.now() > giveUpAt)
+      throw new Error(`intent ${intentId}: settlement not done after ${SETTLE_WAIT_MS} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
 
