@@ -171,7 +171,7 @@ export function createIntentEngine(deps: IntentEngineDeps): IntentEngine {
     async start() {
       const resent = await sender.rebroadcastUnconfirmed();
       if (resent > 0) log.info('re-broadcast stored unconfirmed transactions', { count: resent });
-      await ctx.settlements?.adoptUnconfirmed(
+      ctx.settlements?.adoptUnconfirmed(
         deps.chains.map((c) => ({ chainId: c.chainId, settler: c.contracts.originSettler as Address })),
       );
       runner.start();

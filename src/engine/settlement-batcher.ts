@@ -48,7 +48,7 @@ export interface SettlementBatcher {
    * left unconfirmed on these chains, so its row is marked mined even if every order in it is then found
    * settled and no settlement follows.
    */
-  adoptUnconfirmed(chains: readonly { chainId: number; settler: Address }[]): Promise<void>;
+  adoptUnconfirmed(chains: readonly { chainId: number; settler: Address }[]): void;
   /**
    * Resolves with the mined batch transaction that settled the order (or found it already over); rejects
    * with the batch's error: retryable chain trouble as the sender threw it, or a non-retryable error when the
@@ -63,9 +63,8 @@ export interface SettlementBatcherDeps {
   sender: TransactionSender;
   relayer: LocalAccount;
   log: Logger;
-  /** Overrides for tests. */
+  /** Override for tests. */
   windowMs?: number;
-  maxOrders?: number;
 }
 
 interface Waiting {
@@ -86,7 +85,6 @@ interface Queue {
 
 export function createSettlementBatcher(deps: SettlementBatcherDeps): SettlementBatcher {
   const windowMs = deps.windowMs ?? SETTLE_BATCH_WINDOW_MS;
-  const maxOrders = deps.maxOrders ?? SETTLE_BATCH_MAX_ORDERS;
   const queues = new Map<string, Queue>();
 
   function queueFor(chainId: number, settler: Address): Queue {
@@ -103,7 +101,9 @@ export function createSettlementBatcher(deps: SettlementBatcherDeps): Settlement
   function schedule(queue: Queue): void {
     if (queue.inFlight || queue.waiting.length === 0) return;
     const dueIn =
-      queue.waiting.length >= maxOrders ? 0 : queue.waiting[0]!.queuedAt + windowMs - performance.now();
+      queue.waiting.length >= SETTLE_BATCH_MAX_ORDERS
+        ? 0
+        : queue.waiting[0]!.queuedAt + windowMs - performance.now();
     if (dueIn > 0) {
       queue.timer ??= setTimeout(() => {
         queue.timer = undefined;
@@ -113,7 +113,7 @@ export function createSettlementBatcher(deps: SettlementBatcherDeps): Settlement
     }
     clearTimeout(queue.timer);
     queue.timer = undefined;
-    void round(queue, queue.waiting.splice(0, maxOrders));
+    void round(queue, queue.waiting.splice(0, SETTLE_BATCH_MAX_ORDERS));
   }
 
   /** One at a time per queue: the key's unconfirmed batches first, then `batch` (what is left of it). */
@@ -199,7 +199,7 @@ export function createSettlementBatcher(deps: SettlementBatcherDeps): Settlement
   }
 
   return {
-    async adoptUnconfirmed(chains) {
+    adoptUnconfirmed(chains) {
       for (const { chainId, settler } of chains) {
         const queue = queueFor(chainId, settler);
         if (!queue.inFlight) void round(queue, []);
