@@ -24,6 +24,7 @@ import pg from 'pg';
 import { type Account, type Address, encodeFunctionData, erc20Abi, maxUint256, parseUnits } from 'viem';
 import { devnetOperator } from '../src/app/devnet-operator.ts';
 import { startSwitchyard } from '../src/app/start-switchyard.ts';
+import { toLocalAccount } from '../src/devnet/accounts.ts';
 import { startDevnet } from '../src/devnet/start-devnet.ts';
 import { loadPlan } from '../src/engine/load-plan.ts';
 import { createLogger, createSilentLogger } from '../src/internal/logger.ts';
@@ -400,7 +401,11 @@ async function main(): Promise<number> {
       api: new TrailsApi(key, { hostname: app.url }),
       origin: benchChain(alphaEntry!),
       destination: benchChain(betaEntry!),
-      operator: { relayer: operatorKeys.relayer, solver: operatorKeys.solver },
+      // The bare run is a plain script: viem's own accounts (its JS curve), not the service's native signer.
+      operator: {
+        relayer: toLocalAccount(devnet.devnet.accounts.relayer!),
+        solver: toLocalAccount(devnet.devnet.accounts.solver!),
+      },
       engine: app.engine,
       async planOf(intentId) {
         const record = await app.store.intents.getForEngine(intentId);

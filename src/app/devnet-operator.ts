@@ -1,6 +1,6 @@
 /** The operator keys of a devnet (anvil's public test accounts; never used on a real network). */
 
-import { toLocalAccount } from '../devnet/accounts.ts';
+import { signingAccount } from '../chains/signing-account.ts';
 import type { DevnetFile } from '../devnet/devnet-file.ts';
 import type { OperatorKeys } from '../intents/operator-from-env.ts';
 import { ConfigError } from '../internal/errors.ts';
@@ -11,9 +11,9 @@ export function devnetOperator(devnet: DevnetFile): OperatorKeys {
     throw new ConfigError('devnet.json lacks the relayer, solver or attester account: start with --reset');
   }
   return {
-    relayer: toLocalAccount(relayer),
-    solver: toLocalAccount(solver),
-    attester: toLocalAccount(attester),
+    relayer: signingAccount(relayer.privateKey),
+    solver: signingAccount(solver.privateKey),
+    attester: signingAccount(attester.privateKey),
     feeCollector: feeCollector?.address ?? relayer.address,
   };
 }

@@ -5,7 +5,7 @@
  * (the server then runs without the intent methods); a partial or malformed set is a ConfigError.
  */
 import { type Address, isAddress, type LocalAccount } from 'viem';
-import { privateKeyToAccount } from 'viem/accounts';
+import { signingAccount } from '../chains/signing-account.ts';
 import { ConfigError } from '../internal/errors.ts';
 
 export interface OperatorKeys {
@@ -31,7 +31,7 @@ export function operatorFromEnv(env: Record<string, string | undefined>): Operat
     if (!value || !PRIVATE_KEY.test(value)) {
       throw new ConfigError(`${name} must be set to a 0x-prefixed 32-byte private key (the ${role}'s)`);
     }
-    return privateKeyToAccount(value as `0x${string}`);
+    return signingAccount(value as `0x${string}`);
   };
   const relayer = account('relayer');
   const collector = env.SWITCHYARD_FEE_COLLECTOR;

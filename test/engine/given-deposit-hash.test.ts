@@ -7,7 +7,7 @@
  */
 import { type Address, type Hex, parseEther, zeroAddress } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { toLocalAccount } from '../../src/devnet/accounts.ts';
+import { signingAccount } from '../../src/chains/signing-account.ts';
 import { chainLookup, type EngineContext } from '../../src/engine/context.ts';
 import { createIntentEngine } from '../../src/engine/create-intent-engine.ts';
 import { loadPlan } from '../../src/engine/load-plan.ts';
@@ -65,9 +65,9 @@ function idleEngine(store: Store): IntentEngine {
     chains: f.net.chainConfigs,
     clients: new Map(f.net.chains.map((c) => [c.entry.chainId, c.publicClient])),
     keys: {
-      relayer: toLocalAccount(accounts.relayer!),
-      solver: toLocalAccount(accounts.solver!),
-      attester: toLocalAccount(accounts.attester!),
+      relayer: signingAccount(accounts.relayer!.privateKey),
+      solver: signingAccount(accounts.solver!.privateKey),
+      attester: signingAccount(accounts.attester!.privateKey),
     },
     log: createSilentLogger(),
   });

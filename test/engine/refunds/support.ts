@@ -9,7 +9,7 @@ import type { ApiDeps, CallContext } from '../../../src/api/context.ts';
 import { createReadHandlers } from '../../../src/api/methods/reads/index.ts';
 import { PreSerialised } from '../../../src/api/methods/reads/pre-serialised.ts';
 import type { MethodResponse } from '../../../src/api/schemas/methods.ts';
-import { toLocalAccount } from '../../../src/devnet/accounts.ts';
+import { signingAccount } from '../../../src/chains/signing-account.ts';
 import { createIntentEngine, type IntentEngineOptions } from '../../../src/engine/create-intent-engine.ts';
 import type { IntentEngine } from '../../../src/engine/types.ts';
 import type { ExecutionPlan } from '../../../src/intents/plan/types.ts';
@@ -79,9 +79,9 @@ export async function startRefundFixture(): Promise<RefundFixture> {
         chains: f.net.chainConfigs,
         clients,
         keys: {
-          relayer: toLocalAccount(accounts.relayer!),
-          solver: toLocalAccount(accounts.solver!),
-          attester: toLocalAccount(accounts.attester!),
+          relayer: signingAccount(accounts.relayer!.privateKey),
+          solver: signingAccount(accounts.solver!.privateKey),
+          attester: signingAccount(accounts.attester!.privateKey),
         },
         log: createSilentLogger(),
         options: {

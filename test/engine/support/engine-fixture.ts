@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { type Address, encodeFunctionData, erc20Abi, type Hex, zeroAddress } from 'viem';
 import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts';
-import { toLocalAccount } from '../../../src/devnet/accounts.ts';
+import { signingAccount } from '../../../src/chains/signing-account.ts';
 import { createIntentEngine, type IntentEngineOptions } from '../../../src/engine/create-intent-engine.ts';
 import type { IntentEngine } from '../../../src/engine/types.ts';
 import { buildExecutionPlan } from '../../../src/intents/plan/build-execution-plan.ts';
@@ -80,9 +80,9 @@ export async function startEngineFixture(dialect: Dialect = 'sqlite'): Promise<E
         chains: options.chains ?? net.chainConfigs,
         clients: new Map(net.chains.map((c) => [c.entry.chainId, c.publicClient])),
         keys: {
-          relayer: toLocalAccount(accounts.relayer!),
-          solver: toLocalAccount(accounts.solver!),
-          attester: toLocalAccount(accounts.attester!),
+          relayer: signingAccount(accounts.relayer!.privateKey),
+          solver: signingAccount(accounts.solver!.privateKey),
+          attester: signingAccount(accounts.attester!.privateKey),
         },
         log: createSilentLogger(),
         options: { ...TEST_ENGINE_OPTIONS, ...options.engine },
