@@ -81,7 +81,7 @@ async function open(options: CreateStoreOptions): Promise<Opened> {
   if (!options.sqlitePath)
     throw new ConfigError('createStore needs databaseUrl (Postgres) or sqlitePath (SQLite)');
   const { openSqlite } = await import('./open-sqlite.ts');
-  const db = openSqlite(options.sqlitePath);
+  const db = openSqlite(options.sqlitePath, { log: options.log.child({ component: 'store' }) });
   return { db, profile: SQLITE_PROFILE, events: createLocalIntentEvents(), closeDriver: () => db.destroy() };
 }
 

@@ -13,22 +13,55 @@ import {
   SqliteDriver,
   type SqliteStatement,
 } from 'kysely';
+import type { Logger } from '../internal/logger.ts';
 import type { Database as Schema } from './schema.ts';
+import {
+  SQLITE_DEFAULT_AUTOCHECKPOINT_PAGES,
+  startWalCheckpointer,
+  type WalCheckpointer,
+  type WalCheckpointerOptions,
+} from './wal-checkpointer.ts';
 
 /** Wait this long for another process's write lock (the CLI beside a running server) before failing. */
 const BUSY_TIMEOUT_MS = 5_000;
 /** Distinct SQL texts whose prepared statements are kept; the store issues a few dozen shapes. */
 const STATEMENT_CACHE_SIZE = 500;
 
-export function openSqlite(path: string): Kysely<Schema> {
+export interface OpenSqliteOptions {
+  log: Logger;
+  /** For tests: the checkpoint worker's options. */
+  checkpointer?: Pick<WalCheckpointerOptions, 'everyMs' | 'driverPath'>;
+}
+
+export function openSqlite(path: string, options: OpenSqliteOptions): Kysely<Schema> {
   const db = new Database(path);
   // WAL: readers never block the writer. synchronous=NORMAL is durable across a process crash
   // (SIGKILL) in WAL mode; only a power loss can drop the last commits.
-  db.pragma('journal_mode = WAL');
+  const journal = db.pragma('journal_mode = WAL', { simple: true });
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
   db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
-  return new Kysely<Schema>({ dialect: new FifoSqliteDialect({ database: withStatementCache(db) }) });
+  // An in-memory database has no WAL to checkpoint.
+  const checkpointer = journal === 'wal' ? checkpointOffThread(db, path, options) : undefined;
+  const database = withStatementCache(db, () => checkpointer?.stop());
+  return new Kysely<Schema>({ dialect: new FifoSqliteDialect({ database }) });
+}
+
+/** The connection stops checkpointing on commit; a worker does it (wal-checkpointer.ts). */
+function checkpointOffThread(
+  db: Database.Database,
+  path: string,
+  options: OpenSqliteOptions,
+): WalCheckpointer {
+  db.pragma('wal_autocheckpoint = 0');
+  return startWalCheckpointer({
+    ...options.checkpointer,
+    path,
+    log: options.log,
+    onFailure: () => {
+      if (db.open) db.pragma(`wal_autocheckpoint = ${SQLITE_DEFAULT_AUTOCHECKPOINT_PAGES}`);
+    },
+  });
 }
 
 /**
@@ -76,7 +109,7 @@ class FifoSqliteDriver extends SqliteDriver {
  * Kysely prepares every query afresh; better-sqlite3 statements are reusable, so keep them by SQL
  * text. Safe because the store never streams (a statement is never busy when reused).
  */
-function withStatementCache(db: Database.Database): SqliteDatabase {
+function withStatementCache(db: Database.Database, beforeClose: () => void): SqliteDatabase {
   const cache = new Map<string, SqliteStatement>();
   return {
     prepare(sqlText: string): SqliteStatement {
@@ -90,6 +123,8 @@ function withStatementCache(db: Database.Database): SqliteDatabase {
     },
     close() {
       cache.clear();
+      // The worker's connection closes first, so this one is the last and SQLite folds the WAL back.
+      beforeClose();
       db.close();
     },
   };
