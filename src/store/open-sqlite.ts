@@ -30,7 +30,7 @@ const STATEMENT_CACHE_SIZE = 500;
 export interface OpenSqliteOptions {
   log: Logger;
   /** For tests: the checkpoint worker's options. */
-  checkpointer?: Pick<WalCheckpointerOptions, 'everyMs' | 'driverPath'>;
+  checkpointer?: Pick<WalCheckpointerOptions, 'everyMs' | 'restartFrames' | 'driverPath'>;
 }
 
 export function openSqlite(path: string, options: OpenSqliteOptions): Kysely<Schema> {

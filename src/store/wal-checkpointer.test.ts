@@ -11,6 +11,8 @@ import type { Database } from './schema.ts';
 /** Rows of 4 kB: 2,000 of them are ~8 MB, twice what SQLite's own 1,000-page checkpoint would let the WAL hold. */
 const ROWS = 2_000;
 const ROW_BYTES = 4_096;
+/** A WAL frame: a 24-byte header and a 4 kB page. */
+const WAL_FRAME_BYTES = 24 + 4_096;
 
 let dir: string;
 beforeEach(async () => {
@@ -25,10 +27,12 @@ async function autocheckpoint(db: Kysely<Database>): Promise<number> {
   return rows[0]!.wal_autocheckpoint;
 }
 
-async function writeRows(db: Kysely<Database>): Promise<void> {
-  await sql`create table filler (body text not null)`.execute(db);
+/** `gaps`: yield to the event loop between inserts, as a server does between requests. */
+async function writeRows(db: Kysely<Database>, gaps = false): Promise<void> {
+  await sql`create table if not exists filler (body text not null)`.execute(db);
   for (let i = 0; i < ROWS; i++) {
     await sql`insert into filler (body) values (${'x'.repeat(ROW_BYTES)})`.execute(db);
+    if (gaps) await new Promise((resolve) => setTimeout(resolve, 0));
   }
 }
 
@@ -56,6 +60,25 @@ describe('WAL checkpoints off the event loop', () => {
     }
     // The worker closed first, so this connection was the last one and SQLite removed the WAL.
     expect(existsSync(`${path}-wal`)).toBe(false);
+  });
+
+  it('under steady writes the worker restarts the WAL once it holds more than restartFrames', async () => {
+    const path = join(dir, 'store.sqlite');
+    const restartFrames = 256;
+    const db = openSqlite(path, { log: createSilentLogger(), checkpointer: { everyMs: 10, restartFrames } });
+    try {
+      // Once the worker has checkpointed the new table, it is running.
+      await sql`create table filler (body text not null)`.execute(db);
+      await eventually(() => statSync(path).size > 0, 'a first checkpoint');
+      await writeRows(db, true);
+      // SQLite reuses the WAL file from its start after a restart without shrinking it: its size is the
+      // most the WAL ever held. The rows take ~6,000 frames (a row spills into an overflow page), all in
+      // the WAL when nothing restarts it.
+      const walFrames = statSync(`${path}-wal`).size / WAL_FRAME_BYTES;
+      expect(walFrames).toBeLessThan(ROWS);
+    } finally {
+      await db.destroy();
+    }
   });
 
   it('a worker that cannot start hands checkpointing back to the connection, and says so', async () => {

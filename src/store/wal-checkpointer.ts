@@ -14,6 +14,12 @@ import type { Logger } from '../internal/logger.ts';
 
 /** How often (ms) the worker checkpoints: the WAL then holds a fraction of a second of commits. */
 export const CHECKPOINT_EVERY_MS = 200;
+/**
+ * WAL size (frames of 4 kB) above which the worker also restarts the WAL. Under steady writes a passive
+ * checkpoint rarely ends with nothing new in the WAL, and only then does the writer start it over, so
+ * without this the file only grows; a RESTART holds the writer back for the few frames written since.
+ */
+export const WAL_RESTART_FRAMES = 8_192;
 /** SQLite's own default, restored on the server's connection when the worker fails. */
 export const SQLITE_DEFAULT_AUTOCHECKPOINT_PAGES = 1000;
 /** How long (ms) closing waits for the worker to finish its checkpoint and close its connection. */
@@ -32,7 +38,8 @@ const stopped = new Int32Array(workerData.stopped);
 let timer;
 const round = () => {
   try {
-    db.pragma('wal_checkpoint(PASSIVE)');
+    const [passive] = db.pragma('wal_checkpoint(PASSIVE)');
+    if (passive.log > workerData.restartFrames) db.pragma('wal_checkpoint(RESTART)');
   } catch (error) {
     if (!/busy|locked/i.test(String(error && error.message))) throw error;
   }
@@ -60,6 +67,7 @@ export interface WalCheckpointerOptions {
   /** Called once if the worker fails: the caller turns the connection's own checkpoints back on. */
   onFailure: () => void;
   everyMs?: number;
+  restartFrames?: number;
   /** The better-sqlite3 module the worker loads (tests give a missing one to see the failure path). */
   driverPath?: string;
 }
@@ -71,6 +79,7 @@ export function startWalCheckpointer(options: WalCheckpointerOptions): WalCheckp
     workerData: {
       path: options.path,
       everyMs: options.everyMs ?? CHECKPOINT_EVERY_MS,
+      restartFrames: options.restartFrames ?? WAL_RESTART_FRAMES,
       driverPath: options.driverPath ?? createRequire(import.meta.url).resolve('better-sqlite3'),
       stopped,
     },
