@@ -11,6 +11,7 @@ import type { RateLimit } from '../api/rate-limiter.ts';
 import { createApiServer } from '../api/server.ts';
 import { createChainClients } from '../chains/create-chain-clients.ts';
 import { createKeepAliveFetch } from '../chains/keep-alive-fetch.ts';
+import { loadNativeSecp256k1 } from '../chains/signing-account.ts';
 import { createIntentEngine, type IntentEngineOptions } from '../engine/index.ts';
 import type { IntentEngine } from '../engine/types.ts';
 import type { OperatorKeys } from '../intents/operator-from-env.ts';
@@ -88,6 +89,10 @@ export async function startSwitchyard(options: StartSwitchyardOptions): Promise<
       : undefined;
   if (!operator) {
     log.warn('no operator keys: QuoteIntent and the other intent methods are unavailable');
+  } else if (!loadNativeSecp256k1()) {
+    log.warn(
+      'native secp256k1 did not load: the operator signs with viem’s JS curve (same signatures, more CPU)',
+    );
   }
   if (engine && config.role !== 'api') {
     await engine.start();
