@@ -36,6 +36,8 @@ export interface IntentEngineOptions {
   stepBatchSize?: number;
   stepLeaseMs?: number;
   depositScanIntervalMs?: number;
+  /** Committed intents the deposit watcher reads per round (tests). */
+  depositScanBatch?: number;
   /** Sender timing overrides (tests). */
   senderTiming?: TransactionSenderDeps['timing'];
   /** Refund timing overrides (tests: warped chain clocks are noticed at once). */
@@ -150,6 +152,7 @@ export function createIntentEngine(deps: IntentEngineDeps): IntentEngine {
 
   const watcher = createDepositWatcher(ctx, {
     ...(options.depositScanIntervalMs !== undefined && { intervalMs: options.depositScanIntervalMs }),
+    ...(options.depositScanBatch !== undefined && { batch: options.depositScanBatch }),
     startExecution: (intentId) => startExecution(intentId),
   });
 

@@ -2,6 +2,10 @@
  * Picks up deposits that arrive without ExecuteIntent: every DEPOSIT_SCAN_INTERVAL_MS it looks at
  * COMMITTED intents whose origin address holds at least the committed deposit, moves them to EXECUTING and
  * journals their `deposit` step (which counts the deposit only at the chain's confirmation depth).
+ *
+ * A round reads at most DEPOSIT_SCAN_BATCH intents, oldest first, and the next round goes on after the
+ * last one it read, back to the oldest after the newest: commits that never get a deposit stay COMMITTED,
+ * and reading the oldest page every round would never reach an intent committed after them.
  */
 import { balanceAt, chainNow } from './chain-reads.ts';
 import { DEPOSIT_SCAN_BATCH, DEPOSIT_SCAN_INTERVAL_MS } from './constants.ts';
@@ -19,15 +23,24 @@ export interface DepositWatcher {
 
 export function createDepositWatcher(
   ctx: EngineContext,
-  options: { intervalMs?: number; startExecution: (intentId: string) => Promise<void> },
+  options: {
+    intervalMs?: number;
+    /** Intents read per round (tests). */
+    batch?: number;
+    startExecution: (intentId: string) => Promise<void>;
+  },
 ): DepositWatcher {
   const intervalMs = options.intervalMs ?? DEPOSIT_SCAN_INTERVAL_MS;
+  const batch = options.batch ?? DEPOSIT_SCAN_BATCH;
+  /** The id of the last intent the previous round read; undefined: start from the oldest. */
+  let cursor: number | undefined;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<unknown> = Promise.resolve();
   let stopped = true;
 
   async function scan(): Promise<number> {
-    const committed = await ctx.store.intents.listByStatus(['COMMITTED'], DEPOSIT_SCAN_BATCH);
+    const committed = await ctx.store.intents.listByStatus(['COMMITTED'], batch, cursor);
+    cursor = committed.length < batch ? undefined : committed.at(-1)!.id;
     let moved = 0;
     const clocks = new Map<bigint, Promise<bigint>>();
     for (const intent of committed) {

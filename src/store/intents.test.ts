@@ -209,4 +209,21 @@ describeEachDialect('intents', ({ openStore }) => {
     expect(executing.every((i) => i.status === 'EXECUTING')).toBe(true);
     expect(await store.intents.getForEngine(intentId)).toMatchObject({ intentId, projectId: beta.id });
   });
+
+  it('lists intents in given statuses a page at a time, after a given id', async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const { intentId } = await store.intents.insert(newIntent(beta.id));
+      await store.intents.updateStatus({ intentId, to: 'COMMITTED' });
+      ids.push(intentId);
+    }
+    const mine = (records: { intentId: string }[]) =>
+      records.map((r) => r.intentId).filter((id) => ids.includes(id));
+    const all = await store.intents.listByStatus(['COMMITTED'], 1000);
+    expect(mine(all)).toEqual(ids);
+    const second = all.find((r) => r.intentId === ids[1])!;
+    const after = await store.intents.listByStatus(['COMMITTED'], 2, second.id);
+    expect(after.map((r) => r.intentId)).toEqual(ids.slice(2, 4));
+    expect(await store.intents.listByStatus(['COMMITTED'], 10, all.at(-1)!.id)).toEqual([]);
+  });
 });

@@ -172,12 +172,13 @@ export function createIntentsRepo(ctx: StoreContext): IntentsRepo {
     historyIndex: (filter) => intentHistoryIndex(ctx, filter),
     getReceipts: ({ projectId, intentIds }) => receiptsOf(ctx, projectId, intentIds),
 
-    async listByStatus(statuses, limit) {
+    async listByStatus(statuses, limit, afterId) {
       if (statuses.length === 0) return [];
       const rows = await db
         .selectFrom('intents')
         .selectAll()
         .where('status', 'in', statuses)
+        .$if(afterId !== undefined, (q) => q.where('id', '>', afterId!))
         .orderBy('id')
         .limit(limit)
         .execute();

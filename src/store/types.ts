@@ -275,8 +275,11 @@ export interface IntentsRepo {
    * and other projects' intents are left out.
    */
   getReceipts(input: { projectId: number; intentIds: string[] }): Promise<IntentReceiptRecord[]>;
-  /** Intents in these statuses (engine recovery after a restart), oldest first. */
-  listByStatus(statuses: IntentStatus[], limit: number): Promise<IntentRecord[]>;
+  /**
+   * Intents in these statuses, oldest first; with `afterId`, only those stored after the intent of that
+   * `id` (a scan in pages: the deposit watcher).
+   */
+  listByStatus(statuses: IntentStatus[], limit: number, afterId?: number): Promise<IntentRecord[]>;
 }
 
 export interface TransactionUpsert {

@@ -240,6 +240,25 @@ describe('engine on the devnet (SQLite)', () => {
     await engine.stop();
   }, 60_000);
 
+  it('picks up such a deposit behind more abandoned commits than one watcher round reads', async () => {
+    const engine = await f.startEngine({ engine: { depositScanBatch: 2 } });
+    // Commits that never get a deposit stay COMMITTED, older than the next one in every scan.
+    for (let i = 0; i < 3; i++) {
+      await f.commit(usdcRequest({ from: beta, to: alpha, amountIn: usdc('20'), recipient: freshAddress() }));
+    }
+    const recipient = freshAddress();
+    const { intentId, plan } = await f.commit(
+      usdcRequest({ from: beta, to: alpha, amountIn: usdc('30'), recipient }),
+    );
+    await f.deposit(plan);
+    const done = await f.waitForStatus(intentId, ['SUCCEEDED', 'FAILED', 'REFUNDED']);
+    expect(done.status).toBe('SUCCEEDED');
+    expect(await balance(alpha, alpha.entry.tokens.USDC! as Address, recipient)).toBeGreaterThanOrEqual(
+      plan.amounts.toAmountMin,
+    );
+    await engine.stop();
+  }, 60_000);
+
   it('an underpaid deposit waits; topping it up lets the intent run', async () => {
     const engine = await f.startEngine();
     const recipient = freshAddress();
