@@ -66,6 +66,10 @@ describe('signingAccount', () => {
           repaymentAddr: viems.address,
         });
         expect(await ours.signTypedData(typed)).toBe(await viems.signTypedData(typed));
+        const authorization = { address: viems.address, chainId: 31337, nonce: 7 };
+        expect(await ours.signAuthorization!(authorization)).toEqual(
+          await viems.signAuthorization(authorization),
+        );
       }),
       { numRuns: 100 },
     );

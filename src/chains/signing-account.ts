@@ -56,6 +56,8 @@ export function signingAccount(
     transaction: TransactionSerializable,
     options?: { serializer?: SerializeTransactionFn<TransactionSerializable> },
   ): Promise<Hex> => {
+    // Blob transactions are hashed without their sidecars; the engine never sends one, viem knows how.
+    if (transaction.type === 'eip4844') return viemAccount.signTransaction(transaction, options);
     const serializer = options?.serializer ?? serializeTransaction;
     const { signature, recid } = native.ecdsaSign(
       hexToBytes(keccak256(await serializer(transaction))),
@@ -73,6 +75,8 @@ export function signingAccount(
     signMessage: async ({ message }) => sign({ hash: hashMessage(message) }),
     signTypedData: async (typedData) => sign({ hash: hashTypedData(typedData) }),
     signTransaction: signTransaction as LocalAccount['signTransaction'],
+    // EIP-7702 authorizations are rare and off the engine's path: viem's own.
+    signAuthorization: viemAccount.signAuthorization,
   });
   return { ...account, publicKey: viemAccount.publicKey };
 }
