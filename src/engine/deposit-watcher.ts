@@ -3,16 +3,15 @@
  * COMMITTED intents whose origin address holds at least the committed deposit, moves them to EXECUTING and
  * journals their `deposit` step (which counts the deposit only at the chain's confirmation depth).
  *
- * A round reads at most DEPOSIT_SCAN_BATCH intents, oldest first, and the next round goes on after the
- * last one it read, back to the oldest after the newest: commits that never get a deposit stay COMMITTED,
- * and reading the oldest page every round would never reach an intent committed after them.
+ * A committed intent past its origin deadline goes to the origin-refund step (which marks it FAILED when
+ * nothing arrived), so only commits still able to run stay here. A round reads at most DEPOSIT_SCAN_BATCH
+ * of them, oldest first, and the next round goes on after the last one it read, back to the oldest after
+ * the newest: reading the oldest page every round would never reach the intents committed after them.
  */
 import { balanceAt, chainNow } from './chain-reads.ts';
 import { DEPOSIT_SCAN_BATCH, DEPOSIT_SCAN_INTERVAL_MS } from './constants.ts';
 import type { EngineContext } from './context.ts';
 import { loadPlan } from './load-plan.ts';
-import { LATE_DEPOSIT_WATCH_SECONDS } from './refunds/constants.ts';
-import { heldBalances } from './refunds/held-balances.ts';
 
 export interface DepositWatcher {
   start(): void;
@@ -51,7 +50,7 @@ export function createDepositWatcher(
         const { client } = ctx.chain(o.chainId);
         const balance = await balanceAt(client, o.depositToken, plan.origin.address);
         if (balance < o.depositAmount) {
-          await refundIfExpired(o.chainId, o.deadline, intent.intentId, plan);
+          await refundIfExpired(o.chainId, o.deadline, intent.intentId);
           continue;
         }
         ctx.log.info('deposit seen without ExecuteIntent', { intentId: intent.intentId, balance });
@@ -64,22 +63,17 @@ export function createDepositWatcher(
     return moved;
 
     /**
-     * Past its deadline a committed intent can no longer run: anything its address holds (an underpaid or
-     * wrong-token deposit) goes back through the origin-refund step, for LATE_DEPOSIT_WATCH_SECONDS.
+     * Past its deadline a committed intent can no longer run. The origin-refund step takes it from here:
+     * it returns anything the address holds (an underpaid or wrong-token deposit), or, with nothing there,
+     * marks the intent FAILED ("no deposit arrived before the origin deadline"), then watches the address
+     * for late deposits until LATE_DEPOSIT_WATCH_SECONDS after the deadline. Either way the intent leaves
+     * COMMITTED, so commits that never get a deposit do not pile up in this scan.
      */
-    async function refundIfExpired(
-      chainId: bigint,
-      deadline: bigint,
-      intentId: string,
-      plan: ReturnType<typeof loadPlan>,
-    ): Promise<void> {
+    async function refundIfExpired(chainId: bigint, deadline: bigint, intentId: string): Promise<void> {
       const chain = ctx.chain(chainId);
       if (!clocks.has(chainId)) clocks.set(chainId, chainNow(chain.client)); // one clock read per chain a round
-      const now = await clocks.get(chainId)!;
-      if (now < deadline || now >= deadline + LATE_DEPOSIT_WATCH_SECONDS) return;
-      const held = await heldBalances(chain, plan.origin.address, plan.origin.intent.depositToken);
-      if (held.length === 0) return;
-      ctx.log.info('expired committed intent holds funds: refunding', { intentId });
+      if ((await clocks.get(chainId)!) < deadline) return;
+      ctx.log.info('committed intent past its deadline: to the origin refund', { intentId });
       await ctx.enqueue(intentId, 'origin-refund');
     }
   }

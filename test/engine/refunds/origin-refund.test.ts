@@ -135,6 +135,34 @@ describe('origin refunds on the devnet', () => {
     await engine.stop();
   }, 60_000);
 
+  it('a commit that never gets a deposit is FAILED once its deadline passes, and a late deposit still comes back', async () => {
+    const engine = await f.startRefundEngine();
+    const { intentId, plan } = await f.commit(request(alpha, beta, usdc('20')));
+    const userUsdc = await f.balance(alpha, usdcOf(alpha), user);
+
+    await f.warpPast(alpha, plan.origin.intent.deadline);
+    const done = await f.waitForStatus(intentId, ['FAILED', 'REFUNDED', 'SUCCEEDED']);
+    expect(done.status).toBe('FAILED'); // COMMITTED → FAILED: the deposit watcher no longer reads it
+    const rows = await f.rowsOf(intentId);
+    expect(rows.deposit?.status).toBe('FAILED');
+    expect(rows.deposit?.statusReason).toMatch(
+      /^no deposit arrived before the origin deadline \(20(\.\d+)? USDC required\)/,
+    );
+    expect(rows.refund).toBeUndefined();
+
+    // The address is still watched: a deposit after the deadline goes back to the owner.
+    await f.transfer(alpha, usdcOf(alpha), plan.origin.address, usdc('5'));
+    for (;;) {
+      const signed = await f.store.signedTransactions.listForIntent(intentId);
+      if (signed.some((s) => s.purpose === 'origin-refund:1' && s.status === 'mined')) break;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    expect(await f.balance(alpha, usdcOf(alpha), user)).toBe(userUsdc);
+    expect(await f.balance(alpha, usdcOf(alpha), plan.origin.address)).toBe(0n);
+    expect((await f.store.intents.getForEngine(intentId))?.status).toBe('FAILED');
+    await engine.stop();
+  }, 60_000);
+
   it('a late deposit to an intent that already succeeded is returned to the owner', async () => {
     const engine = await f.startRefundEngine();
     const recipient = freshAddress();
