@@ -48,6 +48,29 @@ function request(from: TestDevnetChain, to: TestDevnetChain, amountIn: bigint): 
   };
 }
 
+/** Polls `done` every 25 ms until it holds (the test's own timeout bounds the wait). */
+async function until(done: () => Promise<boolean>): Promise<void> {
+  while (!(await done())) await new Promise((r) => setTimeout(r, 25));
+}
+
+/** Until the intent's origin refund of this round (`origin-refund:N`) is mined. */
+const refundMined = (intentId: string, purpose: string) =>
+  until(async () =>
+    (await f.store.signedTransactions.listForIntent(intentId)).some(
+      (s) => s.purpose === purpose && s.status === 'mined',
+    ),
+  );
+
+/** Until the deposit step is waiting on a deposit of `short`. */
+const depositShort = (intentId: string, short: bigint) =>
+  until(async () =>
+    Boolean(
+      (await f.store.steps.list(intentId))
+        .find((s) => s.step === 'deposit')
+        ?.lastError?.includes(`deposit ${short} of`),
+    ),
+  );
+
 describe('origin refunds on the devnet', () => {
   it('an underpaid deposit is returned after the origin deadline: REFUNDED, nothing moved on the destination', async () => {
     const engine = await f.startRefundEngine();
@@ -57,11 +80,7 @@ describe('origin refunds on the devnet', () => {
     const solverB = await f.balance(beta, usdcOf(beta), solver);
     const short = plan.origin.intent.depositAmount - 1n;
     await engine.requestExecution({ intentId, depositTransactionHash: await f.deposit(plan, short) });
-    for (;;) {
-      const deposit = (await f.store.steps.list(intentId)).find((s) => s.step === 'deposit');
-      if (deposit?.lastError?.includes(`deposit ${short} of`)) break;
-      await new Promise((r) => setTimeout(r, 25));
-    }
+    await depositShort(intentId, short);
     expect(await f.balance(alpha, usdcOf(alpha), user)).toBe(userA - short);
 
     await f.warpPast(alpha, plan.origin.intent.deadline);
@@ -122,11 +141,7 @@ describe('origin refunds on the devnet', () => {
 
     // A late deposit after the refund: the engine still watches the address and returns it.
     await f.transfer(alpha, usdcOf(alpha), plan.origin.address, usdc('5'));
-    for (;;) {
-      const signed = await f.store.signedTransactions.listForIntent(intentId);
-      if (signed.some((s) => s.purpose === 'origin-refund:2' && s.status === 'mined')) break;
-      await new Promise((r) => setTimeout(r, 25));
-    }
+    await refundMined(intentId, 'origin-refund:2');
     expect(await f.balance(alpha, usdcOf(alpha), user)).toBe(userUsdc);
     expect(await f.balance(alpha, usdcOf(alpha), plan.origin.address)).toBe(0n);
     const after = await f.store.intents.getForEngine(intentId);
@@ -152,11 +167,7 @@ describe('origin refunds on the devnet', () => {
 
     // The address is still watched: a deposit after the deadline goes back to the owner.
     await f.transfer(alpha, usdcOf(alpha), plan.origin.address, usdc('5'));
-    for (;;) {
-      const signed = await f.store.signedTransactions.listForIntent(intentId);
-      if (signed.some((s) => s.purpose === 'origin-refund:1' && s.status === 'mined')) break;
-      await new Promise((r) => setTimeout(r, 25));
-    }
+    await refundMined(intentId, 'origin-refund:1');
     expect(await f.balance(alpha, usdcOf(alpha), user)).toBe(userUsdc);
     expect(await f.balance(alpha, usdcOf(alpha), plan.origin.address)).toBe(0n);
     expect((await f.store.intents.getForEngine(intentId))?.status).toBe('FAILED');
@@ -175,11 +186,7 @@ describe('origin refunds on the devnet', () => {
     const userUsdc = await f.balance(alpha, usdcOf(alpha), user);
 
     await f.transfer(alpha, usdcOf(alpha), plan.origin.address, usdc('7'));
-    for (;;) {
-      const rows = await f.rowsOf(intentId);
-      if (rows.refund?.status === 'SUCCEEDED') break;
-      await new Promise((r) => setTimeout(r, 25));
-    }
+    await until(async () => (await f.rowsOf(intentId)).refund?.status === 'SUCCEEDED');
     expect(await f.balance(alpha, usdcOf(alpha), user)).toBe(userUsdc);
     expect(await f.balance(alpha, usdcOf(alpha), plan.origin.address)).toBe(0n);
     const rows = await f.rowsOf(intentId);
@@ -198,11 +205,7 @@ describe('origin refunds on the devnet', () => {
     const userA = await f.balance(alpha, usdcOf(alpha), user);
     const short = plan.origin.intent.depositAmount / 2n;
     await engine.requestExecution({ intentId, depositTransactionHash: await f.deposit(plan, short) });
-    for (;;) {
-      const deposit = (await f.store.steps.list(intentId)).find((s) => s.step === 'deposit');
-      if (deposit?.lastError?.includes(`deposit ${short} of`)) break;
-      await new Promise((r) => setTimeout(r, 25));
-    }
+    await depositShort(intentId, short);
     // The owner takes the deposit back before the deadline (only they may): the account emits Cancelled.
     const wallet = alpha.walletFor('user');
     const cancel = await wallet.sendTransaction({
@@ -232,11 +235,7 @@ describe('origin refunds on the devnet', () => {
 
     // A deposit after the cancellation is returned too (a cancelled account is refundable by anyone).
     await f.transfer(alpha, usdcOf(alpha), plan.origin.address, usdc('3'));
-    for (;;) {
-      const signed = await f.store.signedTransactions.listForIntent(intentId);
-      if (signed.some((s) => s.purpose === 'origin-refund:1' && s.status === 'mined')) break;
-      await new Promise((r) => setTimeout(r, 25));
-    }
+    await refundMined(intentId, 'origin-refund:1');
     expect(await f.balance(alpha, usdcOf(alpha), user)).toBe(userA);
     const signed = await f.store.signedTransactions.listForIntent(intentId);
     expect(signed.map((s) => s.purpose)).toEqual(['origin-refund:1']); // never an origin execution
