@@ -40,6 +40,7 @@ export interface PgIntentEvents extends IntentEvents {
 
 export async function createPgIntentEvents(deps: PgIntentEventsDeps): Promise<PgIntentEvents> {
   const local = createLocalIntentEvents();
+  const ownBackends = trackPoolBackends(deps.pool);
   let closed = false;
   let client: pg.Client | undefined;
 
@@ -49,6 +50,9 @@ export async function createPgIntentEvents(deps: PgIntentEventsDeps): Promise<Pg
   const listen = async (): Promise<void> => {
     const next = await deps.connect();
     next.on('notification', (message) => {
+      // Sent by this process's own pool: its subscribers were told when the write returned (publish,
+      // inWrite.deliver). The echo would wake each of them again, and each waiter re-read for nothing.
+      if (ownBackends.has(message.processId)) return;
       if (message.channel === INTENT_CHANNEL && message.payload) local.deliver(message.payload);
       if (message.channel === INSERT_CHANNEL && message.payload) {
         const insert = parseInsert(message.payload);
@@ -111,7 +115,7 @@ export async function createPgIntentEvents(deps: PgIntentEventsDeps): Promise<Pg
     subscribe: local.subscribe,
     async publish(intentId: string) {
       // This process's subscribers hear at once (read-your-writes for caches keyed on these events);
-      // the NOTIFY reaches them again, and every other process, a moment later.
+      // the NOTIFY reaches every other process a moment later (its echo here is dropped).
       local.deliver(intentId);
       await deps.pool.query('SELECT pg_notify($1, $2)', [INTENT_CHANNEL, intentId]);
     },
@@ -136,6 +140,25 @@ export async function createPgIntentEvents(deps: PgIntentEventsDeps): Promise<Pg
       await client?.end();
     },
   };
+}
+
+/**
+ * The server process ids of the pool's open connections: a notification names the backend that sent it.
+ * The pool is new when this is called (create-store.ts), so every connection it opens is seen.
+ */
+function trackPoolBackends(pool: pg.Pool): ReadonlySet<number> {
+  const pids = new Set<number>();
+  const pidOf = (client: pg.PoolClient) =>
+    (client as pg.PoolClient & { processID?: number | null }).processID;
+  pool.on('connect', (client) => {
+    const pid = pidOf(client);
+    if (typeof pid === 'number') pids.add(pid);
+  });
+  pool.on('remove', (client) => {
+    const pid = pidOf(client);
+    if (typeof pid === 'number') pids.delete(pid);
+  });
+  return pids;
 }
 
 function insertPayload(insert: IntentInserted): string {

@@ -85,6 +85,23 @@ describeEachDialect('intent change notifications', ({ openStore, database }) => 
     }
   });
 
+  it('wakes the writing process’s own subscribers once per change: its NOTIFY’s echo is not delivered again', async () => {
+    const intentId = (await writer.intents.insert(newIntent(project.id))).intentId;
+    const heard: string[] = [];
+    const off = writer.events.subscribe(intentId, (id) => heard.push(id));
+    await writer.intents.updateStatus({ intentId, to: 'COMMITTED' });
+    await writer.transactions.upsert({ intentId, kind: 'deposit', chainId: 1, status: 'PENDING' });
+    await writer.events.publish(intentId);
+    // A fence: the writer's listening connection hears notifications in commit order, so once it has
+    // heard the waiter's (another process on Postgres), the echoes of the three writes above are in.
+    const fence = randomHash();
+    const fenced = nextChange(writer, fence);
+    await waiter.events.publish(fence);
+    await fenced;
+    off();
+    expect(heard).toEqual([intentId, intentId, intentId]);
+  });
+
   it('publishes every insert with its project and lower-case owner, to this process and the others', async () => {
     const other = await writer.projects.create('events-other');
     const ownerAddress = '0xAbCdEf0000000000000000000000000000000001';
