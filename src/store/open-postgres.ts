@@ -17,6 +17,8 @@ import type { Database as Schema } from './schema.ts';
 /** Connections per process: the API and the engine share them; Postgres' default limit is 100. */
 const POOL_MAX_CONNECTIONS = 10;
 const INT8_OID = 20;
+/** Distinct SQL texts whose statement names are kept; far above the store's own (~60). */
+const MAX_REMEMBERED_STATEMENT_NAMES = 2_000;
 
 export interface PgPoolDeps {
   databaseUrl: string;
@@ -52,6 +54,7 @@ type QueryFn = (text: unknown, values?: unknown) => unknown;
 function withPreparedStatements(pool: pg.Pool, log: Logger): pg.Pool {
   const wrapped = new WeakMap<pg.PoolClient, pg.PoolClient>();
   const checkedOut = new WeakSet<pg.PoolClient>();
+  const names = createStatementNames();
   const wrap = (client: pg.PoolClient): pg.PoolClient => {
     checkedOut.add(client);
     let proxy = wrapped.get(client);
@@ -77,7 +80,7 @@ function withPreparedStatements(pool: pg.Pool, log: Logger): pg.Pool {
           return (text: unknown, values?: unknown[]) =>
             mappingErrors(
               typeof text === 'string' && Array.isArray(values) && values.length > 0
-                ? query({ name: statementName(text), text, values })
+                ? query({ name: names.of(text), text, values })
                 : query(text, values),
             );
         },
@@ -116,6 +119,22 @@ function errorFields(error: unknown): { message: string; code?: string } {
   return { message: (error as Error)?.message ?? String(error), ...(typeof code === 'string' && { code }) };
 }
 
-function statementName(text: string): string {
-  return `sy_${createHash('sha1').update(text).digest('hex').slice(0, 24)}`;
+/**
+ * Statement names by SQL text, remembered: the texts are the store's compiled statements, a few dozen, and
+ * hashing each one again on every query was ~1 % of a Postgres server's CPU under load (bench/e2e).
+ */
+export function createStatementNames() {
+  const byText = new Map<string, string>();
+  return {
+    of(text: string): string {
+      let name = byText.get(text);
+      if (name === undefined) {
+        // Texts built per call (IN lists of every length) must not grow the map without end.
+        if (byText.size >= MAX_REMEMBERED_STATEMENT_NAMES) byText.clear();
+        name = `sy_${createHash('sha1').update(text).digest('hex').slice(0, 24)}`;
+        byText.set(text, name);
+      }
+      return name;
+    },
+  };
 }
