@@ -5,8 +5,8 @@
  * database, ending any connection still open, and stops the embedded server.
  */
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { startEmbeddedPostgres } from '../../test/harness/embedded-postgres.ts';
+import { adminQuery, withDatabase } from '../../test/harness/postgres-admin.ts';
 
 export interface BenchDatabase {
   /** postgres://… of the new database. */
@@ -21,25 +21,15 @@ export async function createBenchDatabase(prefix: string): Promise<BenchDatabase
   const embedded = process.env.DATABASE_URL ? undefined : await startEmbeddedPostgres();
   const adminUrl = process.env.DATABASE_URL ?? embedded!.url;
   const name = `sw_bench_${prefix}_${randomBytes(4).toString('hex')}`;
-  const admin = async (text: string) => {
-    const client = new pg.Client({ connectionString: adminUrl });
-    await client.connect();
-    try {
-      await client.query(text);
-    } finally {
-      await client.end();
-    }
-  };
+  const admin = (text: string) => adminQuery(adminUrl, text);
   try {
     await admin(`CREATE DATABASE ${name}`);
   } catch (error) {
     await embedded?.stop();
     throw error;
   }
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
   return {
-    url: url.toString(),
+    url: withDatabase(adminUrl, name),
     server: embedded ? 'embedded-postgres' : 'DATABASE_URL',
     async drop() {
       try {

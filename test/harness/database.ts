@@ -19,6 +19,7 @@ import { createSilentLogger } from '../../src/internal/logger.ts';
 import { type CreateStoreOptions, createStore } from '../../src/store/create-store.ts';
 import type { Store } from '../../src/store/types.ts';
 import { type EmbeddedServer, startEmbeddedPostgres } from './embedded-postgres.ts';
+import { adminQuery, withDatabase } from './postgres-admin.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
 const ALL_DIALECTS: Dialect[] = ['sqlite', 'postgres'];
@@ -55,22 +56,6 @@ async function postgresAdminUrl(): Promise<string> {
   if (process.env.DATABASE_URL) return process.env.DATABASE_URL;
   embedded.server ??= startEmbeddedPostgres();
   return (await embedded.server).url;
-}
-
-function withDatabase(url: string, database: string): string {
-  const parsed = new URL(url);
-  parsed.pathname = `/${database}`;
-  return parsed.toString();
-}
-
-async function adminQuery(adminUrl: string, text: string): Promise<void> {
-  const client = new pg.Client({ connectionString: adminUrl });
-  await client.connect();
-  try {
-    await client.query(text);
-  } finally {
-    await client.end();
-  }
 }
 
 /** Waits between DROP attempts while closed connections finish leaving the server. */
