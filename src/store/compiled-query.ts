@@ -1,7 +1,7 @@
 /**
  * A query Kysely builds and compiles once, then runs with new values. Building and compiling a query on
  * every call cost the engine's hot statements (the step lease, receipt rows) and the quote's inserts more
- * CPU than SQLite's own work for them (docs/benchmarks.md, e2e "Session 4" and quote latency); the SQL text
+ * CPU than SQLite's own work for them (docs/benchmarks.md, "Statements compiled once"); the SQL text
  * and the parameters sent are the same as Kysely's.
  */
 import type { CompiledQuery } from 'kysely';

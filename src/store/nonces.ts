@@ -16,7 +16,7 @@ export async function allocateNonce(
   const floor = input.floor ?? 0;
   // Written as SQL rather than built: every send allocates one, and the query builder took ~7x the CPU to
   // build and compile it. The same text and parameters it gave, in both dialects (docs/benchmarks.md, e2e
-  // session 4). Take the stored next nonce, unless the chain is already past it (the floor).
+  // "Statements compiled once"). Take the stored next nonce, unless the chain is already past it (the floor).
   const { rows } = await sql<{
     nonce: number | string;
   }>`insert into "nonces" ("chain_id", "address", "next_nonce", "updated_at") values (${input.chainId}, ${lower(input.address)}, ${floor + 1}, ${input.now}) on conflict ("chain_id", "address") do update set "next_nonce" = case when nonces.next_nonce > excluded.next_nonce - 1 then nonces.next_nonce + 1 else excluded.next_nonce end, "updated_at" = ${input.now} returning next_nonce - 1 as "nonce"`.execute(

@@ -141,7 +141,7 @@ async function ensureInventory(
   // Read before the lock: enough already (the usual case) needs no approve and no wait for the lock.
   if (read.allowance >= amount) return;
   // Fills of the same token run concurrently: without the lock each read a zero allowance and each sent an
-  // approve (seen in test/resilience/random-kill.test.ts). The second one now reads the first's result.
+  // approve (seen in test/resilience/random-kill.test.ts). With it the second one reads the first's result.
   await ctx.sender.exclusive(`approve:${chainId}:${token.toLowerCase()}`, async () => {
     const allowance = await readAllowance(client, token, solver, settler);
     if (allowance >= amount) return;
