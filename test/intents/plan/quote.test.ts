@@ -171,7 +171,8 @@ describe('requests that cannot be routed', () => {
       (e) => e,
     );
     expect(err).toBeInstanceOf(UnsupportedRouteError);
-    expect(err.message).toMatch(/bridgeProvider CCTP is not available/);
+    expect(err.message).toMatch(/^options\.bridgeProvider: CCTP is not available/);
+    expect(err.details.field).toBe('options.bridgeProvider');
   });
 
   it('more than the pool holds', async () => {
@@ -181,6 +182,7 @@ describe('requests that cannot be routed', () => {
     });
     const err = await buildExecutionPlan(req, deps).catch((e) => e);
     expect(err).toBeInstanceOf(InsufficientLiquidityError);
+    expect(err.details.field).toBe('destinationTokenAmount');
   });
 
   it('more than the solver holds on the destination', async () => {
@@ -203,6 +205,7 @@ describe('requests that cannot be routed', () => {
     const err = await buildExecutionPlan(req, deps).catch((e) => e);
     expect(err).toBeInstanceOf(ExceedsMaximumError);
     expect(err.message).toContain('exceeds user-specified maximum');
+    expect(err.details.field).toBe('originTokenAmount');
   });
 
   it('an amount that does not cover the fees', async () => {
@@ -210,6 +213,7 @@ describe('requests that cannot be routed', () => {
       (e) => e,
     );
     expect(err).toBeInstanceOf(InvalidAmountError);
-    expect(err.message).toMatch(/does not cover the fees/);
+    expect(err.message).toMatch(/^originTokenAmount: 1000 does not cover the fees/);
+    expect(err.details.field).toBe('originTokenAmount');
   });
 });
