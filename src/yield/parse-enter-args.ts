@@ -2,8 +2,9 @@
  * YieldCreateEnterAction's `args`: exactly one of `amount` (whole tokens, decimal string) or `amountRaw`
  * (base units), and an optional `receiverAddress` for the shares (default: the depositing wallet).
  */
-import { type Address, isAddress } from 'viem';
+import type { Address } from 'viem';
 import { InvalidArgumentError } from '../api/errors/rpc-errors.ts';
+import { normaliseAddress } from '../internal/normalise-address.ts';
 import { parseHumanAmount, parseRawAmount } from './parse-token-amount.ts';
 
 export interface EnterArgs {
@@ -32,11 +33,12 @@ export function parseEnterArgs(args: unknown, wallet: Address, tokenDecimals: nu
 
 function parseReceiver(value: unknown, wallet: Address): Address {
   if (value === undefined || value === null || value === '') return wallet;
-  if (typeof value !== 'string' || !isAddress(value, { strict: true })) {
+  const receiver = typeof value === 'string' ? normaliseAddress(value) : undefined;
+  if (receiver === undefined) {
     throw new InvalidArgumentError(
       'args.receiverAddress',
-      'must be a 20-byte hex address (0x followed by 40 hex digits, valid EIP-55 checksum if mixed case)',
+      'must be a 20-byte hex address (0x followed by 40 hex digits)',
     );
   }
-  return value;
+  return receiver;
 }
