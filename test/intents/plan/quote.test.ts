@@ -11,6 +11,7 @@ import {
   ExceedsMaximumError,
   InsufficientLiquidityError,
   InvalidAmountError,
+  MissingPriceError,
   UnsupportedChainError,
   UnsupportedRouteError,
   UnsupportedTokenError,
@@ -206,6 +207,26 @@ describe('requests that cannot be routed', () => {
     expect(err).toBeInstanceOf(ExceedsMaximumError);
     expect(err.message).toContain('exceeds user-specified maximum');
     expect(err.details.field).toBe('originTokenAmount');
+  });
+
+  it('a token or native currency without a USD price, naming the request field it is about', async () => {
+    const cases: [number, Address, string][] = [
+      [beta.entry.chainId, beta.entry.tokens.WETH!, 'destinationTokenAddress'],
+      [alpha.entry.chainId, alpha.entry.tokens.DAI!, 'originTokenAddress'],
+      [beta.entry.chainId, zeroAddress, 'destinationChainId'],
+      [alpha.entry.chainId, zeroAddress, 'originChainId'],
+    ];
+    for (const [chainId, token, field] of cases) {
+      const unpriced: PlanDeps = {
+        ...deps,
+        getPriceUsd: (c, t) =>
+          c === chainId && t.toLowerCase() === token.toLowerCase() ? undefined : deps.getPriceUsd(c, t),
+      };
+      const err = await buildExecutionPlan(daiAlphaToWethBeta(), unpriced).catch((e) => e);
+      expect(err, field).toBeInstanceOf(MissingPriceError);
+      expect(err.details.field, field).toBe(field);
+      expect(err.message, field).toMatch(new RegExp(`^${field}: no USD price for`));
+    }
   });
 
   it('an amount that does not cover the fees', async () => {
