@@ -7,10 +7,11 @@
  * equal to the quoted destination amount (or the 0xdeadbeef… placeholder passed as `amountRaw`) is filled
  * at execution with what actually arrived (docs/yield.md, docs/routing.md).
  */
-import { type Address, encodeFunctionData, erc20Abi, formatUnits, type Hex } from 'viem';
+import { type Address, encodeFunctionData, erc20Abi, formatUnits, type Hex, type PublicClient } from 'viem';
 import type { Handler } from '../api/context.ts';
 import { NotFoundError } from '../api/errors/rpc-errors.ts';
 import type { MarketReader } from './create-market-reader.ts';
+import { defaultEnterAmount } from './default-enter-amount.ts';
 import { normaliseMarketId } from './market-id.ts';
 import { parseEnterArgs } from './parse-enter-args.ts';
 import type { MarketConfig } from './types.ts';
@@ -19,6 +20,8 @@ import { vaultAbi } from './vault-abi.ts';
 export interface EnterActionDeps {
   markets: readonly MarketConfig[];
   reader: MarketReader;
+  /** For the wallet's balance when `args` names no amount. */
+  getClient(chainId: number): PublicClient;
 }
 
 export interface UnsignedTransaction {
@@ -44,7 +47,17 @@ export function createEnterAction(deps: EnterActionDeps): Handler<'YieldCreateEn
     }
     const wallet = input.userWalletAddress as Address;
     const metadata = await deps.reader.metadata(market);
-    const { amount, receiver } = parseEnterArgs(input.args, wallet, metadata.asset.decimals);
+    const args = parseEnterArgs(input.args, wallet, metadata.asset.decimals);
+    const { receiver } = args;
+    const amount =
+      args.amount ??
+      (await defaultEnterAmount({
+        client: deps.getClient(market.chainId),
+        market,
+        asset: metadata.asset,
+        wallet,
+        receiver,
+      }));
     const tx = (to: Address, data: Hex): UnsignedTransaction => ({
       to,
       data,

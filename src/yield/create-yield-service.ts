@@ -24,8 +24,9 @@ export interface YieldService {
 
 export function createYieldService(deps: YieldServiceDeps): YieldService {
   const markets = resolveMarkets(deps.chains);
+  const getClient = clientGetter(deps);
   const reader = createMarketReader({
-    getClient: clientGetter(deps),
+    getClient,
     prices: deps.prices,
     tracker: createRateTracker(deps.log),
     log: deps.log,
@@ -34,7 +35,7 @@ export function createYieldService(deps: YieldServiceDeps): YieldService {
     markets,
     handlers: {
       YieldGetMarkets: createGetMarkets({ markets, reader, log: deps.log }),
-      YieldCreateEnterAction: createEnterAction({ markets, reader }),
+      YieldCreateEnterAction: createEnterAction({ markets, reader, getClient }),
     },
   };
 }

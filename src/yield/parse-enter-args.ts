@@ -1,13 +1,16 @@
 /**
- * YieldCreateEnterAction's `args`: exactly one of `amount` (whole tokens, decimal string) or `amountRaw`
- * (base units), and an optional `receiverAddress` for the shares (default: the depositing wallet).
+ * YieldCreateEnterAction's `args` (optional, as the spec has it): at most one of `amount` (whole tokens,
+ * decimal string) or `amountRaw` (base units), and an optional `receiverAddress` for the shares (default:
+ * the depositing wallet). Without an amount the action deposits what the wallet holds (defaultEnterAmount).
  */
-import { type Address, isAddress } from 'viem';
+import type { Address } from 'viem';
 import { InvalidArgumentError } from '../api/errors/rpc-errors.ts';
+import { normaliseAddress } from '../internal/normalise-address.ts';
 import { parseHumanAmount, parseRawAmount } from './parse-token-amount.ts';
 
 export interface EnterArgs {
-  amount: bigint;
+  /** Undefined when the caller gave none. */
+  amount: bigint | undefined;
   receiver: Address;
 }
 
@@ -21,22 +24,22 @@ export function parseEnterArgs(args: unknown, wallet: Address, tokenDecimals: nu
   if (hasAmount && hasRaw) {
     throw new InvalidArgumentError('args.amount', 'give either args.amount or args.amountRaw, not both');
   }
-  if (!hasAmount && !hasRaw) {
-    throw new InvalidArgumentError('args.amount', 'is required (or args.amountRaw in base units)');
-  }
   const amount = hasAmount
     ? parseHumanAmount('args.amount', given.amount, tokenDecimals)
-    : parseRawAmount('args.amountRaw', given.amountRaw);
+    : hasRaw
+      ? parseRawAmount('args.amountRaw', given.amountRaw)
+      : undefined;
   return { amount, receiver: parseReceiver(given.receiverAddress, wallet) };
 }
 
 function parseReceiver(value: unknown, wallet: Address): Address {
   if (value === undefined || value === null || value === '') return wallet;
-  if (typeof value !== 'string' || !isAddress(value, { strict: true })) {
+  const receiver = typeof value === 'string' ? normaliseAddress(value) : undefined;
+  if (receiver === undefined) {
     throw new InvalidArgumentError(
       'args.receiverAddress',
-      'must be a 20-byte hex address (0x followed by 40 hex digits, valid EIP-55 checksum if mixed case)',
+      'must be a 20-byte hex address (0x followed by 40 hex digits)',
     );
   }
-  return value;
+  return receiver;
 }

@@ -8,5 +8,6 @@ export const vaultAbi = parseAbi([
   'function asset() view returns (address)',
   'function totalAssets() view returns (uint256)',
   'function convertToAssets(uint256 shares) view returns (uint256)',
+  'function maxDeposit(address receiver) view returns (uint256)',
   'function deposit(uint256 assets, address receiver) returns (uint256 shares)',
 ]);

@@ -358,7 +358,8 @@ describe('YieldCreateEnterAction', () => {
       [{ userWalletAddress: user, args: { amount: 'ten' } }, 'args.amount'],
       [{ userWalletAddress: user, args: { amount: 1.5 } }, 'args.amount'],
       [{ userWalletAddress: user, args: { amount: '1.0000001' } }, 'args.amount'],
-      [{ userWalletAddress: user, args: {} }, 'args.amount'],
+      // Without an amount the action deposits the wallet's balance (enter-defaults.test.ts): none here.
+      [{ userWalletAddress: fresh(), args: {} }, 'args.amount'],
       [{ userWalletAddress: user, args: { amount: '1', amountRaw: '1000000' } }, 'args.amount'],
       [{ userWalletAddress: user, args: { amountRaw: '1.5' } }, 'args.amountRaw'],
       [{ userWalletAddress: user, args: { amountRaw: '0' } }, 'args.amountRaw'],

@@ -4,7 +4,7 @@
  * the field). Amounts decode to bigint; everything else keeps its JSON type.
  */
 import { type TSchema, type TUnsafe, Type } from '@sinclair/typebox';
-import { isAddress } from 'viem';
+import { normaliseAddress } from '../../internal/normalise-address.ts';
 
 const MAX_UINT256 = 2n ** 256n - 1n;
 /** uint256 has at most 78 decimal digits. */
@@ -29,18 +29,24 @@ export const Amount = Type.Transform(
   })
   .Encode((value: bigint) => value.toString());
 
-/** A 20-byte address: lower-case, upper-case or correctly checksummed hex. Case is preserved. */
+/**
+ * A 20-byte address in any letter case. Lower case and a correct EIP-55 checksum decode as sent; any other
+ * case (all upper, a wrong checksum) decodes checksummed (normaliseAddress).
+ */
 export const Address = Type.Transform(
   Type.String({
     pattern: '^0x[0-9a-fA-F]{40}$',
     'x-wire': 'address',
     'x-error': 'must be a 20-byte hex address (0x followed by 40 hex digits)',
-    description: '0x-prefixed 20-byte address (lower-case or EIP-55 checksummed)',
+    description: '0x-prefixed 20-byte address, hex digits in any letter case',
   }),
 )
   .Decode((value): string => {
-    if (!isAddress(value, { strict: true })) throw new Error('has an invalid EIP-55 checksum');
-    return value;
+    const address = normaliseAddress(value);
+    // The pattern above already holds, so this only guards the two rules staying in step.
+    if (address === undefined)
+      throw new Error('must be a 20-byte hex address (0x followed by 40 hex digits)');
+    return address;
   })
   .Encode((value) => value);
 

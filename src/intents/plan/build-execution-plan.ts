@@ -8,6 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import { type Address, bytesToHex, isAddressEqual, zeroAddress } from 'viem';
 import type { TokenConfig } from '../../internal/config-types.ts';
+import { SwitchyardError } from '../../internal/errors.ts';
 import { UnsupportedRouteError } from '../../providers/errors.ts';
 import { createSwitchyardBridgeProvider } from '../../providers/switchyard-bridge.ts';
 import { ProviderId, type TradeType } from '../../providers/types.ts';
@@ -26,9 +27,9 @@ import {
   QUOTE_TTL_SECONDS,
   SAME_CHAIN_DURATION_SECONDS,
 } from './constants.ts';
-import { ExceedsMaximumError, InvalidAmountError, MissingPriceError } from './errors.ts';
+import { ExceedsMaximumError, InvalidAmountError, MissingPriceError, withRequestField } from './errors.ts';
 import { chainGas, destinationCallsGas, gasUnits } from './fees.ts';
-import { ceilDiv, convert, type Priced, slippageParts, usdValue } from './money.ts';
+import { ceilDiv, convert, isUsablePrice, type Priced, slippageParts, usdValue } from './money.ts';
 import { priceImpact } from './price-impact.ts';
 import { type LegAmounts, quoteExactInput, quoteExactOutput } from './quote-amounts.ts';
 import { type RouteShape, resolveRoute } from './resolve-route.ts';
@@ -60,7 +61,7 @@ export async function buildExecutionPlan(request: PlanRequest, deps: PlanDeps): 
     if (leg) swap.prefetch?.(leg.chain, leg.tokenIn, leg.tokenOut);
   }
   if (shape.bridge) bridge.prefetch?.(shape.destination, shape.bridge.outputToken.address);
-  const price = pricer(deps);
+  const price = pricer(deps, priceField(shape));
   // Prices are cached for seconds; on a miss each is a few pool reads, so the misses run side by side.
   // The destination token's price is awaited where it was before, so a refusal names the same cause.
   const destinationPrice = price(shape.destination.chainId, shape.destinationToken);
@@ -77,6 +78,11 @@ export async function buildExecutionPlan(request: PlanRequest, deps: PlanDeps): 
   const gasFee = gas.origin.feeAmount + (gas.destination?.feeAmount ?? 0n);
   const slippage = slippageParts(slippageTolerance);
   const bps = request.serviceFeeBps ?? 0n;
+  // A provider that cannot serve the amount does not know the request: the amount it was given is the field.
+  const amountField = tradeType === 'EXACT_INPUT' ? 'originTokenAmount' : 'destinationTokenAmount';
+  const naming = (error: unknown) => {
+    throw error instanceof SwitchyardError ? withRequestField(error, amountField) : error;
+  };
 
   let legs: LegAmounts;
   let serviceFee: bigint;
@@ -87,21 +93,29 @@ export async function buildExecutionPlan(request: PlanRequest, deps: PlanDeps): 
     const net = depositAmount - serviceFee - gasFee;
     if (net <= 0n) {
       throw new InvalidAmountError(
-        `originTokenAmount ${depositAmount} does not cover the fees (${serviceFee + gasFee} base units)`,
-        { details: { expected: (serviceFee + gasFee + 1n).toString(), actual: depositAmount.toString() } },
+        `originTokenAmount: ${depositAmount} does not cover the fees (${serviceFee + gasFee} base units)`,
+        {
+          details: {
+            field: 'originTokenAmount',
+            expected: (serviceFee + gasFee + 1n).toString(),
+            actual: depositAmount.toString(),
+          },
+        },
       );
     }
-    legs = await quoteExactInput({ swap, bridge }, shape, net, slippage);
+    legs = await quoteExactInput({ swap, bridge }, shape, net, slippage).catch(naming);
   } else {
     const wanted = requirePositive(request.destinationTokenAmount, 'destinationTokenAmount', tradeType);
-    legs = await quoteExactOutput({ swap, bridge }, shape, wanted, slippage);
+    legs = await quoteExactOutput({ swap, bridge }, shape, wanted, slippage).catch(naming);
     serviceFee = ceilDiv(legs.routeInput * bps, BPS);
     depositAmount = legs.routeInput + serviceFee + gasFee;
     const cap = request.originTokenAmount ?? 0n;
     if (cap > 0n && depositAmount > cap) {
       throw new ExceedsMaximumError(
-        `the route needs a deposit of ${depositAmount} base units of ${shape.originToken.symbol}, which exceeds user-specified maximum ${cap}`,
-        { details: { expected: depositAmount.toString(), actual: cap.toString() } },
+        `originTokenAmount: the route needs a deposit of ${depositAmount} base units of ${shape.originToken.symbol}, which exceeds user-specified maximum ${cap}`,
+        {
+          details: { field: 'originTokenAmount', expected: depositAmount.toString(), actual: cap.toString() },
+        },
       );
     }
   }
@@ -187,7 +201,7 @@ export async function buildExecutionPlan(request: PlanRequest, deps: PlanDeps): 
 
 function requirePositive(amount: bigint | undefined, field: string, tradeType: TradeType): bigint {
   if (amount === undefined || amount <= 0n) {
-    throw new InvalidAmountError(`${field} must be a positive amount for ${tradeType}`, {
+    throw new InvalidAmountError(`${field}: must be a positive amount for ${tradeType}`, {
       details: { field },
     });
   }
@@ -200,11 +214,13 @@ function checkProviders(request: PlanRequest): void {
     swapProvider: ['AUTO', ProviderId.UniswapV2],
     bridgeProvider: ['AUTO', ProviderId.Switchyard],
   } as const;
-  for (const field of ['swapProvider', 'bridgeProvider'] as const) {
-    const asked = request[field];
-    if (asked !== undefined && !(allowed[field] as readonly string[]).includes(asked)) {
+  for (const name of ['swapProvider', 'bridgeProvider'] as const) {
+    const asked = request[name];
+    if (asked !== undefined && !(allowed[name] as readonly string[]).includes(asked)) {
+      // The request carries both under `options`.
+      const field = `options.${name}`;
       throw new UnsupportedRouteError(
-        `${field} ${asked} is not available on this server; use ${allowed[field].join(' or ')}`,
+        `${field}: ${asked} is not available on this server; use ${allowed[name].join(' or ')}`,
         { details: { field, actual: asked } },
       );
     }
@@ -216,15 +232,33 @@ type Price = (
   token: Pick<TokenConfig, 'address' | 'decimals' | 'symbol'>,
 ) => Promise<PricedToken>;
 
-function pricer(deps: PlanDeps): Price {
+function pricer(deps: PlanDeps, fieldOf: (chainId: number, token: Address) => string): Price {
   return async (chainId, token) => {
     const priceUsd = await deps.getPriceUsd(chainId, token.address);
-    if (priceUsd === undefined || !(priceUsd > 0)) {
-      throw new MissingPriceError(`no USD price for ${token.symbol} (${token.address}) on chain ${chainId}`, {
-        details: { chainId, token: token.address },
-      });
+    if (priceUsd === undefined || !isUsablePrice(priceUsd)) {
+      const field = fieldOf(chainId, token.address);
+      throw new MissingPriceError(
+        `${field}: no USD price for ${token.symbol} (${token.address}) on chain ${chainId}`,
+        { details: { field, chainId, token: token.address } },
+      );
     }
     return { address: token.address, symbol: token.symbol, decimals: token.decimals, priceUsd };
+  };
+}
+
+/**
+ * The request field a missing price is about: the origin or destination token; the native currency of a
+ * chain (gas) is its chain id; a token the route passes through was chosen for the destination token.
+ */
+function priceField(shape: RouteShape): (chainId: number, token: Address) => string {
+  return (chainId, token) => {
+    const on = (chain: RouteShape['origin'], listed: Address) =>
+      chainId === chain.chainId && isAddressEqual(token, listed);
+    if (on(shape.origin, shape.originToken.address)) return 'originTokenAddress';
+    if (on(shape.destination, shape.destinationToken.address)) return 'destinationTokenAddress';
+    if (on(shape.origin, zeroAddress)) return 'originChainId';
+    if (on(shape.destination, zeroAddress)) return 'destinationChainId';
+    return 'destinationTokenAddress';
   };
 }
 

@@ -1,8 +1,11 @@
 /**
  * Why a quote cannot be built. The API maps UnsupportedChainError to UnsupportedNetwork (8008) and every other
  * class here to InvalidArgument (2000), with the message as the reason.
+ *
+ * Each reason names the request field it is about in `details.field` (the wire path: `originTokenAmount`,
+ * `options.swapProvider`), and its message then starts with `<field>: `, so a caller learns what to change.
  */
-import { SwitchyardError } from '../../internal/errors.ts';
+import { type ErrorDetails, SwitchyardError } from '../../internal/errors.ts';
 
 export { InsufficientLiquidityError, UnsupportedRouteError } from '../../providers/errors.ts';
 
@@ -29,4 +32,35 @@ export class InvalidAmountError extends SwitchyardError {
 /** No USD price for a token whose value the fees need. */
 export class MissingPriceError extends SwitchyardError {
   override readonly name = 'MissingPriceError';
+}
+
+/** The output (or a refund) would go where nobody can take it out: the zero address, a token or service contract. */
+export class BurningRecipientError extends SwitchyardError {
+  override readonly name = 'BurningRecipientError';
+}
+
+/** The request field a reason is about (`details.field`), when it names one. */
+export function requestFieldOf(error: SwitchyardError): string | undefined {
+  const field = error.details.field;
+  return typeof field === 'string' && field !== '' ? field : undefined;
+}
+
+type ReasonClass<E extends SwitchyardError> = new (
+  message: string,
+  options: { details?: ErrorDetails; cause?: unknown },
+) => E;
+
+/**
+ * The same reason naming `field`, for reasons raised where the request is not known (a provider that cannot
+ * serve an amount). A reason that already names a field is returned as it is.
+ */
+export function withRequestField<E extends SwitchyardError>(error: E, field: string): E {
+  if (requestFieldOf(error) !== undefined) return error;
+  const Kind = error.constructor as ReasonClass<E>;
+  const named = new Kind(`${field}: ${error.message}`, {
+    details: { ...error.details, field },
+    cause: error.cause,
+  });
+  if (error.stack !== undefined) named.stack = error.stack;
+  return named;
 }

@@ -38,8 +38,12 @@ export function convert(amount: bigint, from: Priced, to: Priced): bigint {
   return ceilDiv(amount * fromPrice * 10n ** BigInt(to.decimals), toPrice * 10n ** BigInt(from.decimals));
 }
 
+/** A price conversions can use: finite and positive once scaled to PRICE_SCALE (a smaller one rounds to zero). */
+export function isUsablePrice(price: number): boolean {
+  return Number.isFinite(price) && Math.round(price * Number(PRICE_SCALE)) > 0;
+}
+
 function scaledPrice(price: number): bigint {
-  const scaled = BigInt(Math.round(price * Number(PRICE_SCALE)));
-  if (scaled <= 0n) throw new MissingPriceError(`a price of ${price} USD cannot convert amounts`);
-  return scaled;
+  if (!isUsablePrice(price)) throw new MissingPriceError(`a price of ${price} USD cannot convert amounts`);
+  return BigInt(Math.round(price * Number(PRICE_SCALE)));
 }

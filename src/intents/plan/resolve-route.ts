@@ -8,6 +8,7 @@ import { type Address, type Hex, isAddressEqual, zeroAddress } from 'viem';
 import type { ChainConfig, TokenConfig } from '../../internal/config-types.ts';
 import { UnsupportedRouteError } from '../../providers/errors.ts';
 import type { BridgeProvider, SwapProvider } from '../../providers/types.ts';
+import { checkRecipient } from './check-recipient.ts';
 import { UnsupportedChainError, UnsupportedTokenError } from './errors.ts';
 import type { PlanRequest } from './types.ts';
 
@@ -66,14 +67,15 @@ function bySymbol(chain: ChainConfig, symbol: string): TokenConfig | undefined {
 }
 
 /** The ERC-20 a token is handled as inside accounts: itself, or WETH for native. */
-function workToken(chain: ChainConfig, token: TokenConfig): TokenConfig {
+function workToken(chain: ChainConfig, token: TokenConfig, field: string): TokenConfig {
   if (!isNative(token.address)) return token;
   const weth = chain.tokens.find(
     (t) => chain.contracts.weth && isAddressEqual(t.address, chain.contracts.weth),
   );
   if (!weth) {
     throw new UnsupportedRouteError(
-      `chain ${chain.chainId} has no WETH, so its native currency cannot be routed`,
+      `${field}: chain ${chain.chainId} has no WETH, so its native currency cannot be routed`,
+      { details: { field } },
     );
   }
   return weth;
@@ -91,6 +93,7 @@ export async function resolveRoute(request: PlanRequest, deps: ResolveDeps): Pro
   const originToken = findToken(origin, request.originTokenAddress, 'originTokenAddress');
   const destinationToken = findToken(destination, request.destinationTokenAddress, 'destinationTokenAddress');
   const hasCall = request.destinationCallData !== undefined && request.destinationCallData !== '0x';
+  checkRecipient(request, destination, hasCall);
   const target = request.destinationToAddress ?? request.ownerAddress;
   const call = hasCall
     ? {
@@ -102,7 +105,8 @@ export async function resolveRoute(request: PlanRequest, deps: ResolveDeps): Pro
     : undefined;
   if (call && isNative(destinationToken.address)) {
     throw new UnsupportedRouteError(
-      'a destination call must receive an ERC-20 token; the native currency cannot be approved or filled into calldata',
+      'destinationTokenAddress: a destination call must receive an ERC-20 token; the native currency cannot be approved or filled into calldata',
+      { details: { field: 'destinationTokenAddress' } },
     );
   }
   const crossChain = origin.chainId !== destination.chainId;
@@ -119,8 +123,8 @@ async function sameChainShape(base: ShapeBase, deps: ResolveDeps): Promise<Route
   const { origin: chain, originToken, destinationToken } = base;
   const none = { wrapOnOrigin: false, unwrapAtEnd: false, nativeOutSwap: false };
   if (isAddressEqual(originToken.address, destinationToken.address)) return { ...base, ...none };
-  const inWork = workToken(chain, originToken);
-  const outWork = workToken(chain, destinationToken);
+  const inWork = workToken(chain, originToken, 'originTokenAddress');
+  const outWork = workToken(chain, destinationToken, 'destinationTokenAddress');
   const wrapOnOrigin = isNative(originToken.address);
   if (isAddressEqual(inWork.address, outWork.address)) {
     // ETH ↔ WETH on one chain: a wrap or an unwrap, no swap.
@@ -134,11 +138,12 @@ async function crossChainShape(base: ShapeBase, deps: ResolveDeps): Promise<Rout
   const { origin, destination, originToken, destinationToken } = base;
   if (!deps.bridge.supports(origin, destination)) {
     throw new UnsupportedRouteError(
-      `no bridge connects chain ${origin.chainId} to chain ${destination.chainId} (settlers missing)`,
+      `destinationChainId: no bridge connects chain ${origin.chainId} to chain ${destination.chainId} (settlers missing)`,
+      { details: { field: 'destinationChainId' } },
     );
   }
-  const inWork = workToken(origin, originToken);
-  const outWork = workToken(destination, destinationToken);
+  const inWork = workToken(origin, originToken, 'originTokenAddress');
+  const outWork = workToken(destination, destinationToken, 'destinationTokenAddress');
   const usd = origin.tokens.find((t) => t.isUsdReference)?.symbol;
   const candidates = [
     inWork.symbol === outWork.symbol ? inWork.symbol : undefined,
@@ -173,8 +178,14 @@ async function crossChainShape(base: ShapeBase, deps: ResolveDeps): Promise<Rout
     };
   }
   throw new UnsupportedRouteError(
-    `no bridgeable token connects ${originToken.symbol} on chain ${origin.chainId} to ${destinationToken.symbol} on chain ${destination.chainId}`,
-    { details: { originToken: originToken.address, destinationToken: destinationToken.address } },
+    `destinationTokenAddress: no bridgeable token connects ${originToken.symbol} on chain ${origin.chainId} to ${destinationToken.symbol} on chain ${destination.chainId}`,
+    {
+      details: {
+        field: 'destinationTokenAddress',
+        originToken: originToken.address,
+        destinationToken: destinationToken.address,
+      },
+    },
   );
 }
 
@@ -201,10 +212,9 @@ async function swapLeg(
   const gas = await swap.estimateGas(chain, tokenIn, tokenOut);
   if (gas !== undefined) return { chain, tokenIn, tokenOut, gas };
   if (optional) return null;
+  // Only a same-chain swap requires its leg, and what it cannot reach is the destination token.
   throw new UnsupportedRouteError(
-    `no ${swap.id} pool path from ${tokenIn} to ${tokenOut} on chain ${chain.chainId}`,
-    {
-      details: { chainId: chain.chainId, tokenIn, tokenOut },
-    },
+    `destinationTokenAddress: no ${swap.id} pool path from ${tokenIn} to ${tokenOut} on chain ${chain.chainId}`,
+    { details: { field: 'destinationTokenAddress', chainId: chain.chainId, tokenIn, tokenOut } },
   );
 }

@@ -11,6 +11,7 @@ import {
   ExceedsMaximumError,
   InsufficientLiquidityError,
   InvalidAmountError,
+  MissingPriceError,
   UnsupportedChainError,
   UnsupportedRouteError,
   UnsupportedTokenError,
@@ -171,7 +172,8 @@ describe('requests that cannot be routed', () => {
       (e) => e,
     );
     expect(err).toBeInstanceOf(UnsupportedRouteError);
-    expect(err.message).toMatch(/bridgeProvider CCTP is not available/);
+    expect(err.message).toMatch(/^options\.bridgeProvider: CCTP is not available/);
+    expect(err.details.field).toBe('options.bridgeProvider');
   });
 
   it('more than the pool holds', async () => {
@@ -181,6 +183,7 @@ describe('requests that cannot be routed', () => {
     });
     const err = await buildExecutionPlan(req, deps).catch((e) => e);
     expect(err).toBeInstanceOf(InsufficientLiquidityError);
+    expect(err.details.field).toBe('destinationTokenAmount');
   });
 
   it('more than the solver holds on the destination', async () => {
@@ -203,6 +206,27 @@ describe('requests that cannot be routed', () => {
     const err = await buildExecutionPlan(req, deps).catch((e) => e);
     expect(err).toBeInstanceOf(ExceedsMaximumError);
     expect(err.message).toContain('exceeds user-specified maximum');
+    expect(err.details.field).toBe('originTokenAmount');
+  });
+
+  it('a token or native currency without a USD price, naming the request field it is about', async () => {
+    const cases: [number, Address, string][] = [
+      [beta.entry.chainId, beta.entry.tokens.WETH!, 'destinationTokenAddress'],
+      [alpha.entry.chainId, alpha.entry.tokens.DAI!, 'originTokenAddress'],
+      [beta.entry.chainId, zeroAddress, 'destinationChainId'],
+      [alpha.entry.chainId, zeroAddress, 'originChainId'],
+    ];
+    for (const [chainId, token, field] of cases) {
+      const unpriced: PlanDeps = {
+        ...deps,
+        getPriceUsd: (c, t) =>
+          c === chainId && t.toLowerCase() === token.toLowerCase() ? undefined : deps.getPriceUsd(c, t),
+      };
+      const err = await buildExecutionPlan(daiAlphaToWethBeta(), unpriced).catch((e) => e);
+      expect(err, field).toBeInstanceOf(MissingPriceError);
+      expect(err.details.field, field).toBe(field);
+      expect(err.message, field).toMatch(new RegExp(`^${field}: no USD price for`));
+    }
   });
 
   it('an amount that does not cover the fees', async () => {
@@ -210,6 +234,7 @@ describe('requests that cannot be routed', () => {
       (e) => e,
     );
     expect(err).toBeInstanceOf(InvalidAmountError);
-    expect(err.message).toMatch(/does not cover the fees/);
+    expect(err.message).toMatch(/^originTokenAmount: 1000 does not cover the fees/);
+    expect(err.details.field).toBe('originTokenAmount');
   });
 });
