@@ -92,6 +92,8 @@ export interface AccessKeysRepo {
   list(projectId: number): Promise<AccessKey[]>;
   /** Revokes a key of this project named by its id or its prefix; AccessKeyNotFoundError otherwise. */
   revoke(input: { projectId: number; idOrPrefix: string }): Promise<AccessKey>;
+  /** Sets a key's rate limit (requests per minute); undefined when no key has this id. */
+  setRateLimit(input: { id: number; rateLimitPerMinute: number }): Promise<AccessKey | undefined>;
 }
 
 // ---------------------------------------------------------------- intents
