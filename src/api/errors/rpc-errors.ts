@@ -150,6 +150,67 @@ export class RequestTooLargeError extends RpcError {
   }
 }
 
+/**
+ * The request's head (request line and headers) is larger than Node's limit (`http.maxHeaderSize`,
+ * 16 KiB unless `--max-http-header-size` says otherwise): HTTP 431, as Node itself would answer.
+ */
+export class RequestHeadersTooLargeError extends RpcError {
+  override readonly name = 'RequestHeadersTooLargeError';
+  readonly rpc = 'WebrpcBadRequest' as const;
+  override readonly httpStatus = 431;
+  constructor(limitBytes: number) {
+    super(`request headers exceed the ${limitBytes}-byte limit`, { details: { limitBytes } });
+  }
+}
+
+/**
+ * The bytes are not an HTTP request Node can parse (request line, header syntax, message framing), or
+ * one HTTP/1.1 forbids (no Host header), or its URL does not decode. `reason` says which.
+ */
+export class MalformedHttpRequestError extends RpcError {
+  override readonly name = 'MalformedHttpRequestError';
+  readonly rpc = 'WebrpcBadRequest' as const;
+  constructor(reason: string, code?: string) {
+    super(`malformed HTTP request: ${reason}`, { details: { ...(code && { code }) } });
+  }
+}
+
+/** An `Expect` header other than `100-continue`: HTTP 417, as Node itself would answer. */
+export class ExpectationFailedError extends RpcError {
+  override readonly name = 'ExpectationFailedError';
+  readonly rpc = 'WebrpcBadRequest' as const;
+  override readonly httpStatus = 417;
+  constructor(expect: string) {
+    super(`Expect: ${expect} is not supported (only 100-continue is)`, { details: { expect } });
+  }
+}
+
+/** The client did not send its whole request within Node's request or headers timeout. */
+export class RequestNotReceivedError extends RpcError {
+  override readonly name = 'RequestNotReceivedError';
+  readonly rpc = 'Timeout' as const;
+  constructor() {
+    super('the request was not received in time; send it again');
+  }
+}
+
+/** How long a client should wait before retrying on another connection while a server shuts down (s). */
+const CLOSING_RETRY_AFTER_SECONDS = 1;
+
+/**
+ * A request arrived on a kept-alive connection while the server is shutting down: 503 with Retry-After,
+ * so the client sends it again on a new connection (to another process behind a load balancer).
+ */
+export class ServerClosingError extends RpcError {
+  override readonly name = 'ServerClosingError';
+  readonly rpc = 'Unavailable' as const;
+  override readonly httpStatus = 503;
+  override readonly headers = { 'retry-after': String(CLOSING_RETRY_AFTER_SECONDS) };
+  constructor() {
+    super('the server is shutting down; send the request again on a new connection');
+  }
+}
+
 /** The intent is in a status that does not allow the operation; `cause` carries `status=<S>`. */
 export class IntentStatusError extends RpcError {
   override readonly name = 'IntentStatusError';
