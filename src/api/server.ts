@@ -63,6 +63,8 @@ export interface ApiServerOptions {
   log: Logger;
   /** `false` disables per-key rate limits (benchmarks); default DEFAULT_RATE_LIMIT. */
   rateLimit?: RateLimit | false | undefined;
+  /** Unknown or revoked keys per client address; `false` disables the limit; default FAILED_AUTH_RATE_LIMIT. */
+  failedAuthLimit?: RateLimit | false | undefined;
   cors?: CorsOptions | undefined;
   /** Finished intents whose serialised receipts are cached (0: off); default RECEIPT_CACHE_MAX_INTENTS. */
   receiptCacheIntents?: number | undefined;
@@ -115,6 +117,9 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
   const access = createAccessControl({
     resolveAccessKey: options.resolveAccessKey ?? storeKeyResolver(store),
     rateLimit: options.rateLimit,
+    failedAuthLimit: options.failedAuthLimit,
+    // A test's clock drives the limits too; production's reads Date.now without making a Date per request.
+    now: options.now ? () => now().getTime() : Date.now,
   });
   const cors = options.cors ?? { allowedOrigins: '*' };
   const answer: ErrorAnswer = { bodyLimit, cors, log: options.log };
@@ -224,7 +229,7 @@ function registerMethod(
     onRequest: def.auth
       ? async (request: FastifyRequest) => {
           const key = request.headers['x-access-key'];
-          const resolved = await access.authorize(Array.isArray(key) ? key[0] : key, name);
+          const resolved = await access.authorize(Array.isArray(key) ? key[0] : key, name, request.ip);
           request.switchyardProjectId = resolved.projectId;
         }
       : undefined,

@@ -69,6 +69,26 @@ export class RateLimitedError extends RpcError {
   }
 }
 
+/**
+ * Too many unknown or revoked access keys from the caller's address: refused before the key is hashed and
+ * looked up, until the address's allowance refills (Retry-After).
+ */
+export class FailedAuthLimitedError extends RpcError {
+  override readonly name = 'FailedAuthLimitedError';
+  readonly rpc = 'RateLimited' as const;
+  override readonly headers: Record<string, string>;
+  constructor(
+    readonly retryAfterSeconds: number,
+    limit: { perSecond: number; burst: number },
+  ) {
+    super(
+      `too many unknown or revoked access keys from this address (${limit.burst} in a row, then ${limit.perSecond} per second); retry in ${retryAfterSeconds} s`,
+      { details: { retryAfterSeconds, ...limit } },
+    );
+    this.headers = { 'retry-after': String(retryAfterSeconds) };
+  }
+}
+
 export class NotFoundError extends RpcError {
   override readonly name = 'NotFoundError';
   readonly rpc = 'NotFound' as const;
