@@ -9,7 +9,6 @@
  * subject to its own rate limit. A valid key this process has never seen waits for the bucket like any
  * other.
  */
-
 import { createLru } from '../internal/lru.ts';
 import { clientAddressKey } from './client-address.ts';
 import {
