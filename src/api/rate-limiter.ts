@@ -33,6 +33,8 @@ interface Bucket {
 export interface RateLimiter {
   /** Takes a token; returns 0 when allowed, else the whole seconds to wait before retrying. */
   take(key: string, limit: RateLimit): number;
+  /** What `take` would answer, without taking: 0 when a token is there, else the whole seconds to wait. */
+  wait(key: string, limit: RateLimit): number;
 }
 
 export function createRateLimiter(now: () => number = Date.now): RateLimiter {
@@ -45,6 +47,11 @@ export function createRateLimiter(now: () => number = Date.now): RateLimiter {
     }
   };
 
+  const tokensAt = (bucket: Bucket, ms: number, limit: RateLimit) =>
+    Math.min(limit.burst, bucket.tokens + ((ms - bucket.updatedMs) / 1000) * limit.perSecond);
+  const secondsUntilOne = (tokens: number, limit: RateLimit) =>
+    Math.max(1, Math.ceil((1 - tokens) / limit.perSecond));
+
   return {
     take(key, limit) {
       const ms = now();
@@ -54,17 +61,20 @@ export function createRateLimiter(now: () => number = Date.now): RateLimiter {
         bucket = { tokens: limit.burst, updatedMs: ms, limit };
         buckets.set(key, bucket);
       }
-      bucket.tokens = Math.min(
-        limit.burst,
-        bucket.tokens + ((ms - bucket.updatedMs) / 1000) * limit.perSecond,
-      );
+      bucket.tokens = tokensAt(bucket, ms, limit);
       bucket.updatedMs = ms;
       bucket.limit = limit;
       if (bucket.tokens >= 1) {
         bucket.tokens -= 1;
         return 0;
       }
-      return Math.max(1, Math.ceil((1 - bucket.tokens) / limit.perSecond));
+      return secondsUntilOne(bucket.tokens, limit);
+    },
+    wait(key, limit) {
+      const bucket = buckets.get(key);
+      if (!bucket) return 0;
+      const tokens = tokensAt(bucket, now(), limit);
+      return tokens >= 1 ? 0 : secondsUntilOne(tokens, limit);
     },
   };
 }

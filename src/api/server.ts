@@ -3,12 +3,13 @@
  * `POST /rpc/Service/<Method>` (seed names), one handler each, JSON in and out, webrpc errors,
  * CORS, access keys and rate limits. `GET /openapi.json` describes it all.
  */
-import type { ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { ChainConfig, SwitchyardConfig } from '../internal/config-types.ts';
 import type { Logger } from '../internal/logger.ts';
 import type { Store } from '../store/index.ts';
 import { type AccessControl, createAccessControl, type ResolveAccessKey } from './access.ts';
+import { createClientErrorHandler } from './answer-client-error.ts';
 import type {
   ApiDeps,
   ApiServices,
@@ -20,9 +21,12 @@ import type {
 import { type CorsOptions, corsHeadersFor, preflightHeaders } from './cors.ts';
 import { type Dialect, renameKeysOut, TO_SERVICE } from './dialect.ts';
 import {
+  ExpectationFailedError,
+  MalformedHttpRequestError,
   MalformedRequestError,
   MethodNotAllowedError,
   MethodUnavailableError,
+  ServerClosingError,
   UnknownMethodError,
 } from './errors/rpc-errors.ts';
 import { toWireError } from './errors/to-wire-error.ts';
@@ -59,6 +63,8 @@ export interface ApiServerOptions {
   log: Logger;
   /** `false` disables per-key rate limits (benchmarks); default DEFAULT_RATE_LIMIT. */
   rateLimit?: RateLimit | false | undefined;
+  /** Unknown or revoked keys per client address; `false` disables the limit; default FAILED_AUTH_RATE_LIMIT. */
+  failedAuthLimit?: RateLimit | false | undefined;
   cors?: CorsOptions | undefined;
   /** Finished intents whose serialised receipts are cached (0: off); default RECEIPT_CACHE_MAX_INTENTS. */
   receiptCacheIntents?: number | undefined;
@@ -111,20 +117,44 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
   const access = createAccessControl({
     resolveAccessKey: options.resolveAccessKey ?? storeKeyResolver(store),
     rateLimit: options.rateLimit,
+    failedAuthLimit: options.failedAuthLimit,
+    // A test's clock drives the limits too; production's reads Date.now without making a Date per request.
+    now: options.now ? () => now().getTime() : Date.now,
   });
   const cors = options.cors ?? { allowedOrigins: '*' };
+  const answer: ErrorAnswer = { bodyLimit, cors, log: options.log };
+  // Set by close(): requests still arriving on kept-alive connections are told to go elsewhere.
+  let closing = false;
 
   const app = Fastify({
     bodyLimit,
     logger: false,
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true },
+    // Node's and Fastify's own answers (header overflow, unparsable requests, a URL that does not decode,
+    // shutting down) in the webrpc shape with CORS, like every other error.
+    clientErrorHandler: createClientErrorHandler({ cors, bodyLimitBytes: bodyLimit }),
+    frameworkErrors: (error, request, reply) =>
+      sendError(
+        error.code === 'FST_ERR_BAD_URL' ? new MalformedHttpRequestError(error.message, error.code) : error,
+        request,
+        reply,
+        answer,
+      ),
+    return503OnClosing: false,
+    // Checked in onRequest instead, so the refusal is a webrpc body (Node's is an empty 400).
+    http: { requireHostHeader: false },
   });
+  app.server.on('checkExpectation', (request, response) => answerExpectation(request, response, answer));
   app.decorateRequest('switchyardProjectId', undefined);
   installBodyParser(app);
   app.addHook('onRequest', async (request, reply) => {
     reply.headers(corsHeadersFor(cors, request.headers.origin));
+    if (closing) throw new ServerClosingError();
+    if (request.raw.httpVersion === '1.1' && !request.headers.host) {
+      throw new MalformedHttpRequestError('an HTTP/1.1 request must carry a Host header');
+    }
   });
-  app.setErrorHandler((error, request, reply) => sendError(error, request, reply, bodyLimit, options.log));
+  app.setErrorHandler((error, request, reply) => sendError(error, request, reply, answer));
   app.setNotFoundHandler((request) => {
     if (request.method !== 'POST') throw new MethodNotAllowedError(request.method);
     throw new UnknownMethodError(request.method, request.url);
@@ -154,7 +184,10 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
       const bound = typeof address === 'object' && address ? address.port : port;
       return `http://${host.includes(':') ? `[${host}]` : host}:${bound}`;
     },
-    close: () => app.close(),
+    close: () => {
+      closing = true;
+      return app.close();
+    },
   };
 }
 
@@ -196,7 +229,7 @@ function registerMethod(
     onRequest: def.auth
       ? async (request: FastifyRequest) => {
           const key = request.headers['x-access-key'];
-          const resolved = await access.authorize(Array.isArray(key) ? key[0] : key, name);
+          const resolved = await access.authorize(Array.isArray(key) ? key[0] : key, name, request.ip);
           request.switchyardProjectId = resolved.projectId;
         }
       : undefined,
@@ -276,25 +309,47 @@ function installBodyParser(app: FastifyInstance): void {
   });
 }
 
-function sendError(
-  error: unknown,
-  request: FastifyRequest,
-  reply: FastifyReply,
-  bodyLimit: number,
-  log: Logger,
-) {
-  const wire = toWireError(error, bodyLimit);
+/** What every error answer needs from the server's options. */
+interface ErrorAnswer {
+  bodyLimit: number;
+  cors: CorsOptions;
+  log: Logger;
+}
+
+function sendError(error: unknown, request: FastifyRequest, reply: FastifyReply, answer: ErrorAnswer) {
+  const wire = toWireError(error, answer.bodyLimit);
   if (wire.unexpected) {
-    log.error('unexpected error while answering a request', {
+    answer.log.error('unexpected error while answering a request', {
       url: request.url,
       error: error instanceof Error ? error.message : String(error),
       stack: error instanceof Error ? error.stack : undefined,
     });
   }
-  return reply
-    .code(wire.httpStatus)
-    .headers(wire.headers)
-    .type('application/json; charset=utf-8')
-    .serializer((payload: unknown) => JSON.stringify(payload))
-    .send(wire.body);
+  return (
+    reply
+      .code(wire.httpStatus)
+      // Again here: a framework error (a URL that does not decode) is answered before the onRequest hook.
+      .headers(corsHeadersFor(answer.cors, request.headers.origin))
+      .headers(wire.headers)
+      .type('application/json; charset=utf-8')
+      .serializer((payload: unknown) => JSON.stringify(payload))
+      .send(wire.body)
+  );
+}
+
+/**
+ * An `Expect` header other than 100-continue: Node would answer an empty 417 itself; this is the same
+ * status with the webrpc body and CORS.
+ */
+function answerExpectation(request: IncomingMessage, response: ServerResponse, answer: ErrorAnswer): void {
+  const wire = toWireError(new ExpectationFailedError(String(request.headers.expect)), answer.bodyLimit);
+  const body = JSON.stringify(wire.body);
+  response
+    .writeHead(wire.httpStatus, {
+      ...corsHeadersFor(answer.cors, request.headers.origin),
+      ...wire.headers,
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': Buffer.byteLength(body),
+    })
+    .end(body);
 }

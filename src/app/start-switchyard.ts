@@ -1,7 +1,7 @@
 /**
  * Assembles one Switchyard process from a resolved config: the store, the chain clients, the price
- * source, the execution engine (its workers run unless the role is `api`), the intent services and the
- * HTTP API. `switchyard serve` and `switchyard start` (the devnet) both build their process here, and so
+ * source, the execution engine (its workers run unless the role is `api`), the deletion of expired quotes
+ * nobody committed (likewise), the intent services and the HTTP API. `switchyard serve` and `switchyard start` (the devnet) both build their process here, and so
  * do the tests and benchmarks (test/harness/app.ts), through the optional settings below, which the CLI
  * never sets.
  */
@@ -22,6 +22,7 @@ import type { Shutdown } from '../internal/shutdown.ts';
 import { createPriceSource, type PriceSource } from '../pricing/index.ts';
 import { createStore, type Store } from '../store/index.ts';
 import { createYieldService } from '../yield/index.ts';
+import { createQuoteRetention, type QuoteRetentionOptions } from './quote-retention.ts';
 
 export interface StartSwitchyardOptions {
   config: SwitchyardConfig & { prices?: Record<string, number> | undefined };
@@ -47,6 +48,11 @@ export interface StartSwitchyardOptions {
   intentServices?: IntentServicesConfig | undefined;
   /** Per-key rate limits of the API; `false` turns them off (benchmarks, tests); default each key's own. */
   rateLimit?: RateLimit | false | undefined;
+  /**
+   * The deletion of quotes nobody committed (worker processes only): its interval, retention and batch;
+   * its clock defaults to the intent services' `now`. Default production's (src/app/quote-retention.ts).
+   */
+  quoteRetention?: QuoteRetentionOptions | undefined;
 }
 
 export interface RunningSwitchyard {
@@ -97,6 +103,15 @@ export async function startSwitchyard(options: StartSwitchyardOptions): Promise<
   if (engine && config.role !== 'api') {
     await engine.start();
     shutdown.add('engine', () => engine.stop());
+  }
+  if (config.role !== 'api') {
+    const retention = createQuoteRetention({
+      store,
+      log: log.child({ component: 'quote-retention' }),
+      options: { now: options.intentServices?.now, ...options.quoteRetention },
+    });
+    retention.start();
+    shutdown.add('quote retention', () => retention.stop());
   }
   const executor = options.engine ?? engine;
   const services =

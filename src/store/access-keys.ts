@@ -74,5 +74,15 @@ export function createAccessKeysRepo(ctx: StoreContext): AccessKeysRepo {
       if (!row) throw new AccessKeyNotFoundError(projectId, idOrPrefix);
       return accessKeyFromRow(row);
     },
+
+    async setRateLimit({ id, rateLimitPerMinute }) {
+      const row = await db
+        .updateTable('access_keys')
+        .set({ rate_limit_per_minute: rateLimitPerMinute })
+        .where('id', '=', id)
+        .returningAll()
+        .executeTakeFirst();
+      return row && accessKeyFromRow(row);
+    },
   };
 }

@@ -8,6 +8,7 @@ import type { Logger } from '../internal/logger.ts';
 import { createAccessKeysRepo } from './access-keys.ts';
 import { type DialectProfile, POSTGRES_PROFILE, SQLITE_PROFILE } from './capabilities.ts';
 import type { StoreContext } from './context.ts';
+import { createExpiredQuotesRepo } from './expired-quotes.ts';
 import { createLocalIntentEvents } from './intent-events-local.ts';
 import type { WriteNotifications } from './intent-events-postgres.ts';
 import { createIntentsRepo } from './intents.ts';
@@ -127,6 +128,7 @@ export async function createStore(options: CreateStoreOptions): Promise<Store> {
     steps: createStepsRepo(ctx),
     nonces: createNoncesRepo(ctx),
     signedTransactions: createSignedTransactionsRepo(ctx),
+    expiredQuotes: createExpiredQuotesRepo(ctx),
     events,
     async ping() {
       const started = performance.now();

@@ -92,6 +92,8 @@ export interface AccessKeysRepo {
   list(projectId: number): Promise<AccessKey[]>;
   /** Revokes a key of this project named by its id or its prefix; AccessKeyNotFoundError otherwise. */
   revoke(input: { projectId: number; idOrPrefix: string }): Promise<AccessKey>;
+  /** Sets a key's rate limit (requests per minute); undefined when no key has this id. */
+  setRateLimit(input: { id: number; rateLimitPerMinute: number }): Promise<AccessKey | undefined>;
 }
 
 // ---------------------------------------------------------------- intents
@@ -451,6 +453,18 @@ export interface SignedTransactionsRepo {
   }): Promise<SignedTransaction[]>;
 }
 
+// ---------------------------------------------------------------- retention
+
+export interface ExpiredQuotesRepo {
+  /**
+   * Deletes up to `limit` quotes that were never committed and whose quote expired before `expiredBefore`,
+   * oldest first, with their receipt rows; answers how many went. A quote anything happened to (a step, a
+   * signed transaction, a transaction hash on a receipt row) is kept (expired-quotes.ts, `deletableQuote`).
+   * Safe to run in several processes at once: no quote is deleted twice, and none is waited for.
+   */
+  deleteExpired(input: { expiredBefore: Date; limit: number }): Promise<number>;
+}
+
 // ---------------------------------------------------------------- change notifications
 
 export type IntentListener = (intentId: string) => void;
@@ -498,6 +512,7 @@ export interface Store {
   readonly steps: StepsRepo;
   readonly nonces: NoncesRepo;
   readonly signedTransactions: SignedTransactionsRepo;
+  readonly expiredQuotes: ExpiredQuotesRepo;
   readonly events: IntentEvents;
   /** A trivial round trip, for RuntimeStatus; resolves to the latency in ms or throws. */
   ping(): Promise<number>;

@@ -69,6 +69,26 @@ export class RateLimitedError extends RpcError {
   }
 }
 
+/**
+ * Too many unknown or revoked access keys from the caller's address: refused before the key is hashed and
+ * looked up, until the address's allowance refills (Retry-After).
+ */
+export class FailedAuthLimitedError extends RpcError {
+  override readonly name = 'FailedAuthLimitedError';
+  readonly rpc = 'RateLimited' as const;
+  override readonly headers: Record<string, string>;
+  constructor(
+    readonly retryAfterSeconds: number,
+    limit: { perSecond: number; burst: number },
+  ) {
+    super(
+      `too many unknown or revoked access keys from this address (${limit.burst} in a row, then ${limit.perSecond} per second); retry in ${retryAfterSeconds} s`,
+      { details: { retryAfterSeconds, ...limit } },
+    );
+    this.headers = { 'retry-after': String(retryAfterSeconds) };
+  }
+}
+
 export class NotFoundError extends RpcError {
   override readonly name = 'NotFoundError';
   readonly rpc = 'NotFound' as const;
@@ -147,6 +167,67 @@ export class RequestTooLargeError extends RpcError {
   override readonly httpStatus = 413;
   constructor(limitBytes: number) {
     super(`request body exceeds the ${limitBytes}-byte limit`, { details: { limitBytes } });
+  }
+}
+
+/**
+ * The request's head (request line and headers) is larger than Node's limit (`http.maxHeaderSize`,
+ * 16 KiB unless `--max-http-header-size` says otherwise): HTTP 431, as Node itself would answer.
+ */
+export class RequestHeadersTooLargeError extends RpcError {
+  override readonly name = 'RequestHeadersTooLargeError';
+  readonly rpc = 'WebrpcBadRequest' as const;
+  override readonly httpStatus = 431;
+  constructor(limitBytes: number) {
+    super(`request headers exceed the ${limitBytes}-byte limit`, { details: { limitBytes } });
+  }
+}
+
+/**
+ * The bytes are not an HTTP request Node can parse (request line, header syntax, message framing), or
+ * one HTTP/1.1 forbids (no Host header), or its URL does not decode. `reason` says which.
+ */
+export class MalformedHttpRequestError extends RpcError {
+  override readonly name = 'MalformedHttpRequestError';
+  readonly rpc = 'WebrpcBadRequest' as const;
+  constructor(reason: string, code?: string) {
+    super(`malformed HTTP request: ${reason}`, { details: { ...(code && { code }) } });
+  }
+}
+
+/** An `Expect` header other than `100-continue`: HTTP 417, as Node itself would answer. */
+export class ExpectationFailedError extends RpcError {
+  override readonly name = 'ExpectationFailedError';
+  readonly rpc = 'WebrpcBadRequest' as const;
+  override readonly httpStatus = 417;
+  constructor(expect: string) {
+    super(`Expect: ${expect} is not supported (only 100-continue is)`, { details: { expect } });
+  }
+}
+
+/** The client did not send its whole request within Node's request or headers timeout. */
+export class RequestNotReceivedError extends RpcError {
+  override readonly name = 'RequestNotReceivedError';
+  readonly rpc = 'Timeout' as const;
+  constructor() {
+    super('the request was not received in time; send it again');
+  }
+}
+
+/** How long a client should wait before retrying on another connection while a server shuts down (s). */
+const CLOSING_RETRY_AFTER_SECONDS = 1;
+
+/**
+ * A request arrived on a kept-alive connection while the server is shutting down: 503 with Retry-After,
+ * so the client sends it again on a new connection (to another process behind a load balancer).
+ */
+export class ServerClosingError extends RpcError {
+  override readonly name = 'ServerClosingError';
+  readonly rpc = 'Unavailable' as const;
+  override readonly httpStatus = 503;
+  override readonly headers = { 'retry-after': String(CLOSING_RETRY_AFTER_SECONDS) };
+  constructor() {
+    super('the server is shutting down; send the request again on a new connection');
   }
 }
 

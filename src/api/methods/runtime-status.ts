@@ -1,6 +1,8 @@
 /**
  * RuntimeStatus: health of every chain's RPC (an eth_chainId probe that must answer the configured
  * id within RPC_PROBE_TIMEOUT_MS) and of the database. `healthOK` is true when all of them are healthy.
+ * The method is public, so the probes' results are shared: calls while a round of probes runs wait for
+ * it, and calls within PROBE_RESULTS_TTL_MS of its end get its results (uptime is always current).
  */
 import { hostname } from 'node:os';
 import type { ChainConfig } from '../../internal/config-types.ts';
@@ -8,6 +10,13 @@ import type { ApiDeps, Handler } from '../context.ts';
 
 /** A healthy local or hosted node answers eth_chainId in well under a second. */
 export const RPC_PROBE_TIMEOUT_MS = 2_000;
+
+/**
+ * How long one round of probes answers every caller (ms): a load balancer checking every few seconds
+ * still sees fresh results, and a flood of calls costs one probe per chain and one database check per
+ * second instead of one per call.
+ */
+export const PROBE_RESULTS_TTL_MS = 1_000;
 
 interface Probe {
   name: string;
@@ -17,11 +26,26 @@ interface Probe {
 }
 
 export function createRuntimeStatus(deps: ApiDeps): Handler<'RuntimeStatus'> {
-  return async () => {
-    const probes = await Promise.all([
+  const probeAll = () =>
+    Promise.all([
       ...deps.chains.map((chain) => probeChain(chain)),
       ...(deps.checkDatabase ? [timed('database', deps.checkDatabase)] : []),
     ]);
+  // The round in flight or the last one; it expires PROBE_RESULTS_TTL_MS after it ended.
+  let round: { probes: Promise<Probe[]>; expiresMs: number } | undefined;
+  const currentProbes = () => {
+    if (round && deps.now().getTime() < round.expiresMs) return round.probes;
+    const next = { probes: probeAll(), expiresMs: Number.POSITIVE_INFINITY };
+    // `timed` never rejects: every probe's failure is a result.
+    void next.probes.then(() => {
+      next.expiresMs = deps.now().getTime() + PROBE_RESULTS_TTL_MS;
+    });
+    round = next;
+    return next.probes;
+  };
+
+  return async () => {
+    const probes = await currentProbes();
     const now = deps.now();
     const uptimeSeconds = Math.round((now.getTime() - deps.startedAt.getTime()) / 1000);
     return {

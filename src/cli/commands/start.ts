@@ -6,7 +6,7 @@
  */
 import { DEFAULT_HOST, DEFAULT_PORT } from '../../api/resolve-config.ts';
 import { devnetOperator } from '../../app/devnet-operator.ts';
-import { ensureProjectKey } from '../../app/ensure-project-key.ts';
+import { ensureDevnetAccessKey } from '../../app/ensure-devnet-access-key.ts';
 import { startSwitchyard } from '../../app/start-switchyard.ts';
 import { parseDevnetArgs } from '../../devnet/cli-options.ts';
 import { formatDevnetSummary } from '../../devnet/format-summary.ts';
@@ -15,9 +15,6 @@ import { listenForStopSignals, waitForStop } from '../../devnet/wait-for-stop.ts
 import { ConfigError } from '../../internal/errors.ts';
 import { createLogger } from '../../internal/logger.ts';
 import { createShutdown } from '../../internal/shutdown.ts';
-
-/** The project that owns the devnet's access key. */
-const DEVNET_PROJECT = 'devnet';
 
 export async function run(argv: string[]): Promise<number> {
   const parsed = parseDevnetArgs('start', argv, process.env);
@@ -50,7 +47,7 @@ export async function run(argv: string[]): Promise<number> {
       log,
       shutdown,
     });
-    const accessKey = await ensureProjectKey(app.store, DEVNET_PROJECT, devnet.devnet.accessKey);
+    const accessKey = await ensureDevnetAccessKey(app.store, devnet.devnet.accessKey);
     await devnet.setAccessKey(accessKey, app.url);
     process.stdout.write(formatDevnetSummary(devnet));
     process.stdout.write(
