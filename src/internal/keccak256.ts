@@ -2,7 +2,7 @@
  * keccak256 as Ethereum uses it, from hash-wasm (a maintained WebAssembly build of the reference code).
  * A quote hashes each of its intents twice (the intent hash, the meta-transaction id over the same
  * calldata) plus a CREATE2 address and its checksum, and the engine hashes every signed transaction; on
- * those 0.04-2 KB inputs hash-wasm is 3-4x faster than the native `keccak` addon's calls and 9-18x faster
+ * those 0.04-2 KB inputs hash-wasm is 1.4-2.6x faster than the native `keccak` addon and 9-18x faster
  * than viem's `@noble/hashes` (bench/keccak.ts, docs/benchmarks.md). Output equals viem's `keccak256`
  * (src/internal/keccak256.test.ts compares them on every length across several blocks).
  */
