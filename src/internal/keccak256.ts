@@ -1,5 +1,5 @@
 /**
- * keccak256 as Ethereum uses it, from hash-wasm (a maintained WebAssembly build of the reference code).
+ * keccak256 as Ethereum uses it, from hash-wasm (a maintained library of hash functions compiled to WebAssembly).
  * A quote hashes each of its intents twice (the intent hash, the meta-transaction id over the same
  * calldata) plus a CREATE2 address and its checksum, and the engine hashes every signed transaction; on
  * those 0.04-2 KB inputs hash-wasm is 1.4-2.6x faster than the native `keccak` addon and 9-18x faster
