@@ -2,6 +2,7 @@
  * Access control: `X-Access-Key` → project, with a short cache so a busy key costs no database read
  * per request, and the per-key rate limit.
  */
+import { LRUCache } from 'lru-cache';
 import { AccessKeyNotFoundError, MissingAccessKeyError, RateLimitedError } from './errors/rpc-errors.ts';
 import { createRateLimiter, DEFAULT_RATE_LIMIT, type RateLimit } from './rate-limiter.ts';
 
@@ -34,17 +35,18 @@ export function createAccessControl(options: {
 }): AccessControl {
   const now = options.now ?? Date.now;
   const limiter = createRateLimiter(now);
-  const cache = new Map<string, { value: ResolvedAccessKey | undefined; expiresMs: number }>();
-
-  const resolve = async (key: string): Promise<ResolvedAccessKey | undefined> => {
-    const hit = cache.get(key);
-    const ms = now();
-    if (hit && hit.expiresMs > ms) return hit.value;
-    const value = await options.resolveAccessKey(key);
-    if (cache.size >= ACCESS_KEY_CACHE_MAX) cache.clear();
-    cache.set(key, { value, expiresMs: ms + ACCESS_KEY_CACHE_TTL_MS });
-    return value;
-  };
+  // Concurrent requests with the same key share one lookup; an unknown key is remembered too (as
+  // `resolved: undefined`), so a flood of one bad key costs one read per TTL. The least recently used
+  // key goes first once full.
+  const cache = new LRUCache<string, { resolved: ResolvedAccessKey | undefined }, undefined>({
+    max: ACCESS_KEY_CACHE_MAX,
+    ttl: ACCESS_KEY_CACHE_TTL_MS,
+    // The clock is read on every check (cheaper than the 1 ms reading lru-cache would keep, with its timer).
+    ttlResolution: 0,
+    perf: { now },
+    fetchMethod: async (key) => ({ resolved: await options.resolveAccessKey(key) }),
+  });
+  const resolve = async (key: string) => (cache.get(key) ?? (await cache.fetch(key)))?.resolved;
 
   return {
     async authorize(key, method) {
