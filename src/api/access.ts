@@ -9,7 +9,7 @@
  * subject to its own rate limit. A valid key this process has never seen waits for the bucket like any
  * other.
  */
-import { createLru } from '../internal/lru.ts';
+import { LRUCache } from 'lru-cache';
 import { clientAddressKey } from './client-address.ts';
 import {
   AccessKeyNotFoundError,
@@ -62,18 +62,19 @@ export function createAccessControl(options: {
   const limiter = createRateLimiter(now);
   const failures = createRateLimiter(now);
   const failedAuthLimit = options.failedAuthLimit ?? FAILED_AUTH_RATE_LIMIT;
-  const cache = new Map<string, { value: ResolvedAccessKey | undefined; expiresMs: number }>();
-  const known = createLru<string, true>({ maxWeight: KNOWN_KEYS_MAX, weigh: () => 1 });
-
-  const resolve = async (key: string): Promise<ResolvedAccessKey | undefined> => {
-    const hit = cache.get(key);
-    const ms = now();
-    if (hit && hit.expiresMs > ms) return hit.value;
-    const value = await options.resolveAccessKey(key);
-    if (cache.size >= ACCESS_KEY_CACHE_MAX) cache.clear();
-    cache.set(key, { value, expiresMs: ms + ACCESS_KEY_CACHE_TTL_MS });
-    return value;
-  };
+  const known = new LRUCache<string, true>({ max: KNOWN_KEYS_MAX });
+  // Concurrent requests with the same key share one lookup; an unknown key is remembered too (as
+  // `resolved: undefined`), so a flood of one bad key costs one read per TTL. The least recently used
+  // key goes first once full.
+  const cache = new LRUCache<string, { resolved: ResolvedAccessKey | undefined }, undefined>({
+    max: ACCESS_KEY_CACHE_MAX,
+    ttl: ACCESS_KEY_CACHE_TTL_MS,
+    // The clock is read on every check (cheaper than the 1 ms reading lru-cache would keep, with its timer).
+    ttlResolution: 0,
+    perf: { now },
+    fetchMethod: async (key) => ({ resolved: await options.resolveAccessKey(key) }),
+  });
+  const resolve = async (key: string) => (cache.get(key) ?? (await cache.fetch(key)))?.resolved;
 
   const failed = (address: string): never => {
     if (failedAuthLimit !== false) failures.take(address, failedAuthLimit);

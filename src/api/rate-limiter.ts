@@ -2,6 +2,8 @@
  * Per-key token buckets. A bucket holds up to `burst` tokens and refills at `perSecond`; each request
  * takes one. State lives in the limiter instance (one per server), never in the module.
  */
+import { LRUCache } from 'lru-cache';
+
 export interface RateLimit {
   /** Sustained requests per second. */
   perSecond: number;
@@ -21,8 +23,11 @@ export function rateLimitFromPerMinute(perMinute: number): RateLimit {
   return { perSecond, burst: Math.max(1, Math.ceil(perSecond * 2)) };
 }
 
-/** Idle buckets are full again after burst/perSecond seconds; sweep them so memory stays bounded. */
-const SWEEP_EVERY_TAKES = 10_000;
+/**
+ * Buckets kept. A bucket idle for burst/perSecond seconds is full again, so it expires then; only keys
+ * used within that window (2 s by default) compete for a place, and a bucket evicted early starts full.
+ */
+const MAX_BUCKETS = 10_000;
 
 interface Bucket {
   tokens: number;
@@ -38,14 +43,12 @@ export interface RateLimiter {
 }
 
 export function createRateLimiter(now: () => number = Date.now): RateLimiter {
-  const buckets = new Map<string, Bucket>();
-  let takes = 0;
-
-  const sweep = (ms: number) => {
-    for (const [key, b] of buckets) {
-      if (ms - b.updatedMs > (b.limit.burst / b.limit.perSecond) * 1000) buckets.delete(key);
-    }
-  };
+  const buckets = new LRUCache<string, Bucket>({
+    max: MAX_BUCKETS,
+    // Each bucket is set with its own TTL; the clock is read on every check (see access.ts).
+    ttlResolution: 0,
+    perf: { now },
+  });
 
   const tokensAt = (bucket: Bucket, ms: number, limit: RateLimit) =>
     Math.min(limit.burst, bucket.tokens + ((ms - bucket.updatedMs) / 1000) * limit.perSecond);
@@ -55,15 +58,12 @@ export function createRateLimiter(now: () => number = Date.now): RateLimiter {
   return {
     take(key, limit) {
       const ms = now();
-      if (++takes % SWEEP_EVERY_TAKES === 0) sweep(ms);
       let bucket = buckets.get(key);
-      if (!bucket) {
-        bucket = { tokens: limit.burst, updatedMs: ms, limit };
-        buckets.set(key, bucket);
-      }
+      if (!bucket) bucket = { tokens: limit.burst, updatedMs: ms, limit };
       bucket.tokens = tokensAt(bucket, ms, limit);
       bucket.updatedMs = ms;
       bucket.limit = limit;
+      buckets.set(key, bucket, { ttl: Math.ceil((limit.burst / limit.perSecond) * 1000) });
       if (bucket.tokens >= 1) {
         bucket.tokens -= 1;
         return 0;

@@ -1,5 +1,6 @@
 /** The execution plan stored with the intent at quote time (plan_json, see src/intents/plan-codec.ts). */
 
+import { LRUCache } from 'lru-cache';
 import type { ExecutionPlan } from '../intents/plan/types.ts';
 import { decodePlan } from '../intents/plan-codec.ts';
 import type { IntentRecord } from '../store/types.ts';
@@ -31,20 +32,13 @@ export interface PlanLoader {
  * frozen: steps share them, so one step must not be able to change what the next one reads.
  */
 export function createPlanLoader(size: number = PLAN_MEMO_SIZE): PlanLoader {
-  // Insertion order is recency: a hit moves to the end, the oldest entry goes first once the memo is full.
-  const plans = new Map<string, { json: string; plan: ExecutionPlan }>();
+  const plans = new LRUCache<string, { json: string; plan: ExecutionPlan }>({ max: size });
   return {
     load(intent) {
       const hit = plans.get(intent.intentId);
-      if (hit && hit.json === intent.planJson) {
-        plans.delete(intent.intentId);
-        plans.set(intent.intentId, hit);
-        return hit.plan;
-      }
+      if (hit && hit.json === intent.planJson) return hit.plan;
       const plan = deepFreeze(loadPlan(intent));
-      plans.delete(intent.intentId);
       plans.set(intent.intentId, { json: intent.planJson!, plan });
-      if (plans.size > size) plans.delete(plans.keys().next().value!);
       return plan;
     },
   };

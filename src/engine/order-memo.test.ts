@@ -15,7 +15,7 @@ describe('order memo', () => {
     expect(memo.ofIntent('0xintent')).toEqual(order(2));
   });
 
-  it('forgets the oldest entries past its size, by hash and by intent', () => {
+  it('forgets the least recently used entries past its size, by hash and by intent', () => {
     const memo = createOrderMemo(2);
     for (const n of [1, 2, 3]) memo.remember(`0x${n}`, order(n), `i${n}`);
     expect(memo.get('0x1')).toBeUndefined();

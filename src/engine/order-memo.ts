@@ -7,6 +7,7 @@
  * Also by intent, for an origin execution this process recorded as succeeded: those steps then need not
  * read the receipt rows for its hash (an origin row that SUCCEEDED keeps its hash and status).
  */
+import { LRUCache } from 'lru-cache';
 import type { OrderData } from '../contracts/types.ts';
 import { ORDER_MEMO_SIZE } from './constants.ts';
 
@@ -19,19 +20,15 @@ export interface OrderMemo {
 }
 
 export function createOrderMemo(size: number = ORDER_MEMO_SIZE): OrderMemo {
-  // Insertion order is age: the oldest entry goes first once a map is full.
-  const orders = new Map<string, OrderData>();
-  const byIntent = new Map<string, OrderData>();
-  const bounded = <V>(map: Map<string, V>, key: string, value: V) => {
-    map.set(key, value);
-    if (map.size > size) map.delete(map.keys().next().value!);
-  };
+  // The least recently used entry goes first once a memo is full.
+  const orders = new LRUCache<string, OrderData>({ max: size });
+  const byIntent = new LRUCache<string, OrderData>({ max: size });
   return {
     get: (originHash) => orders.get(originHash.toLowerCase()),
     ofIntent: (intentId) => byIntent.get(intentId.toLowerCase()),
     remember(originHash, order, intentId) {
-      bounded(orders, originHash.toLowerCase(), order);
-      if (intentId !== undefined) bounded(byIntent, intentId.toLowerCase(), order);
+      orders.set(originHash.toLowerCase(), order);
+      if (intentId !== undefined) byIntent.set(intentId.toLowerCase(), order);
     },
   };
 }

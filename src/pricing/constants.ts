@@ -15,3 +15,9 @@ export const PRICE_READ_TIMEOUT_MS = 3_000;
  * every significant digit a float can hold.
  */
 export const RATIO_SCALE = 10n ** 18n;
+
+/**
+ * Tokens whose prices are kept (~100 bytes each). GetTokenPrices names any address, so the cache needs a
+ * bound; the least recently used token goes first, far beyond the tokens anyone actually trades.
+ */
+export const PRICE_CACHE_MAX_TOKENS = 10_000;

@@ -9,6 +9,7 @@
  */
 import { createHash } from 'node:crypto';
 import { Kysely, PostgresDialect } from 'kysely';
+import { LRUCache } from 'lru-cache';
 import pg from 'pg';
 import type { Logger } from '../internal/logger.ts';
 import { mapDatabaseError } from './map-database-error.ts';
@@ -124,13 +125,12 @@ function errorFields(error: unknown): { message: string; code?: string } {
  * hashing each one again on every query was ~1 % of a Postgres server's CPU under load (bench/e2e).
  */
 export function createStatementNames() {
-  const byText = new Map<string, string>();
+  // Bounded: texts built per call (IN lists of every length) must not grow it without end.
+  const byText = new LRUCache<string, string>({ max: MAX_REMEMBERED_STATEMENT_NAMES });
   return {
     of(text: string): string {
       let name = byText.get(text);
       if (name === undefined) {
-        // Texts built per call (IN lists of every length) must not grow the map without end.
-        if (byText.size >= MAX_REMEMBERED_STATEMENT_NAMES) byText.clear();
         name = `sy_${createHash('sha1').update(text).digest('hex').slice(0, 24)}`;
         byText.set(text, name);
       }

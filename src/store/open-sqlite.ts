@@ -13,6 +13,7 @@ import {
   SqliteDriver,
   type SqliteStatement,
 } from 'kysely';
+import { LRUCache } from 'lru-cache';
 import type { Logger } from '../internal/logger.ts';
 import type { Database as Schema } from './schema.ts';
 import {
@@ -110,13 +111,12 @@ class FifoSqliteDriver extends SqliteDriver {
  * text. Safe because the store never streams (a statement is never busy when reused).
  */
 function withStatementCache(db: Database.Database, beforeClose: () => void): SqliteDatabase {
-  const cache = new Map<string, SqliteStatement>();
+  const cache = new LRUCache<string, SqliteStatement>({ max: STATEMENT_CACHE_SIZE });
   return {
     prepare(sqlText: string): SqliteStatement {
       let statement = cache.get(sqlText);
       if (!statement) {
         statement = db.prepare(sqlText) as unknown as SqliteStatement;
-        if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value as string);
         cache.set(sqlText, statement);
       }
       return statement;

@@ -4,6 +4,8 @@
  * quoted, so the intents repo picks them once per intent and keeps them, instead of reading and parsing the
  * whole text on every receipt read (each WaitIntentReceipt wake-up is one).
  */
+import { LRUCache } from 'lru-cache';
+
 export interface ReceiptWireFields {
   quoteRequest?: {
     tradeType?: 'EXACT_INPUT' | 'EXACT_OUTPUT';
@@ -17,7 +19,7 @@ export interface ReceiptWireFields {
 
 /**
  * Intents whose receipt fields are kept: every intent in flight and then some (~0.3 kB each, ~1 MB in all).
- * Beyond it the oldest is dropped and read again from its text when next asked for.
+ * Beyond it the least recently used is dropped and read again from its text when next asked for.
  */
 export const RECEIPT_FIELDS_MEMO_SIZE = 4_096;
 
@@ -46,19 +48,18 @@ export function pickReceiptFields(intentJson: string): ReceiptWireFields {
   return picked;
 }
 
-/** Picked fields per intent id, at most `size`; the oldest entry goes first. */
+/** Picked fields per intent id, at most `size`; the least recently used entry goes first. */
 export interface ReceiptFieldsMemo {
   get(intentId: string): ReceiptWireFields | undefined;
   set(intentId: string, fields: ReceiptWireFields): void;
 }
 
 export function createReceiptFieldsMemo(size = RECEIPT_FIELDS_MEMO_SIZE): ReceiptFieldsMemo {
-  const kept = new Map<string, ReceiptWireFields>();
+  const kept = new LRUCache<string, ReceiptWireFields>({ max: size });
   return {
     get: (intentId) => kept.get(intentId),
     set(intentId, fields) {
       kept.set(intentId, fields);
-      if (kept.size > size) kept.delete(kept.keys().next().value!);
     },
   };
 }

@@ -120,6 +120,26 @@ describe('history page cache', () => {
     expect(cache.bytes).toBeLessThanOrEqual(10);
   });
 
+  it("replaces a filter's page with its next read: the new page answers to its own intents and inserts", async () => {
+    const { cache, store, dropIntent, events } = setup(10);
+    const key = store(1, OWNER, ['0x01'], Buffer.from('old'));
+    store(1, OWNER, ['0x02'], Buffer.from('new'));
+    dropIntent('0x01');
+    expect(cache.get(key, 1)?.toString()).toBe('new');
+    await events.publishInsert({ projectId: 1, ownerAddress: OWNER });
+    expect(cache.get(key, 1)).toBeUndefined();
+    store(1, OWNER, ['0x02'], Buffer.from('again'));
+    dropIntent('0x02');
+    expect([cache.get(key, 1), cache.size, cache.bytes]).toEqual([undefined, 0, 0]);
+  });
+
+  it('does not store a page larger than the whole cache, and the older page of its filter is gone', () => {
+    const { cache, store } = setup(10);
+    const key = store(1, OWNER, ['0x01'], Buffer.alloc(4));
+    store(1, OWNER, ['0x02'], Buffer.alloc(11));
+    expect([cache.get(key, 1), cache.size, cache.bytes]).toEqual([undefined, 0, 0]);
+  });
+
   it('drops every page when notifications may have been missed, and stores nothing read before', () => {
     const { cache, store, events } = setup();
     const key = store(1, OWNER, ['0x01'], Buffer.from('a'));

@@ -17,7 +17,7 @@
  * is not stored. When notifications may have been missed (the Postgres listening connection
  * dropped), every page goes, and reads begun before store nothing. Pages are keyed by the caller's project (checked again on every hit) and dialect.
  */
-import { createLru } from '../../../internal/lru.ts';
+import { LRUCache } from 'lru-cache';
 import type { IntentEvents, IntentHistoryFilter } from '../../../store/index.ts';
 import type { Dialect } from '../../dialect.ts';
 import type { ReceiptCache } from './receipt-cache.ts';
@@ -86,11 +86,12 @@ export function createHistoryPageCache(deps: {
     if (keys) keys.add(key);
     else index.set(name, new Set([key]));
   };
-  // Bounded by the pages' bytes; a page leaving (dropped or evicted) leaves the indexes with it.
-  const pages = createLru<string, Page>({
-    maxWeight: maxBytes,
-    weigh: (page) => page.bytes.length,
-    onRemove(key, page) {
+  // Bounded by the pages' bytes; a page leaving (dropped, replaced or evicted) leaves the indexes with it,
+  // once it is gone. lru-cache needs sizes and a bound of 1 or more; with 0, keyOf caches nothing.
+  const pages = new LRUCache<string, Page>({
+    maxSize: Math.max(1, maxBytes),
+    sizeCalculation: (page) => Math.max(1, page.bytes.length),
+    disposeAfter(page, key) {
       unlink(byGroup, page.group, key);
       for (const id of page.intentIds) unlink(byIntent, id, key);
     },
@@ -139,7 +140,7 @@ export function createHistoryPageCache(deps: {
             bytes: pageBytes,
           };
           // The key's old page goes first; a page larger than the whole cache is not stored.
-          if (!pages.set(key, page)) return;
+          if (pages.set(key, page).peek(key) !== page) return;
           link(byGroup, page.group, key);
           for (const id of intentIds) link(byIntent, id, key);
         },
@@ -149,7 +150,7 @@ export function createHistoryPageCache(deps: {
       return pages.size;
     },
     get bytes() {
-      return pages.weight;
+      return pages.calculatedSize;
     },
   };
 }

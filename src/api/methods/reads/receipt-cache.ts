@@ -10,7 +10,7 @@
  * reading means the bytes it built may already be stale, and they are not cached. When notifications
  * may have been missed (the Postgres listening connection dropped), everything is dropped.
  */
-import { createLru } from '../../../internal/lru.ts';
+import { LRUCache } from 'lru-cache';
 import type { IntentEvents, IntentReceiptRecord, IntentStatus } from '../../../store/index.ts';
 import { isTerminal } from '../../../store/index.ts';
 
@@ -75,11 +75,11 @@ export function isCacheable({ intent, transactions }: IntentReceiptRecord): bool
 export function createReceiptCache(deps: { events: IntentEvents; maxIntents?: number }): ReceiptCache {
   const max = deps.maxIntents ?? RECEIPT_CACHE_MAX_INTENTS;
   const dropListeners = new Set<(intentId: string) => void>();
-  // Bounded by count: every entry weighs 1, whatever texts it holds.
-  const entries = createLru<string, Entry>({
-    maxWeight: max,
-    weigh: () => 1,
-    onRemove(intentId, entry) {
+  // Bounded by count, whatever texts an entry holds (lru-cache needs a bound of 1 or more; with 0 nothing
+  // is stored). Every way out (a delete, an eviction, `clear`) runs disposeAfter once the entry is gone.
+  const entries = new LRUCache<string, Entry>({
+    max: Math.max(1, max),
+    disposeAfter(entry, intentId) {
       entry.stop();
       for (const listener of dropListeners) listener(intentId);
     },
