@@ -143,6 +143,10 @@ export interface IntentRecord {
   quoteExpiresAt: Date;
   committedAt: Date | null;
   executeDeadline: Date | null;
+  /**
+   * The deposit hash ExecuteIntent named when it started the intent: a claim (possibly not mined then), which
+   * the engine checks before it shows it on the deposit row. Search matches the row, never this.
+   */
   depositTransactionHash: string | null;
   createdAt: Date;
   updatedAt: Date;
@@ -307,7 +311,14 @@ export interface TransactionsRepo {
    * was left as it was.
    */
   advance(
-    input: TransactionUpsert & { from: readonly TransactionStatus[] },
+    input: TransactionUpsert & {
+      from: readonly TransactionStatus[];
+      /**
+       * Update only a row that has no meta yet: meta written this way is never replaced (the gasless
+       * deposit authorization, verified once). An insert is not affected.
+       */
+      onlyWithoutMeta?: boolean;
+    },
   ): Promise<IntentTransactionRecord | undefined>;
   list(intentId: string): Promise<IntentTransactionRecord[]>;
 }
