@@ -284,6 +284,21 @@ export interface IntentsRepo {
    * `id` (a scan in pages: the deposit watcher).
    */
   listByStatus(statuses: IntentStatus[], limit: number, afterId?: number): Promise<IntentRecord[]>;
+  /**
+   * QUOTED intents on this origin chain whose origin intent address is one of `addresses` (any case): the
+   * quotes a batch of token transfers paid (the engine's watch of deposits made without a commit).
+   */
+  quotedAtAddresses(input: { originChainId: number; addresses: string[] }): Promise<IntentRecord[]>;
+  /**
+   * QUOTED intents depositing `originTokenAddress`, made after `createdAfter`, ordered by (createdAt, id),
+   * after the intent `after` (a scan in pages), at most `limit`.
+   */
+  listRecentQuoted(input: {
+    originTokenAddress: string;
+    createdAfter: Date;
+    after?: { createdAt: Date; id: number };
+    limit: number;
+  }): Promise<IntentRecord[]>;
 }
 
 export interface TransactionUpsert {
