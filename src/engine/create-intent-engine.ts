@@ -104,6 +104,7 @@ export function createIntentEngine(deps: IntentEngineDeps): IntentEngine {
   const watcher = createDepositWatcher(ctx, {
     ...(options.depositScanIntervalMs !== undefined && { intervalMs: options.depositScanIntervalMs }),
     ...(options.depositScanBatch !== undefined && { batch: options.depositScanBatch }),
+    chainIds: deps.chains.map((c) => c.chainId),
     startExecution: (intentId) => startExecution(ctx, { intentId }),
   });
 
