@@ -72,14 +72,23 @@ export async function startExecution(ctx: EngineContext, input: StartExecutionIn
   crashPoint('execute:accepted');
 }
 
-/** True when the transaction is mined and paid the address; false when it is not mined yet. */
+/**
+ * True when the transaction is mined and paid the address; false when it is not mined yet, or the chain
+ * cannot be read now (an RPC outage must not refuse a deposit: the hash is then only a claim, checked by the
+ * deposit step like an unmined one).
+ */
 async function checkNamedDeposit(
   ctx: EngineContext,
   chainId: number,
   hash: Hex,
   target: { to: Address; token: Address },
 ): Promise<boolean> {
-  const payment = await readDepositPayment(ctx.chain(chainId).client, hash, target);
+  const payment = await readDepositPayment(ctx.chain(chainId).client, hash, target).catch(
+    (error: unknown) => {
+      ctx.log.warn('the named deposit could not be read; kept as a claim', { chainId, hash, error });
+      return { state: 'unmined' } as const;
+    },
+  );
   if (payment.state === 'foreign') {
     throw new ForeignDepositTransactionError(payment.reason, { details: { hash, ...target } });
   }
