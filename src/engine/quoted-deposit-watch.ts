@@ -47,8 +47,14 @@ export function createQuotedDepositWatch(
     const head = await withChainErrors(() => client.getBlockNumber({ cacheTime: 0 }));
     const safe = head - BigInt(Math.max(1, config.confirmations)) + 1n;
     const last = scanned.get(chainId);
+    // First round, or the chain went back below what was read (a rollback, a restart from older state): the
+    // blocks are read again from the look-back, as after a start (recording is idempotent).
     const from =
-      last !== undefined ? last + 1n : safe > LOG_LOOKBACK_BLOCKS ? safe - LOG_LOOKBACK_BLOCKS : 0n;
+      last !== undefined && last <= safe
+        ? last + 1n
+        : safe > LOG_LOOKBACK_BLOCKS
+          ? safe - LOG_LOOKBACK_BLOCKS
+          : 0n;
     if (safe < 0n || from > safe) return 0;
     const to = safe < from + QUOTED_WATCH_MAX_BLOCKS - 1n ? safe : from + QUOTED_WATCH_MAX_BLOCKS - 1n;
     const logs = await withChainErrors(() =>
