@@ -4,9 +4,21 @@
  * and returns it to the owner after the origin deadline with nobody acting. Balances are checked on-chain;
  * a quote committed after its deposit arrived runs as usual.
  */
-import { type Address, parseEther, parseUnits, zeroAddress } from 'viem';
+import {
+  type Address,
+  createPublicClient,
+  http,
+  type PublicClient,
+  parseEther,
+  parseUnits,
+  zeroAddress,
+} from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chainLookup, type EngineContext } from '../../../src/engine/context.ts';
+import { createQuotedDepositWatch } from '../../../src/engine/quoted-deposit-watch.ts';
 import type { PlanRequest } from '../../../src/intents/plan/types.ts';
+import { createSilentLogger } from '../../../src/internal/logger.ts';
+import { newIntent, randomAddress } from '../../../src/store/testing.ts';
 import type { TestDevnetChain } from '../../harness/devnet.ts';
 import { freshAddress } from '../support/engine-fixture.ts';
 import { type RefundFixture, startRefundFixture } from './support.ts';
@@ -143,5 +155,49 @@ describe('a deposit to a quote that was never committed', () => {
     expect(row?.status).toBe('SUCCEEDED');
     expect(row?.statusReason).toBeNull();
     await engine.stop();
+  }, 60_000);
+});
+
+describe('the cost of watching quotes', () => {
+  it('does not grow with the number of quotes: one log read per chain a round, at most the batch of native balance reads', async () => {
+    // Many quotes nobody pays: half in a token, half native.
+    for (let i = 0; i < 40; i++) {
+      await f.store.intents.insert(
+        newIntent(f.projectId, {
+          originChainId: alpha.entry.chainId,
+          originIntentAddress: randomAddress(),
+          originTokenAddress: i % 2 === 0 ? usdcOf(alpha) : zeroAddress,
+        }),
+      );
+    }
+    const calls = new Map<string, number>();
+    const counted = (url: string) =>
+      createPublicClient({
+        transport: http(url, {
+          async onFetchRequest(request) {
+            const body = (await request.clone().json()) as { method: string } | { method: string }[];
+            for (const { method } of [body].flat()) calls.set(method, (calls.get(method) ?? 0) + 1);
+          },
+        }),
+      }) as PublicClient;
+    const clients = new Map(f.net.chains.map((c) => [c.entry.chainId, counted(c.entry.rpcUrl)]));
+    const ctx = {
+      store: f.store,
+      log: createSilentLogger(),
+      chain: chainLookup(f.net.chainConfigs, clients),
+      enqueue: async () => {},
+    } as unknown as EngineContext;
+    const nativeBatch = 5;
+    const chainIds = f.net.chains.map((c) => c.entry.chainId);
+    const watch = createQuotedDepositWatch(ctx, { chainIds, nativeBatch });
+    for (let round = 0; round < 3; round++) {
+      // New blocks on every chain, so each round has logs to read.
+      for (const chain of f.net.chains) await chain.testClient.mine({ blocks: 2 });
+      calls.clear();
+      expect(await watch.round()).toBe(0);
+      expect(calls.get('eth_blockNumber')).toBe(chainIds.length);
+      expect(calls.get('eth_getLogs')).toBe(chainIds.length);
+      expect(calls.get('eth_getBalance')).toBe(nativeBatch);
+    }
   }, 60_000);
 });
