@@ -26,6 +26,20 @@ export const DEPOSIT_RECHECK_MS = 1_000;
 export const DEPOSIT_SCAN_INTERVAL_MS = 2_000;
 /** Committed intents checked per watcher round: bounds the RPC reads of one round. */
 export const DEPOSIT_SCAN_BATCH = 200;
+/**
+ * Blocks one eth_getLogs of the watch for deposits to quotes never committed covers at most: hosted RPCs
+ * commonly refuse wider ranges. A watch that is behind (after a restart) catches up this many a round.
+ */
+export const QUOTED_WATCH_MAX_BLOCKS = 1_000n;
+/**
+ * How long after a quote is made its address is watched for native deposits (ms). A native transfer leaves
+ * no log, so each address costs a balance read; 75 minutes covers the quote's 5, the 10 more to the origin
+ * deadline and an hour for a slow wallet. Token deposits are watched by logs for as long as the quote is
+ * stored, at no cost per quote.
+ */
+export const QUOTED_NATIVE_WATCH_MS = 4_500_000;
+/** Native quote addresses read per watcher round (one balance read each): bounds the round's RPC cost. */
+export const QUOTED_NATIVE_SCAN_BATCH = 50;
 /** How far back (blocks) logs are searched for a deposit transfer or an event: about 3 hours of 1 s blocks. */
 export const LOG_LOOKBACK_BLOCKS = 10_000n;
 /** Steps whose last error is longer get it cut (characters): keeps the journal row readable. */

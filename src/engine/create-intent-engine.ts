@@ -9,7 +9,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Address, PublicClient } from 'viem';
 import { createTransactionSender, type TransactionSenderDeps } from '../chains/create-transaction-sender.ts';
-import { crashPoint } from '../chains/debug-crash-point.ts';
 import { createLatestBlockCache } from '../chains/latest-block-cache.ts';
 import type { ChainConfig } from '../internal/config-types.ts';
 import type { Logger } from '../internal/logger.ts';
@@ -18,14 +17,10 @@ import { createAttester } from './attester.ts';
 import { type ChainWatchDeps, createChainWatch } from './chain-watch.ts';
 import { chainLookup, type EngineContext, type EngineKeys, type RefundTiming } from './context.ts';
 import { createDepositWatcher } from './deposit-watcher.ts';
-import { IntentNotFoundError } from './errors.ts';
-import { type DepositIntentEntry, recordGaslessRequest, toDepositIntentEntry } from './gasless/index.ts';
-import { recordGivenDepositHash } from './given-deposit-hash.ts';
-import { loadPlan } from './load-plan.ts';
+import { toDepositIntentEntry } from './gasless/index.ts';
 import { createOrderMemo } from './order-memo.ts';
-import { writeRow } from './receipts.ts';
-import { originRefundStep } from './refunds/origin-refund.ts';
 import { createSettlementBatcher } from './settlement-batcher.ts';
+import { startExecution } from './start-execution.ts';
 import { createStepRunner } from './step-runner.ts';
 import type { IntentEngine } from './types.ts';
 
@@ -56,8 +51,6 @@ export interface IntentEngineDeps {
   log: Logger;
   options?: IntentEngineOptions;
 }
-
-const TERMINAL = new Set(['SUCCEEDED', 'FAILED', 'REFUNDED', 'ABORTED', 'INVALID']);
 
 export function createIntentEngine(deps: IntentEngineDeps): IntentEngine {
   const { store, keys } = deps;
@@ -108,52 +101,11 @@ export function createIntentEngine(deps: IntentEngineDeps): IntentEngine {
   });
   runnerKick = runner.kick;
 
-  async function startExecution(
-    intentId: string,
-    depositTransactionHash?: `0x${string}`,
-    gasless?: DepositIntentEntry,
-  ): Promise<void> {
-    const intent = await store.intents.getForEngine(intentId);
-    if (!intent) throw new IntentNotFoundError(`intent ${intentId} not found`, { details: { intentId } });
-    if (TERMINAL.has(intent.status)) return;
-    await store.intents.updateStatus({
-      intentId,
-      to: 'EXECUTING',
-      ...(depositTransactionHash && { depositTransactionHash }),
-    });
-    if (gasless) await recordGaslessRequest(store, intent, gasless);
-    if (depositTransactionHash) {
-      await writeRow(store, intentId, 'deposit', {
-        chainId: intent.originChainId,
-        status: 'PENDING',
-        txnHash: depositTransactionHash,
-      });
-      // Started by the deposit watcher (before this call, or between the read above and the hash's
-      // write): its deposit step may have counted a native deposit already, with no hash to show for it.
-      // The status read above cannot tell, so the row is looked at every time (given-deposit-hash.ts).
-      if (intent.planJson) {
-        await recordGivenDepositHash(ctx, {
-          intentId,
-          chainId: intent.originChainId,
-          originAddress: loadPlan(intent).origin.address,
-          hash: depositTransactionHash,
-        });
-      }
-    }
-    await ctx.enqueue(intentId, 'deposit');
-    // Returns the deposit after the origin deadline if the origin never runs, and late deposits (refunds/):
-    // journaled to look first at that deadline (originRefundStep.firstLookAt), not now.
-    const firstLook = intent.planJson
-      ? originRefundStep.firstLookAt?.(ctx, { intent, plan: loadPlan(intent) })
-      : undefined;
-    await ctx.enqueue(intentId, 'origin-refund', firstLook);
-    crashPoint('execute:accepted');
-  }
-
   const watcher = createDepositWatcher(ctx, {
     ...(options.depositScanIntervalMs !== undefined && { intervalMs: options.depositScanIntervalMs }),
     ...(options.depositScanBatch !== undefined && { batch: options.depositScanBatch }),
-    startExecution: (intentId) => startExecution(intentId),
+    chainIds: deps.chains.map((c) => c.chainId),
+    startExecution: (intentId) => startExecution(ctx, { intentId }),
   });
 
   // Lost transactions of a chain that came back behind are sent again without waiting for a later send.
@@ -169,7 +121,7 @@ export function createIntentEngine(deps: IntentEngineDeps): IntentEngine {
     async requestExecution({ intentId, depositTransactionHash, depositSignature }) {
       // A gasless deposit (verified by ExecuteIntent) is pulled inside the origin execution: src/engine/gasless.
       const gasless = depositSignature ? toDepositIntentEntry(depositSignature) : undefined;
-      await startExecution(intentId, depositTransactionHash, gasless);
+      await startExecution(ctx, { intentId, depositTransactionHash, gasless });
     },
     async start() {
       const resent = await sender.rebroadcastUnconfirmed();

@@ -7,11 +7,14 @@
  * nothing arrived), so only commits still able to run stay here. A round reads at most DEPOSIT_SCAN_BATCH
  * of them, oldest first, and the next round goes on after the last one it read, back to the oldest after
  * the newest: reading the oldest page every round would never reach the intents committed after them.
+ *
+ * Each round also watches the addresses of quotes never committed (quoted-deposit-watch.ts).
  */
 import { balanceAt, chainNow } from './chain-reads.ts';
 import { DEPOSIT_SCAN_BATCH, DEPOSIT_SCAN_INTERVAL_MS } from './constants.ts';
 import type { EngineContext } from './context.ts';
 import { loadPlan } from './load-plan.ts';
+import { createQuotedDepositWatch } from './quoted-deposit-watch.ts';
 
 export interface DepositWatcher {
   start(): void;
@@ -26,9 +29,12 @@ export function createDepositWatcher(
     intervalMs?: number;
     /** Intents read per round (tests). */
     batch?: number;
+    /** The chains whose quotes' addresses are watched for deposits without a commit. */
+    chainIds: readonly number[];
     startExecution: (intentId: string) => Promise<void>;
   },
 ): DepositWatcher {
+  const quoted = createQuotedDepositWatch(ctx, { chainIds: options.chainIds });
   const intervalMs = options.intervalMs ?? DEPOSIT_SCAN_INTERVAL_MS;
   const batch = options.batch ?? DEPOSIT_SCAN_BATCH;
   /** The id of the last intent the previous round read; undefined: start from the oldest. */
@@ -60,6 +66,7 @@ export function createDepositWatcher(
         ctx.log.warn('deposit check failed; next round retries', { intentId: intent.intentId, error });
       }
     }
+    await quoted.round().catch((error: unknown) => ctx.log.warn('quoted-deposit watch failed', { error }));
     return moved;
 
     /**

@@ -29,3 +29,11 @@ export class UnexpectedOutcomeError extends SwitchyardError {
 export class FillNotFoundError extends SwitchyardError {
   override readonly name = 'FillNotFoundError';
 }
+
+/**
+ * The transaction named as an intent's deposit is mined and paid the intent address nothing of the deposit
+ * token (another intent's deposit, another project's, a reverted one): it is not recorded.
+ */
+export class ForeignDepositTransactionError extends SwitchyardError {
+  override readonly name = 'ForeignDepositTransactionError';
+}

@@ -1,8 +1,8 @@
 /**
  * ExecuteIntent named the deposit transaction, but the deposit step counted the deposit without knowing it
  * (the deposit watcher started the intent first, and a native deposit leaves no log to find it by): the
- * SUCCEEDED deposit row gets the hash, its sender and its block time, once the receipt shows that
- * transaction paid the intent address. Anything else leaves the row as it is.
+ * SUCCEEDED deposit row gets the hash, its sender and its block time, once that transaction is mined and
+ * paid the intent address (deposit-payment.ts). Anything else leaves the row as it is.
  *
  * Both sides call it after their own write, so no order of the two loses the hash: ExecuteIntent after it
  * wrote the hash (on the intent, and on the deposit row unless that is final), with its hash; the deposit
@@ -11,14 +11,20 @@
  * since a status write to the same status changes nothing) or from the intent. Whichever side writes second
  * sees the other's write.
  */
-import type { Hex } from 'viem';
-import { minedAt } from '../chains/mined-at.ts';
+import type { Address, Hex } from 'viem';
 import type { Store } from '../store/types.ts';
 import type { EngineContext } from './context.ts';
+import { readDepositPayment } from './deposit-payment.ts';
 
 export async function recordGivenDepositHash(
   ctx: Pick<EngineContext, 'chain'> & { store: Store },
-  input: { intentId: string; chainId: number; originAddress: string; hash?: Hex | undefined },
+  input: {
+    intentId: string;
+    chainId: number;
+    originAddress: Address;
+    depositToken: Address;
+    hash?: Hex | undefined;
+  },
 ): Promise<void> {
   const rows = await ctx.store.transactions.list(input.intentId);
   const row = rows.find((r) => r.kind === 'deposit');
@@ -33,16 +39,18 @@ export async function recordGivenDepositHash(
   const sameHash = row.txnHash?.toLowerCase() === hash.toLowerCase();
   if (row.txnHash && !(sameHash && (!row.minedAt || !row.fromAddress))) return;
   const { client } = ctx.chain(input.chainId);
-  const receipt = await client.getTransactionReceipt({ hash }).catch(() => undefined);
-  if (receipt?.status !== 'success') return;
-  if (receipt.to?.toLowerCase() !== input.originAddress.toLowerCase()) return;
+  const payment = await readDepositPayment(client, hash, {
+    to: input.originAddress,
+    token: input.depositToken,
+  }).catch(() => undefined);
+  if (payment?.state !== 'paid') return;
   await ctx.store.transactions.upsert({
     intentId: input.intentId,
     kind: 'deposit',
     chainId: input.chainId,
     status: 'SUCCEEDED',
     txnHash: hash,
-    fromAddress: receipt.from,
-    minedAt: await minedAt(client, receipt),
+    fromAddress: payment.from,
+    minedAt: payment.minedAt,
   });
 }

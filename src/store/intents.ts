@@ -4,6 +4,7 @@ import { type CompiledInsert, compiledInsert, compileOnce } from './compiled-que
 import type { StoreContext } from './context.ts';
 import { createPgQuoteInsert, type QuoteInsert } from './insert-quote-postgres.ts';
 import { intentHistory, intentHistoryIndex, receiptsOf } from './intent-history.ts';
+import { listRecentQuoted, quotedAtAddresses } from './quoted-intents.ts';
 import { createReceiptFieldsMemo, pickReceiptFields } from './receipt-fields.ts';
 import {
   byKind,
@@ -184,6 +185,9 @@ export function createIntentsRepo(ctx: StoreContext): IntentsRepo {
         .execute();
       return rows.map(intentFromRow);
     },
+
+    quotedAtAddresses: (input) => quotedAtAddresses(ctx, input),
+    listRecentQuoted: (input) => listRecentQuoted(ctx, input),
   };
 }
 

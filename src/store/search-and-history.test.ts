@@ -65,8 +65,33 @@ describeEachDialect('search intents', ({ openStore }) => {
     expect(ids(await search({ byTransactionHash: hash.i3Dest }))).toEqual([i3.intentId]);
     expect(ids(await search({ byTransactionHash: hash.i3Refund }))).toEqual([i3.intentId]);
     expect(ids(await search({ byDepositTransactionHash: hash.i1Deposit }))).toEqual([i1.intentId]);
-    expect(ids(await search({ byDepositTransactionHash: hash.i2Deposit }))).toEqual([i2.intentId]);
     expect(await search({ byDepositTransactionHash: hash.i1Origin })).toEqual([]);
+  });
+
+  it('does not match the hash ExecuteIntent named until the engine writes it on the deposit row', async () => {
+    // The hash on the intent is a claim (not mined when named, or naming another intent's transaction):
+    // only the deposit row, written once the transaction is known to pay the address, is searched.
+    const search = (f: Omit<Parameters<Store['intents']['search']>[0], 'projectId'>) =>
+      store.intents.search({ projectId: project.id, ...f });
+    const claim = randomHash();
+    const i4 = await store.intents.insert(newIntent(project.id, { ownerAddress: randomAddress() }));
+    await store.intents.updateStatus({
+      intentId: i4.intentId,
+      to: 'EXECUTING',
+      depositTransactionHash: claim,
+    });
+    expect(await search({ byDepositTransactionHash: claim })).toEqual([]);
+    expect(await search({ byTransactionHash: claim })).toEqual([]);
+    expect(await search({ byQueryString: claim })).toEqual([]);
+    await store.transactions.upsert({
+      intentId: i4.intentId,
+      kind: 'deposit',
+      chainId: 1,
+      status: 'SUCCEEDED',
+      txnHash: claim,
+    });
+    expect(ids(await search({ byDepositTransactionHash: claim }))).toEqual([i4.intentId]);
+    expect(ids(await search({ byQueryString: claim }))).toEqual([i4.intentId]);
   });
 
   it('matches a query string against intent ids, addresses and transaction hashes', async () => {
@@ -77,7 +102,7 @@ describeEachDialect('search intents', ({ openStore }) => {
     expect(await q(i3.originIntentAddress)).toEqual([i3.intentId]);
     expect(await q(i1.destinationIntentAddress)).toEqual([i1.intentId]);
     expect(await q(hash.i3Refund)).toEqual([i3.intentId]);
-    expect(await q(hash.i2Deposit)).toEqual([i2.intentId]);
+    expect(await q(hash.i1Deposit)).toEqual([i1.intentId]);
     expect(await q('not-a-thing')).toEqual([]);
   });
 

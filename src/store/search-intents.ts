@@ -1,6 +1,7 @@
 /**
  * SearchIntents: every given filter narrows the result (AND), always within the caller's project.
- * Hash and address filters are equality on indexed lowercase columns.
+ * Hash and address filters are equality on indexed lowercase columns. Transaction hashes are matched on the
+ * receipt rows only, which hold what the engine has checked.
  */
 import type { ExpressionBuilder } from 'kysely';
 import type { StoreContext } from './context.ts';
@@ -30,7 +31,6 @@ function matchesQueryString(eb: IntentsEb, raw: string) {
     eb('intents.owner_address', '=', q),
     eb('intents.origin_intent_address', '=', q),
     eb('intents.destination_intent_address', '=', q),
-    eb('intents.deposit_transaction_hash', '=', q),
     hasTransaction(eb, q),
   ]);
 }
@@ -46,13 +46,10 @@ export async function searchIntents(ctx: StoreContext, filter: SearchIntentsFilt
   const txHash = filter.byTransactionHash;
   if (txHash) query = query.where((eb) => hasTransaction(eb, lower(txHash)));
   const depositHash = filter.byDepositTransactionHash;
-  if (depositHash) {
-    const hash = lower(depositHash);
-    // The hash given to ExecuteIntent is on the intent; a deposit found on-chain is on its row.
-    query = query.where((eb) =>
-      eb.or([eb('intents.deposit_transaction_hash', '=', hash), hasTransaction(eb, hash, 'deposit')]),
-    );
-  }
+  // Only the deposit row's hash: the engine writes it there once the transaction is known to pay the intent
+  // address. The hash ExecuteIntent named is only a claim until then (kept on the intent), and a claim
+  // naming someone else's transaction must not find this intent.
+  if (depositHash) query = query.where((eb) => hasTransaction(eb, lower(depositHash), 'deposit'));
   const q = filter.byQueryString?.trim();
   if (q) query = query.where((eb) => matchesQueryString(eb, q));
   const rows = await query.orderBy('intents.id', 'desc').limit(MAX_SEARCH_RESULTS).execute();

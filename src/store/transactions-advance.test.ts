@@ -65,4 +65,36 @@ describeEachDialect('transactions.advance', ({ openStore }) => {
       store.transactions.advance({ intentId, kind: 'origin', chainId: 1, status: 'PENDING', from: [] }),
     ).rejects.toThrow(RangeError);
   });
+
+  it('with onlyWithoutMeta, writes meta once: a second write leaves the stored meta and row as they were', async () => {
+    const intentId = await freshIntent();
+    const write = (permit: string) =>
+      store.transactions.advance({
+        intentId,
+        kind: 'deposit',
+        chainId: 1,
+        status: 'PENDING',
+        meta: { depositIntentEntry: { permitSignature: permit } },
+        from: ['UNKNOWN', 'PENDING'],
+        onlyWithoutMeta: true,
+      });
+    // The quote's UNKNOWN row, without meta: written.
+    await store.transactions.upsert({ intentId, kind: 'deposit', chainId: 1, status: 'UNKNOWN' });
+    expect((await write('0x01'))?.meta).toEqual({ depositIntentEntry: { permitSignature: '0x01' } });
+    expect(await write('0x02')).toBeUndefined();
+    const [row] = await store.transactions.list(intentId);
+    expect(row?.meta).toEqual({ depositIntentEntry: { permitSignature: '0x01' } });
+    // Without the flag the same write replaces it (the flag is what protects the entry).
+    await store.transactions.advance({
+      intentId,
+      kind: 'deposit',
+      chainId: 1,
+      status: 'PENDING',
+      meta: { depositIntentEntry: { permitSignature: '0x03' } },
+      from: ['UNKNOWN', 'PENDING'],
+    });
+    expect((await store.transactions.list(intentId))[0]?.meta).toEqual({
+      depositIntentEntry: { permitSignature: '0x03' },
+    });
+  });
 });

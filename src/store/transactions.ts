@@ -78,7 +78,7 @@ export function createTransactionsRepo(ctx: StoreContext): TransactionsRepo {
       return transactionFromRow(row);
     },
 
-    async advance({ from, ...input }) {
+    async advance({ from, onlyWithoutMeta, ...input }) {
       const now = ctx.now().getTime();
       const intentId = lower(input.intentId);
       if (from.length === 0) throw new RangeError('advance: `from` names no status the row may move from');
@@ -92,7 +92,7 @@ export function createTransactionsRepo(ctx: StoreContext): TransactionsRepo {
       from.forEach((status, i) => {
         values[`from:${i}`] = status;
       });
-      const shape = `${Object.keys(set).join(',')}|${from.length}`;
+      const shape = `${Object.keys(set).join(',')}|${from.length}|${onlyWithoutMeta ? 'once' : ''}`;
       // Postgres: the NOTIFY rides in the statement (one round trip, not two); no row moved, none is sent.
       const inWrite = ctx.notifyInWrite;
       const query = inWrite ? statements.advanceNotifying(shape, values) : statements.advance(shape, values);
@@ -115,7 +115,7 @@ export function createTransactionsRepo(ctx: StoreContext): TransactionsRepo {
 /** The engine's per-step statements, built once (compiled-query.ts); the SQL is the query builder's. */
 function compileStatements(db: Kysely<Database>, notifications: WriteNotifications | undefined) {
   const advanceQuery = (v: Record<string, unknown>, shape: string) => {
-    const [setColumns, fromCount] = shape.split('|') as [string, string];
+    const [setColumns, fromCount, meta] = shape.split('|') as [string, string, string];
     const pick = (prefix: string, columns: string[]) =>
       Object.fromEntries(columns.map((column) => [column, v[`${prefix}:${column}`]]));
     const rowColumns = Object.keys(v)
@@ -125,12 +125,13 @@ function compileStatements(db: Kysely<Database>, notifications: WriteNotificatio
     return db
       .insertInto('intent_transactions')
       .values(pick('row', rowColumns) as ReturnType<typeof newTransactionRow>)
-      .onConflict((oc) =>
-        oc
+      .onConflict((oc) => {
+        const update = oc
           .columns(['intent_id', 'kind'])
           .doUpdateSet(pick('set', setColumns.split(',')))
-          .where('intent_transactions.status', 'in', from as string[]),
-      )
+          .where('intent_transactions.status', 'in', from as string[]);
+        return meta === 'once' ? update.where('intent_transactions.meta_json', 'is', null) : update;
+      })
       .returningAll();
   };
   return {
@@ -147,7 +148,7 @@ function compileStatements(db: Kysely<Database>, notifications: WriteNotificatio
     /**
      * Insert the row, or move the stored one when its status is one of `from`. Values: `row:<column>` (the
      * full new row), `set:<column>` (the columns the update sets), `from:<i>`; the shape names the set columns
-     * and how many statuses.
+     * and how many statuses, and whether the row must have no meta yet (`onlyWithoutMeta`).
      */
     advance: compileByShape((v: Record<string, unknown>, shape) => advanceQuery(v, shape).compile()),
 

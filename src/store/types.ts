@@ -145,6 +145,10 @@ export interface IntentRecord {
   quoteExpiresAt: Date;
   committedAt: Date | null;
   executeDeadline: Date | null;
+  /**
+   * The deposit hash ExecuteIntent named when it started the intent: a claim (possibly not mined then), which
+   * the engine checks before it shows it on the deposit row. Search matches the row, never this.
+   */
   depositTransactionHash: string | null;
   createdAt: Date;
   updatedAt: Date;
@@ -282,6 +286,21 @@ export interface IntentsRepo {
    * `id` (a scan in pages: the deposit watcher).
    */
   listByStatus(statuses: IntentStatus[], limit: number, afterId?: number): Promise<IntentRecord[]>;
+  /**
+   * QUOTED intents on this origin chain whose origin intent address is one of `addresses` (any case): the
+   * quotes a batch of token transfers paid (the engine's watch of deposits made without a commit).
+   */
+  quotedAtAddresses(input: { originChainId: number; addresses: string[] }): Promise<IntentRecord[]>;
+  /**
+   * QUOTED intents depositing `originTokenAddress`, made after `createdAfter`, ordered by (createdAt, id),
+   * after the intent `after` (a scan in pages), at most `limit`.
+   */
+  listRecentQuoted(input: {
+    originTokenAddress: string;
+    createdAfter: Date;
+    after?: { createdAt: Date; id: number };
+    limit: number;
+  }): Promise<IntentRecord[]>;
 }
 
 export interface TransactionUpsert {
@@ -309,7 +328,14 @@ export interface TransactionsRepo {
    * was left as it was.
    */
   advance(
-    input: TransactionUpsert & { from: readonly TransactionStatus[] },
+    input: TransactionUpsert & {
+      from: readonly TransactionStatus[];
+      /**
+       * Update only a row that has no meta yet: meta written this way is never replaced (the gasless
+       * deposit authorization, verified once). An insert is not affected.
+       */
+      onlyWithoutMeta?: boolean;
+    },
   ): Promise<IntentTransactionRecord | undefined>;
   list(intentId: string): Promise<IntentTransactionRecord[]>;
 }

@@ -234,6 +234,65 @@ describe('a gasless deposit across an engine restart', () => {
   }, 60_000);
 });
 
+describe('a repeated gasless ExecuteIntent while the intent executes', () => {
+  it('with a tampered permit is refused naming the field, the stored authorization stays, and the intent still succeeds', async () => {
+    const amount = usdc('30');
+    const wallet = await fundedWallet(alpha, amount);
+    const { intent, gasFeeOptions, recipient } = await quoteAndCommit(wallet.address, amount);
+    const { intentId } = intent;
+    const signature = await depositSignature(wallet, intent, gasFeeOptions, { auth: 'permit' });
+    const storedEntry = async () =>
+      (await svc.store.transactions.list(intentId)).find((r) => r.kind === 'deposit')?.meta
+        ?.depositIntentEntry as { permitSignature?: string; permitDeadline?: number } | undefined;
+    // Held EXECUTING (no engine runs it) while the repeats arrive: the state anyone can read it in.
+    await svc.stopEngine();
+    try {
+      expect((await api.executeIntent({ intentId, depositSignature: signature })).intentStatus).toBe(
+        'EXECUTING',
+      );
+      const permit = signature.permitSignature!;
+      // What an attacker with the project key can send: the owner's intent signature (from a receipt) with
+      // a broken permit (v = 0x1f: "Invalid yParityOrV value" at every origin attempt), or another deadline.
+      const tampered: DepositSignature[] = [
+        { ...signature, permitSignature: `${permit.slice(0, -2)}1f` },
+        { ...signature, permitDeadline: signature.permitDeadline! + 1 },
+        { ...signature, permitSignature: undefined, permitDeadline: undefined },
+      ];
+      const fields = [
+        'depositSignature.permitSignature',
+        'depositSignature.permitDeadline',
+        'depositSignature.permitSignature',
+      ];
+      for (const [i, repeat] of tampered.entries()) {
+        const error = await api.executeIntent({ intentId, depositSignature: repeat }).then(
+          () => undefined,
+          (e: unknown) => e,
+        );
+        expect(error).toBeInstanceOf(InvalidArgumentError);
+        expect((error as InvalidArgumentError).message).toContain(`${fields[i]}: differs from the deposit`);
+      }
+      expect(await storedEntry()).toMatchObject({
+        permitSignature: permit,
+        permitDeadline: signature.permitDeadline,
+      });
+      // The same signature again is harmless.
+      expect((await api.executeIntent({ intentId, depositSignature: signature })).intentStatus).toBe(
+        'EXECUTING',
+      );
+    } finally {
+      await svc.startEngine();
+    }
+    const receipt = await waitDone(intentId);
+    expect(receipt.status).toBe('SUCCEEDED');
+    expect(await balanceOf(beta, beta.entry.tokens.USDC!, recipient)).toBeGreaterThanOrEqual(
+      intent.quote.toAmountMin,
+    );
+    expect(await balanceOf(alpha, alpha.entry.tokens.USDC!, wallet.address)).toBe(
+      amount - intent.depositTransaction.amount,
+    );
+  }, 60_000);
+});
+
 describe('ExecuteIntent refuses a gasless deposit it cannot relay, before spending gas', () => {
   let wallet: PrivateKeyAccount;
   let target: Awaited<ReturnType<typeof quoteAndCommit>>;

@@ -59,6 +59,25 @@ export function toDepositIntentEntry(value: unknown): DepositIntentEntry {
   };
 }
 
+/** Each member of an entry, with the wire DepositSignature field it comes from, in the wire's order. */
+const ENTRY_FIELDS: [keyof DepositIntentEntry, string][] = [
+  ['intentSignature', 'depositSignature.intentSignature'],
+  ['permitSignature', 'depositSignature.permitSignature'],
+  ['permitDeadline', 'depositSignature.permitDeadline'],
+  ['feeToken', 'depositSignature.selectedGasFeeOption'],
+  ['feeAmount', 'depositSignature.selectedGasFeeOption'],
+  ['feeCollector', 'depositSignature.selectedGasFeeOption'],
+  ['userNonce', 'depositSignature.userNonce'],
+  ['deadline', 'depositSignature.deadline'],
+];
+
+/** The wire field of the first member in which two entries differ (hex compared in any case), or undefined. */
+export function differingEntryField(a: DepositIntentEntry, b: DepositIntentEntry): string | undefined {
+  const same = (x: unknown, y: unknown) =>
+    typeof x === 'string' && typeof y === 'string' ? x.toLowerCase() === y.toLowerCase() : x === y;
+  return ENTRY_FIELDS.find(([member]) => !same(a[member], b[member]))?.[1];
+}
+
 /**
  * The gasless entry recorded for this intent, or undefined for a plain-transfer deposit. A step reads it
  * once per run and hands it to the gasless hooks it calls (the origin step: the authData, the deadline

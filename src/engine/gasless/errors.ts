@@ -5,3 +5,17 @@ import { SwitchyardError } from '../../internal/errors.ts';
 export class GaslessDepositMalformedError extends SwitchyardError {
   override readonly name = 'GaslessDepositMalformedError';
 }
+
+/**
+ * ExecuteIntent sent a deposit signature that differs from the one the intent already holds (verified and
+ * stored by an earlier ExecuteIntent). `field` is the first differing member of the wire DepositSignature.
+ */
+export class GaslessEntryConflictError extends SwitchyardError {
+  override readonly name = 'GaslessEntryConflictError';
+  constructor(
+    readonly field: string,
+    readonly problem: string,
+  ) {
+    super(`${field}: ${problem}`, { details: { field } });
+  }
+}

@@ -4,7 +4,7 @@
  * returns late deposits (arriving after the origin executed, after a cancellation or after a refund).
  *
  * Journaled at the start of execution (and by the deposit watcher for a committed intent whose address holds
- * something after its deadline). Before the deadline an unexecuted account is refundable by its owner only,
+ * something after its deadline, or a quoted one whose address received a deposit without a commit). Before the deadline an unexecuted account is refundable by its owner only,
  * so the step waits for the deadline by chain time; after it, the relayer sends
  * `factory.deployIfNeededAndRefund(O, every token held, native)`. Then it keeps watching the address for
  * LATE_DEPOSIT_WATCH_SECONDS. Idempotent: every round is its own journaled transaction (`origin-refund:N`),
@@ -131,6 +131,7 @@ async function explainNotExecuted(
   const o = plan.origin.intent;
   const { config } = ctx.chain(o.chainId);
   const chainId = Number(o.chainId);
+  if (intent.status === 'QUOTED') return explainNeverCommitted(ctx, intent.intentId, chainId);
   const deposited = found.find((f) => f.token.toLowerCase() === o.depositToken.toLowerCase())?.amount ?? 0n;
   const required = describeAmounts(config, [{ token: o.depositToken, amount: o.depositAmount }]);
   const shortReason =
@@ -156,6 +157,22 @@ async function explainNotExecuted(
     statusReason: `not executed before the deadline: ${reason}`,
   });
   return `the origin was not executed (${reason})`;
+}
+
+/** A deposit to a quote never committed (record-quoted-deposit.ts): nothing was meant to run. */
+async function explainNeverCommitted(ctx: EngineContext, intentId: string, chainId: number): Promise<string> {
+  const why = 'the intent was never committed';
+  await writeRow(ctx.store, intentId, 'deposit', {
+    chainId,
+    status: 'FAILED',
+    statusReason: `${why}: the deposit was returned to the owner after the origin deadline (the refund transaction)`,
+  });
+  await writeRow(ctx.store, intentId, 'origin', {
+    chainId,
+    status: 'FAILED',
+    statusReason: `not executed: ${why}`,
+  });
+  return why;
 }
 
 /**

@@ -7,10 +7,10 @@
  */
 import { type Hex, zeroAddress } from 'viem';
 import { withChainErrors } from '../../chains/map-chain-error.ts';
-import { minedAt } from '../../chains/mined-at.ts';
 import { balanceAt, chainNow, findTransferTo, readAccountState } from '../chain-reads.ts';
 import { DEPOSIT_RECHECK_MS } from '../constants.ts';
 import type { StepDefinition } from '../context.ts';
+import { readDepositPayment } from '../deposit-payment.ts';
 import { DeadlinePassedError } from '../errors.ts';
 import { gaslessDepositStep } from '../gasless/index.ts';
 import { recordGivenDepositHash } from '../given-deposit-hash.ts';
@@ -46,6 +46,8 @@ export const depositStep: StepDefinition = {
       await writeRow(ctx.store, intent.intentId, 'deposit', {
         ...row,
         status: 'SUCCEEDED',
+        // A deposit seen before the intent was committed carried a note on what would happen to it.
+        statusReason: null,
         ...(found && { txnHash: found.hash, minedAt: found.minedAt, fromAddress: found.from }),
       });
       if (!found) {
@@ -55,6 +57,7 @@ export const depositStep: StepDefinition = {
           intentId: intent.intentId,
           chainId: Number(o.chainId),
           originAddress: plan.origin.address,
+          depositToken: o.depositToken,
         });
       }
       return { kind: 'done', next: ['origin'] };
@@ -73,27 +76,29 @@ export const depositStep: StepDefinition = {
     const latest =
       confirmedBlock === undefined ? confirmed : await balanceAt(client, o.depositToken, plan.origin.address);
     const seen = latest >= o.depositAmount;
-    await writeRow(ctx.store, intent.intentId, 'deposit', {
-      ...row,
-      status: seen ? 'MINING' : 'PENDING',
-      ...(intent.depositTransactionHash && { txnHash: intent.depositTransactionHash }),
-    });
+    // No hash here: the one ExecuteIntent was given is shown only once it is known to pay the address
+    // (ExecuteIntent writes a mined one it checked; the SUCCEEDED write above checks the rest).
+    await writeRow(ctx.store, intent.intentId, 'deposit', { ...row, status: seen ? 'MINING' : 'PENDING' });
     const reason = seen
       ? `deposit seen, waiting for ${config.confirmations} confirmation(s)`
       : `deposit ${latest} of ${o.depositAmount} required`;
     return { kind: 'wait', afterMs: DEPOSIT_RECHECK_MS, reason };
 
-    /** The deposit transaction: the hash given to ExecuteIntent if it paid the account, else the last Transfer. */
+    /**
+     * The deposit transaction: the hash given to ExecuteIntent if, at the depth counted, it paid the
+     * address (deposit-payment.ts: another payment named there is never shown), else the last Transfer.
+     */
     async function depositTransaction(given: Hex | null) {
       if (given) {
-        const receipt = await withChainErrors(() => client.getTransactionReceipt({ hash: given })).catch(
-          () => undefined,
-        );
+        const payment = await readDepositPayment(client, given, {
+          to: plan.origin.address,
+          token: o.depositToken,
+        }).catch(() => undefined);
         if (
-          receipt?.status === 'success' &&
-          (confirmedBlock === undefined || receipt.blockNumber <= confirmedBlock)
+          payment?.state === 'paid' &&
+          (confirmedBlock === undefined || payment.blockNumber <= confirmedBlock)
         ) {
-          return { hash: given, from: receipt.from, minedAt: await minedAt(client, receipt) };
+          return { hash: given, from: payment.from, minedAt: payment.minedAt };
         }
       }
       // Native deposits leave no log before the account exists: the hash stays empty (docs/engine.md).

@@ -1,6 +1,8 @@
 /**
  * ExecuteIntent: hands a committed intent to the engine with the deposit's transaction hash (mined or not)
- * or a gasless deposit signature. Repeats are harmless. Outcomes by status:
+ * or a gasless deposit signature. Repeats are harmless. A mined transaction that paid the intent address
+ * nothing of the deposit token is refused naming `depositTransactionHash` (the engine checks it). Outcomes
+ * by status:
  * - QUOTED: IntentStatus (commit first);
  * - COMMITTED after its execute window: QuoteExpired (a new quote and commit are needed);
  * - COMMITTED or EXECUTING: the engine is asked (idempotently) and the current status is returned;
@@ -14,6 +16,8 @@ import {
   NotFoundError,
   QuoteExpiredError,
 } from '../../api/errors/rpc-errors.ts';
+import { ForeignDepositTransactionError } from '../../engine/errors.ts';
+import { GaslessEntryConflictError } from '../../engine/gasless/index.ts';
 import { SwitchyardError } from '../../internal/errors.ts';
 import type { IntentRecord } from '../../store/index.ts';
 import { verifyDepositSignature } from './gasless/index.ts';
@@ -24,6 +28,9 @@ const SIGNATURE_65_BYTES = /^0x[0-9a-fA-F]{130}$/;
 
 /** The engine refused a gasless deposit signature; the message says why. */
 export class DepositSignatureRejectedError extends InvalidArgumentError {}
+
+/** The named deposit transaction is mined and paid the intent address nothing: not this intent's deposit. */
+export class DepositTransactionRejectedError extends InvalidArgumentError {}
 
 export function createExecuteIntent(deps: IntentServicesDeps, now: () => Date): Handler<'ExecuteIntent'> {
   const { store, engine } = deps;
@@ -52,14 +59,25 @@ export function createExecuteIntent(deps: IntentServicesDeps, now: () => Date): 
         ...(depositSignature && { depositSignature }),
       });
     } catch (error) {
-      if (depositSignature && error instanceof SwitchyardError && !('rpc' in error)) {
-        throw new DepositSignatureRejectedError('depositSignature', error.message);
-      }
-      throw error;
+      throw rejectionOf(error, Boolean(depositSignature));
     }
     const current = await store.intents.get({ projectId: ctx.projectId!, intentId });
     return { intentId: record.intentId, intentStatus: current?.status ?? record.status };
   };
+}
+
+/** The engine's refusals of what the caller sent, as InvalidArgument naming the field; anything else as is. */
+function rejectionOf(error: unknown, gasless: boolean): unknown {
+  if (error instanceof ForeignDepositTransactionError) {
+    return new DepositTransactionRejectedError('depositTransactionHash', error.message);
+  }
+  if (error instanceof GaslessEntryConflictError) {
+    return new DepositSignatureRejectedError(error.field, error.problem);
+  }
+  if (gasless && error instanceof SwitchyardError && !('rpc' in error)) {
+    return new DepositSignatureRejectedError('depositSignature', error.message);
+  }
+  return error;
 }
 
 function checkExecutable(record: IntentRecord, at: Date): void {

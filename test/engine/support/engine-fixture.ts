@@ -32,7 +32,9 @@ export interface EngineFixture {
   chain(chainId: number | bigint): TestDevnetChain;
   /** `chains` replaces the devnet's chain configs for this engine (a per-chain setting under test). */
   startEngine(options?: { chains?: ChainConfig[]; engine?: IntentEngineOptions }): Promise<IntentEngine>;
-  /** Builds a plan and stores the intent as COMMITTED with three UNKNOWN receipt rows. */
+  /** Builds a plan and stores the intent as QUOTED with three UNKNOWN receipt rows (QuoteIntent's store). */
+  quote(request: PlanRequest): Promise<{ intentId: string; plan: ExecutionPlan }>;
+  /** `quote`, then COMMITTED. */
   commit(request: PlanRequest): Promise<{ intentId: string; plan: ExecutionPlan }>;
   /** The user sends `amount` of the origin deposit token to the origin intent address. */
   deposit(plan: ExecutionPlan, amount?: bigint): Promise<Hex>;
@@ -67,6 +69,36 @@ export async function startEngineFixture(dialect: Dialect = 'sqlite'): Promise<E
   };
   const engines: IntentEngine[] = [];
 
+  async function quote(request: PlanRequest) {
+    const plan = await buildExecutionPlan(request, planDeps);
+    const intentId = `0x${randomBytes(32).toString('hex')}`;
+    const o = plan.origin.intent;
+    const d = plan.destination?.intent;
+    await store.intents.insert({
+      intentId,
+      projectId: project.id,
+      ownerAddress: request.ownerAddress,
+      originChainId: Number(o.chainId),
+      destinationChainId: request.destinationChainId,
+      originIntentAddress: plan.origin.address,
+      destinationIntentAddress: plan.destination?.address ?? plan.origin.address,
+      originTokenAddress: request.originTokenAddress,
+      originTokenAmount: plan.amounts.fromAmount,
+      destinationTokenAddress: request.destinationTokenAddress,
+      destinationTokenAmount: plan.amounts.toAmount,
+      intent: { intentId },
+      planJson: encodePlan(plan),
+      quoteExpiresAt: new Date(Date.now() + 300_000),
+    });
+    const rows = [
+      { kind: 'deposit' as const, chainId: Number(o.chainId) },
+      { kind: 'origin' as const, chainId: Number(o.chainId) },
+      { kind: 'destination' as const, chainId: Number(d?.chainId ?? o.chainId) },
+    ];
+    for (const row of rows) await store.transactions.upsert({ intentId, ...row, status: 'UNKNOWN' });
+    return { intentId, plan };
+  }
+
   return {
     net,
     store,
@@ -91,35 +123,15 @@ export async function startEngineFixture(dialect: Dialect = 'sqlite'): Promise<E
       engines.push(engine);
       return engine;
     },
+    quote,
     async commit(request) {
-      const plan = await buildExecutionPlan(request, planDeps);
-      const intentId = `0x${randomBytes(32).toString('hex')}`;
-      const o = plan.origin.intent;
-      const d = plan.destination?.intent;
-      await store.intents.insert({
-        intentId,
-        projectId: project.id,
-        ownerAddress: request.ownerAddress,
-        originChainId: Number(o.chainId),
-        destinationChainId: request.destinationChainId,
-        originIntentAddress: plan.origin.address,
-        destinationIntentAddress: plan.destination?.address ?? plan.origin.address,
-        originTokenAddress: request.originTokenAddress,
-        originTokenAmount: plan.amounts.fromAmount,
-        destinationTokenAddress: request.destinationTokenAddress,
-        destinationTokenAmount: plan.amounts.toAmount,
-        intent: { intentId },
-        planJson: encodePlan(plan),
-        quoteExpiresAt: new Date(Date.now() + 300_000),
+      const quoted = await quote(request);
+      await store.intents.updateStatus({
+        intentId: quoted.intentId,
+        to: 'COMMITTED',
+        committedAt: new Date(),
       });
-      await store.intents.updateStatus({ intentId, to: 'COMMITTED', committedAt: new Date() });
-      const rows = [
-        { kind: 'deposit' as const, chainId: Number(o.chainId) },
-        { kind: 'origin' as const, chainId: Number(o.chainId) },
-        { kind: 'destination' as const, chainId: Number(d?.chainId ?? o.chainId) },
-      ];
-      for (const row of rows) await store.transactions.upsert({ intentId, ...row, status: 'UNKNOWN' });
-      return { intentId, plan };
+      return quoted;
     },
     async deposit(plan, amount) {
       const o = plan.origin.intent;

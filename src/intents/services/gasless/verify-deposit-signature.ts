@@ -16,7 +16,12 @@ import {
   permitFor,
   signedBy,
 } from '../../../engine/gasless/classify-authorization.ts';
-import { readDepositIntentEntry } from '../../../engine/gasless/deposit-intent-entry.ts';
+import {
+  type DepositIntentEntry,
+  differingEntryField,
+  readDepositIntentEntry,
+  toDepositIntentEntry,
+} from '../../../engine/gasless/deposit-intent-entry.ts';
 import { readTokenDomain } from '../../../engine/gasless/token-domain.ts';
 import type { ChainConfig } from '../../../internal/config-types.ts';
 import type { IntentRecord, Store } from '../../../store/types.ts';
@@ -48,7 +53,6 @@ export async function verifyDepositSignature(
   input: { projectId: number; record: IntentRecord; signature: DepositSignatureInput },
 ): Promise<void> {
   const { record, signature } = input;
-  if (record.status === 'EXECUTING' && (await isRepeat(deps.store, record.intentId, signature))) return;
   if (!record.planJson) {
     throw new InvalidArgumentError(
       'depositSignature',
@@ -57,6 +61,8 @@ export async function verifyDepositSignature(
   }
   const plan = decodePlan(record.planJson);
   const o = plan.origin.intent;
+  const stored = await readDepositIntentEntry(deps.store, record.intentId);
+  if (stored) return checkRepeat(record.intentId, o.depositAmount, stored, signature);
   if (isAddressEqual(o.depositToken, zeroAddress)) {
     throw new InvalidArgumentError(
       'depositSignature',
@@ -96,15 +102,35 @@ export async function verifyDepositSignature(
   await checkAuthorization(client, plan, signature, now);
 }
 
-/** ExecuteIntent again with the same signature while the engine runs it: nothing to check again. */
-async function isRepeat(store: Store, intentId: string, signature: DepositSignatureInput): Promise<boolean> {
-  const stored = await readDepositIntentEntry(store, intentId);
-  if (!stored) return false;
-  if (stored.intentSignature.toLowerCase() === signature.intentSignature.toLowerCase()) return true;
-  throw new InvalidArgumentError(
-    'depositSignature.intentSignature',
-    `intent ${intentId} is already executing with another deposit signature`,
-  );
+/**
+ * ExecuteIntent again once a signature was accepted: the stored entry was verified in full when it was
+ * first accepted, and since then its permit may be spent (the token nonce moved) and the owner's tokens
+ * pulled, so the checks above cannot run again. The repeat must equal it member by member; the engine
+ * never replaces a stored entry either (record-gasless-request.ts).
+ */
+function checkRepeat(
+  intentId: string,
+  depositAmount: bigint,
+  stored: DepositIntentEntry,
+  signature: DepositSignatureInput,
+): void {
+  const field = differingEntryField(stored, toDepositIntentEntry(signature));
+  if (field) {
+    throw new InvalidArgumentError(
+      field,
+      `differs from the deposit signature intent ${intentId} already holds (verified when first accepted); a repeat must send the same signature`,
+    );
+  }
+  checkPermitAmount(signature, depositAmount);
+}
+
+function checkPermitAmount(signature: DepositSignatureInput, depositAmount: bigint): void {
+  if (signature.permitAmount !== undefined && signature.permitAmount !== depositAmount) {
+    throw new InvalidArgumentError(
+      'depositSignature.permitAmount',
+      `must be the deposit amount ${depositAmount} (the account pulls exactly that), got ${signature.permitAmount}`,
+    );
+  }
 }
 
 function notExpired(field: string, deadline: number, now: bigint): void {
@@ -145,12 +171,7 @@ async function checkAuthorization(
   if (signature.permitDeadline === undefined) {
     throw new InvalidArgumentError('depositSignature.permitDeadline', 'is required with permitSignature');
   }
-  if (signature.permitAmount !== undefined && signature.permitAmount !== o.depositAmount) {
-    throw new InvalidArgumentError(
-      'depositSignature.permitAmount',
-      `must be the deposit amount ${o.depositAmount} (the account pulls exactly that), got ${signature.permitAmount}`,
-    );
-  }
+  checkPermitAmount(signature, o.depositAmount);
   notExpired('depositSignature.permitDeadline', signature.permitDeadline, now);
   const subject = {
     signature: signature.permitSignature as Hex,
