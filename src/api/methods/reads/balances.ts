@@ -3,12 +3,16 @@
  * chain), for GetIntentHistory `includeBalances` / `onlyRecoverable`.
  */
 import { createPublicClient, erc20Abi, http, type PublicClient, zeroAddress } from 'viem';
+import { withChainErrors } from '../../../chains/map-chain-error.ts';
 import type { ReceiptIntent } from '../../../store/index.ts';
 import type { ApiDeps } from '../../context.ts';
 import type { IntentHistory } from '../../schemas/receipt.ts';
 import { tokenMetadata } from './to-wire.ts';
 
-/** A balance read that takes longer than this is reported as absent rather than stalling the page. */
+/**
+ * A balance read that takes longer than this fails the request as Unavailable (retry later) rather than
+ * stalling the page; a missing balance would read as "nothing to recover".
+ */
 const BALANCE_READ_TIMEOUT_MS = 3_000;
 
 type IntentBalance = NonNullable<IntentHistory['balances']>[number];
@@ -33,15 +37,18 @@ export function createBalanceReader(deps: ApiDeps) {
     const out: IntentBalance = { intentAddress: holder, chainId, tokens: [] };
     if (!c) return out;
     for (const token of new Set(tokens.map((t) => t.toLowerCase()))) {
-      const balance =
-        token === zeroAddress
-          ? await c.getBalance({ address: holder as `0x${string}` })
-          : await c.readContract({
-              address: token as `0x${string}`,
-              abi: erc20Abi,
-              functionName: 'balanceOf',
-              args: [holder as `0x${string}`],
-            });
+      const balance = await withChainErrors(
+        () =>
+          token === zeroAddress
+            ? c.getBalance({ address: holder as `0x${string}` })
+            : c.readContract({
+                address: token as `0x${string}`,
+                abi: erc20Abi,
+                functionName: 'balanceOf',
+                args: [holder as `0x${string}`],
+              }),
+        { chainId },
+      );
       if (balance === 0n) continue;
       const meta = tokenMetadata(deps, chainId, token);
       out.tokens.push({
