@@ -24,10 +24,13 @@ import {
   TxHash,
 } from './wire.ts';
 
+/**
+ * A gasless deposit's terms as receipts show them. The spec's `intentSignature` and `permitSignature`
+ * are left out of the schema, so no answer can carry the owner's signatures (transaction-to-wire.ts says
+ * why); the hosted API types `intentSignature` optional and the 0.9.4 client never reads either.
+ */
 export const DepositIntentEntry = Type.Object(
   {
-    intentSignature: HexData,
-    permitSignature: Opt(HexData),
     permitDeadline: Opt(NonNegativeInt),
     permitAmount: Opt(Amount),
     feeAmount: Str(),
