@@ -5,7 +5,9 @@
  * says what to do (a bad page member names it; an outage says when to retry); unknown errors become
  * WebrpcInternalError without their stack.
  */
+import { BaseError as ViemError } from 'viem';
 import { ChainUnavailableError } from '../../chains/errors.ts';
+import { mapChainError } from '../../chains/map-chain-error.ts';
 import { DatabaseUnavailableError, InvalidPageError } from '../../store/errors.ts';
 import {
   ChainUnavailableRpcError,
@@ -49,9 +51,11 @@ function fromKnownError(error: unknown, bodyLimitBytes: number): RpcError | unde
   if (error instanceof DatabaseUnavailableError) return new DatabaseUnavailableRpcError(error);
   if (error instanceof InvalidPageError)
     return new InvalidArgumentError(`page.${error.field}`, error.problem);
-  if (error instanceof ChainUnavailableError) {
-    const chainId = error.details.chainId;
-    return new ChainUnavailableRpcError(typeof chainId === 'number' ? chainId : undefined, error);
+  // A chain call not wrapped where it was made still reaches here as viem's error: the same outage.
+  const chainError = error instanceof ViemError ? mapChainError(error) : error;
+  if (chainError instanceof ChainUnavailableError) {
+    const chainId = chainError.details.chainId;
+    return new ChainUnavailableRpcError(typeof chainId === 'number' ? chainId : undefined, chainError);
   }
   return fromFrameworkError(error, bodyLimitBytes);
 }
