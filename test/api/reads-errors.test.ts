@@ -157,11 +157,18 @@ describeEachDialect('history request errors', (db) => {
       { page: { after: HUGE, column: 'createdAt' } },
       { originChainId: HUGE },
       { destinationChainId: HUGE },
+      { fromTime: Number.MAX_SAFE_INTEGER },
     ]) {
       const { status, json } = await post('Trails', 'GetIntentHistory', { ...body, byOwnerAddress: owner });
       expect(status, JSON.stringify(body)).toBe(200);
       expect(json, JSON.stringify(body)).toEqual({ intents: [] });
     }
+    const untilTheEnd = await post('Trails', 'GetIntentHistory', {
+      toTime: Number.MAX_SAFE_INTEGER,
+      byOwnerAddress: owner,
+    });
+    expect(untilTheEnd.status).toBe(200);
+    expect(untilTheEnd.json.intents).toHaveLength(3);
     const summaries = await post('Trails', 'GetIntentTransactionHistory', { page: { after: HUGE } });
     expect(summaries.status).toBe(200);
     expect(summaries.json.intents).toHaveLength(3);
