@@ -50,13 +50,23 @@ function isFinal(status: TransactionStatus): boolean {
   return status === 'SUCCEEDED' || status === 'FAILED';
 }
 
-/** A sender stage callback that walks the row through RELAYING → RELAYED → MINING with the real hash. */
+/**
+ * A sender stage callback that walks the row through RELAYING → RELAYED → MINING with the real hash.
+ * `calldata` is written from the broadcast on: from then it is public, while a signed transaction not yet
+ * sent may carry an owner's authorization (a gasless permit) that receipts must not show early.
+ */
 export function rowStages(
   store: Store,
   intentId: string,
   kind: TransactionKind,
-  base: Omit<RowWrite, 'status' | 'txnHash'>,
+  base: Omit<RowWrite, 'status' | 'txnHash' | 'calldata'>,
+  calldata?: Hex,
 ): (stage: SendStage, hash: Hex) => Promise<void> {
   return (stage, hash) =>
-    writeRow(store, intentId, kind, { ...base, status: STAGE_STATUS[stage], txnHash: hash });
+    writeRow(store, intentId, kind, {
+      ...base,
+      status: STAGE_STATUS[stage],
+      txnHash: hash,
+      ...(calldata && stage !== 'signed' && { calldata }),
+    });
 }

@@ -22,13 +22,18 @@ export class AccessKeyNotFoundError extends SwitchyardError {
   }
 }
 
-/** A page request the store cannot serve (unknown column, page size out of range, bad cursor). */
+/**
+ * A page request the store cannot serve (unknown column, bad order, page size or cursor). `field` is the
+ * member's path inside the page (`column`, `sort[0].column`, `after`); the API answers InvalidArgument
+ * naming `page.<field>`.
+ */
 export class InvalidPageError extends SwitchyardError {
   override readonly name = 'InvalidPageError';
-  constructor(field: string, expected: string, actual: unknown) {
-    super(`invalid page.${field}: expected ${expected}, got ${JSON.stringify(actual)}`, {
-      details: { field, expected, actual },
-    });
+  constructor(
+    readonly field: string,
+    readonly problem: string,
+  ) {
+    super(`page.${field}: ${problem}`, { details: { field } });
   }
 }
 

@@ -1,14 +1,15 @@
 /**
  * GetIntentHistory: a project's intents with their receipts, filtered, in keyset pages.
  *
- * The cursor (`page.after`) is always the `id` of the last intent of the previous page. Ordered by
- * `id` it is compared directly; ordered by `createdAt` the page continues after that intent's
- * (created_at, id) pair, so equal timestamps are neither skipped nor repeated. Pages are index
- * range scans (see the intents indexes), never OFFSET.
+ * A cursor is the `id` of an intent and names the place right after it in the page's order: `after`
+ * reads the rows past that place, `before` the rows up to it (the cursor's intent included), nearest
+ * first, turned back into page order. Ordered by `id` the cursor is compared directly; ordered by
+ * `createdAt` the page continues from that intent's (created_at, id) pair, so equal timestamps are
+ * neither skipped nor repeated. Pages are index range scans (see the intents indexes), never OFFSET.
  */
 import { sql } from 'kysely';
 import type { StoreContext } from './context.ts';
-import { InvalidPageError } from './errors.ts';
+import { type ResolvedPage, resolvePage } from './resolve-page.ts';
 import { byKind, intentFromRow, lower, transactionFromRow } from './rows.ts';
 import type { IntentRow } from './schema.ts';
 import { selectTransactionsOf } from './transactions.ts';
@@ -19,85 +20,77 @@ import type {
   IntentReceiptRecord,
   IntentStatus,
   IntentTransactionRecord,
-  PageColumn,
-  SortOrder,
+  NextPage,
 } from './types.ts';
 
-/** The spec's default page size. */
-export const DEFAULT_PAGE_SIZE = 20;
-/** Each entry carries a full receipt; larger pages are cut to this many. */
-export const MAX_PAGE_SIZE = 100;
+export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './resolve-page.ts';
+
 const MS_PER_SECOND = 1_000;
 
-const COLUMN_NAMES: Record<string, PageColumn> = {
-  id: 'id',
-  createdat: 'createdAt',
-  created_at: 'createdAt',
-};
+/**
+ * A caller's number compared with an integer column: as a bigint, so a value past the column's range
+ * (Postgres `integer` holds up to 2^31 − 1) matches nothing instead of failing the query.
+ */
+const asBigint = (value: number) => sql<number>`cast(${value} as bigint)`;
 
-interface ResolvedPage {
-  column: PageColumn;
-  order: SortOrder;
-  pageSize: number;
-  after: number | undefined;
-}
-
-export function resolvePage(page: IntentHistoryFilter['page']): ResolvedPage {
-  const rawColumn = page?.column || page?.sort?.[0]?.column || 'id';
-  const column = COLUMN_NAMES[rawColumn.toLowerCase()];
-  if (!column) throw new InvalidPageError('column', "'id' or 'createdAt'", rawColumn);
-  const rawOrder = (page?.sort?.[0]?.order ?? 'DESC').toUpperCase();
-  if (rawOrder !== 'ASC' && rawOrder !== 'DESC')
-    throw new InvalidPageError('sort.order', "'ASC' or 'DESC'", rawOrder);
-  const size = page?.pageSize ?? DEFAULT_PAGE_SIZE;
-  if (!Number.isInteger(size) || size < 1) throw new InvalidPageError('pageSize', 'a positive integer', size);
-  const after = page?.after;
-  if (after !== undefined && after !== null && (!Number.isInteger(after) || after < 0))
-    throw new InvalidPageError('after', 'an intent id from a previous nextPage', after);
-  return { column, order: rawOrder, pageSize: Math.min(size, MAX_PAGE_SIZE), after: after ?? undefined };
-}
-
-/** The filtered, ordered page query (one extra row to tell whether another page exists); no columns yet. */
+/**
+ * The filtered page query in reading order (nearest the cursor first), with one extra row that says
+ * whether another page exists without a COUNT; no columns yet.
+ */
 function pageQuery(ctx: StoreContext, filter: IntentHistoryFilter, page: ResolvedPage) {
-  const dir = page.order === 'ASC' ? 'asc' : 'desc';
-  const op = page.order === 'ASC' ? '>' : '<';
+  // Going back reads the page's order reversed, from the cursor's intent (included) outwards.
+  const ascending = (page.order === 'ASC') !== page.backward;
+  const dir = ascending ? 'asc' : 'desc';
+  const op = page.backward ? (ascending ? '>=' : '<=') : ascending ? '>' : '<';
 
   let query = ctx.db.selectFrom('intents').where('project_id', '=', filter.projectId);
   if (filter.ownerAddress) query = query.where('owner_address', '=', lower(filter.ownerAddress));
   const statuses = filter.statuses?.length ? filter.statuses : filter.status ? [filter.status] : undefined;
   if (statuses) query = query.where('status', 'in', statuses);
-  if (filter.originChainId !== undefined) query = query.where('origin_chain_id', '=', filter.originChainId);
+  if (filter.originChainId !== undefined)
+    query = query.where('origin_chain_id', '=', asBigint(filter.originChainId));
   if (filter.destinationChainId !== undefined)
-    query = query.where('destination_chain_id', '=', filter.destinationChainId);
+    query = query.where('destination_chain_id', '=', asBigint(filter.destinationChainId));
   if (filter.fromTime !== undefined) query = query.where('created_at', '>=', filter.fromTime * MS_PER_SECOND);
   // toTime is a whole second: everything created during that second is included.
   if (filter.toTime !== undefined)
     query = query.where('created_at', '<', (filter.toTime + 1) * MS_PER_SECOND);
 
-  const after = page.after;
-  if (after !== undefined) {
+  const cursor = page.cursor;
+  if (cursor !== undefined) {
     query =
       page.column === 'id'
-        ? query.where('id', op, after)
+        ? query.where('id', op, asBigint(cursor))
         : query.where(
-            sql<boolean>`(created_at, id) ${sql.raw(op)} (select c.created_at, c.id from intents c where c.id = ${after})`,
+            sql<boolean>`(created_at, id) ${sql.raw(op)} (select c.created_at, c.id from intents c where c.id = ${asBigint(cursor)} and c.project_id = ${filter.projectId})`,
           );
   }
   query =
     page.column === 'id' ? query.orderBy('id', dir) : query.orderBy('created_at', dir).orderBy('id', dir);
-  // One extra row tells whether another page exists without a COUNT.
   return query.limit(page.pageSize + 1);
 }
 
-function nextPageOf(page: ResolvedPage, rows: { id: number }[]): IntentHistoryPage['nextPage'] {
-  // rows holds up to pageSize + 1: the extra one only says that there is more.
-  const last = rows.slice(0, page.pageSize).at(-1);
+/**
+ * The page's rows in page order, and the cursor onward: past the last row going forward; going back,
+ * the extra row (the one just before the page), whose place is where the previous page ends.
+ */
+function splitPage<T extends { id: number }>(
+  page: ResolvedPage,
+  rows: T[],
+): { rows: T[]; nextPage?: NextPage } {
+  const shown = rows.slice(0, page.pageSize);
+  if (page.backward) shown.reverse();
+  if (rows.length <= page.pageSize) return { rows: shown };
+  const cursor = page.backward ? { before: rows[page.pageSize]!.id } : { after: shown.at(-1)!.id };
   return {
-    column: page.column,
-    ...(last ? { after: last.id } : page.after !== undefined ? { after: page.after } : {}),
-    sort: [{ column: page.column, order: page.order }],
-    pageSize: page.pageSize,
-    more: rows.length > page.pageSize,
+    rows: shown,
+    nextPage: {
+      column: page.column,
+      ...cursor,
+      sort: [{ column: page.column, order: page.order }],
+      pageSize: page.pageSize,
+      more: true,
+    },
   };
 }
 
@@ -146,9 +139,9 @@ export async function intentHistory(
   filter: IntentHistoryFilter,
 ): Promise<IntentHistoryPage> {
   const page = resolvePage(filter.page);
-  const rows = await pageQuery(ctx, filter, page).selectAll().execute();
-  const intents = await withTransactions(ctx, rows.slice(0, page.pageSize));
-  return { intents, nextPage: nextPageOf(page, rows) };
+  const { rows, nextPage } = splitPage(page, await pageQuery(ctx, filter, page).selectAll().execute());
+  const intents = await withTransactions(ctx, rows);
+  return nextPage ? { intents, nextPage } : { intents };
 }
 
 /**
@@ -161,13 +154,8 @@ export async function intentHistoryIndex(
   filter: IntentHistoryFilter,
 ): Promise<IntentHistoryIndex> {
   const page = resolvePage(filter.page);
-  const rows = await pageQuery(ctx, filter, page).select(['id', 'intent_id', 'status']).execute();
-  return {
-    intents: rows.slice(0, page.pageSize).map((r) => ({
-      id: r.id,
-      intentId: r.intent_id,
-      status: r.status as IntentStatus,
-    })),
-    nextPage: nextPageOf(page, rows),
-  };
+  const read = await pageQuery(ctx, filter, page).select(['id', 'intent_id', 'status']).execute();
+  const { rows, nextPage } = splitPage(page, read);
+  const intents = rows.map((r) => ({ id: r.id, intentId: r.intent_id, status: r.status as IntentStatus }));
+  return nextPage ? { intents, nextPage } : { intents };
 }

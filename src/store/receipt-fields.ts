@@ -15,10 +15,25 @@ export interface ReceiptWireFields {
   };
   quote?: { routeProviders?: string[] };
   expiresAt?: string;
+  /** The operator's transactions as quoted: their receipt rows show these ids, fee quotes and bridge gas. */
+  originMetaTxn?: QuotedMetaTxn;
+  destinationMetaTxn?: QuotedMetaTxn;
+  fees?: { originGas?: QuotedGasFee; destinationGas?: QuotedGasFee };
+}
+
+export interface QuotedMetaTxn {
+  id?: string;
+  /** Decimal string (a wire amount). */
+  bridgeGas?: string;
+}
+
+export interface QuotedGasFee {
+  /** The gas fee in the fee token's base units, a decimal string. */
+  metaTxnGasQuote?: string;
 }
 
 /**
- * Intents whose receipt fields are kept: every intent in flight and then some (~0.3 kB each, ~1 MB in all).
+ * Intents whose receipt fields are kept: every intent in flight and then some (~0.5 kB each, ~2 MB in all).
  * Beyond it the least recently used is dropped and read again from its text when next asked for.
  */
 export const RECEIPT_FIELDS_MEMO_SIZE = 4_096;
@@ -45,7 +60,27 @@ export function pickReceiptFields(intentJson: string): ReceiptWireFields {
     };
   }
   if (stored.expiresAt !== undefined) picked.expiresAt = stored.expiresAt;
+  const origin = pickMetaTxn(stored.originMetaTxn);
+  if (origin) picked.originMetaTxn = origin;
+  const destination = pickMetaTxn(stored.destinationMetaTxn);
+  if (destination) picked.destinationMetaTxn = destination;
+  const originGas = pickGasFee(stored.fees?.originGas);
+  const destinationGas = pickGasFee(stored.fees?.destinationGas);
+  if (originGas || destinationGas)
+    picked.fees = { ...(originGas && { originGas }), ...(destinationGas && { destinationGas }) };
   return picked;
+}
+
+function pickMetaTxn(metaTxn: QuotedMetaTxn | undefined): QuotedMetaTxn | undefined {
+  if (!metaTxn) return undefined;
+  return {
+    ...(metaTxn.id !== undefined && { id: metaTxn.id }),
+    ...(metaTxn.bridgeGas !== undefined && { bridgeGas: String(metaTxn.bridgeGas) }),
+  };
+}
+
+function pickGasFee(fee: QuotedGasFee | undefined): QuotedGasFee | undefined {
+  return fee?.metaTxnGasQuote === undefined ? undefined : { metaTxnGasQuote: fee.metaTxnGasQuote };
 }
 
 /** Picked fields per intent id, at most `size`; the least recently used entry goes first. */

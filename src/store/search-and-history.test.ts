@@ -171,19 +171,20 @@ describeEachDialect('intent history', ({ openStore }) => {
       it(`walks 45 intents by ${column} ${order} in pages of 20, 20, 5 with the cursor sent back verbatim`, async () => {
         let page: Page | undefined = { column, sort: [{ column, order }], pageSize: 20 };
         const sizes: number[] = [];
-        const mores: boolean[] = [];
+        const nexts: boolean[] = [];
         const seen: string[] = [];
         while (page) {
+          if (sizes.length > PAGE_TOTAL) throw new Error('paging did not end');
           const result = await store.intents.history({ projectId: project.id, page });
           sizes.push(result.intents.length);
-          mores.push(result.nextPage.more);
+          nexts.push(result.nextPage?.more === true);
           seen.push(...result.intents.map((r) => r.intent.intentId));
           expect(result.intents.every((r) => r.transactions.deposit?.status === 'PENDING')).toBe(true);
-          // What a client does: JSON out, JSON back in.
-          page = result.nextPage.more ? (JSON.parse(JSON.stringify(result.nextPage)) as Page) : undefined;
+          // What a client does: JSON out, JSON back in; no nextPage means no more results.
+          page = result.nextPage && (JSON.parse(JSON.stringify(result.nextPage)) as Page);
         }
         expect(sizes).toEqual([20, 20, 5]);
-        expect(mores).toEqual([true, true, false]);
+        expect(nexts).toEqual([true, true, false]);
         expect(seen).toEqual(expectedOrder(column, order));
       });
     }
@@ -201,16 +202,69 @@ describeEachDialect('intent history', ({ openStore }) => {
       page: { pageSize: MAX_PAGE_SIZE * 10 },
     });
     expect(big.intents).toHaveLength(PAGE_TOTAL);
-    expect(big.nextPage).toMatchObject({ pageSize: MAX_PAGE_SIZE, more: false });
+    expect(big.nextPage).toBeUndefined();
   });
 
   it('rejects an unknown column, a bad order, a non-positive page size or a bad cursor', async () => {
     const bad = (page: Page) => store.intents.history({ projectId: project.id, page });
     await expect(bad({ column: 'status' })).rejects.toBeInstanceOf(InvalidPageError);
-    await expect(bad({ sort: [{ column: 'id', order: 'SIDEWAYS' }] })).rejects.toThrow(/page.sort.order/);
+    await expect(bad({ sort: [{ column: 'id', order: 'SIDEWAYS' }] })).rejects.toThrow('page.sort[0].order');
     await expect(bad({ pageSize: 0 })).rejects.toThrow(/page.pageSize/);
     await expect(bad({ pageSize: 2.5 })).rejects.toThrow(/page.pageSize/);
     await expect(bad({ after: -1 })).rejects.toThrow(/page.after/);
+    for (const [page, field] of [
+      [{ column: 'updatedAt' }, 'column'],
+      [{ sort: [{ column: 'status', order: 'ASC' }] }, 'sort[0].column'],
+      [{ column: 'id', sort: [{ column: 'createdAt', order: 'ASC' }] }, 'sort[0].column'],
+      [{ before: -3 }, 'before'],
+      [{ after: 1, before: 2 }, 'before'],
+    ] as const) {
+      const error = await bad(page as Page).catch((e: unknown) => e);
+      expect(error, JSON.stringify(page)).toBeInstanceOf(InvalidPageError);
+      expect((error as InvalidPageError).field).toBe(field);
+    }
+    await expect(bad({ column: 'updatedAt' })).rejects.toThrow('must be one of the columns id, createdAt');
+  });
+
+  for (const column of ['id', 'createdAt'] as const) {
+    for (const order of ['ASC', 'DESC'] as const) {
+      it(`by ${column} ${order}, before with a page's cursor answers that page; its nextPage goes on back`, async () => {
+        const first: Page = { column, sort: [{ column, order }], pageSize: 7 };
+        const one = await store.intents.history({ projectId: project.id, page: first });
+        const two = await store.intents.history({ projectId: project.id, page: one.nextPage! });
+        const { after, ...rest } = two.nextPage!;
+        const back = await store.intents.history({
+          projectId: project.id,
+          page: { ...rest, before: after! },
+        });
+        const ids = (p: { intents: { intent: { intentId: string } }[] }) =>
+          p.intents.map((r) => r.intent.intentId);
+        expect(ids(back)).toEqual(ids(two));
+        const start = await store.intents.history({ projectId: project.id, page: back.nextPage! });
+        expect(ids(start)).toEqual(ids(one));
+        expect(start.nextPage).toBeUndefined();
+        const index = await store.intents.historyIndex({
+          projectId: project.id,
+          page: { ...rest, before: after! },
+        });
+        expect(index.intents.map((i) => i.intentId)).toEqual(ids(two));
+        expect(index.nextPage).toEqual(back.nextPage);
+      });
+    }
+  }
+
+  it("takes cursors and chain ids past the id column's range: they match nothing beyond it", async () => {
+    const huge = 2 ** 40;
+    const newest = await store.intents.history({ projectId: project.id, page: { after: huge, pageSize: 3 } });
+    expect(newest.intents.map((r) => r.intent.intentId)).toEqual(expectedOrder('id', 'DESC').slice(0, 3));
+    const none = await store.intents.history({
+      projectId: project.id,
+      page: { after: huge, column: 'createdAt' },
+    });
+    expect(none.intents).toEqual([]);
+    expect(none.nextPage).toBeUndefined();
+    const chain = await store.intents.history({ projectId: project.id, originChainId: huge });
+    expect(chain.intents).toEqual([]);
   });
 
   it('filters by owner, statuses (over status), chains and time, AND-ed', async () => {

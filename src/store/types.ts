@@ -219,11 +219,14 @@ export interface SearchIntentsFilter {
 export type PageColumn = 'id' | 'createdAt';
 export type SortOrder = 'ASC' | 'DESC';
 
-/** The wire Page: the API hands `nextPage` back to the client and receives it again verbatim. */
+/**
+ * The wire Page: the API hands `nextPage` back to the client and receives it again verbatim. A cursor
+ * is the `id` of an intent and names the place right after that intent in the page's order (for either
+ * column): `after` asks for the page that follows that place, `before` for the page that ends there.
+ */
 export interface Page {
   column?: string;
   before?: number;
-  /** The `id` of the last intent of the previous page (for either column). */
   after?: number;
   sort?: { column: string; order: SortOrder | string }[];
   pageSize?: number;
@@ -244,15 +247,23 @@ export interface IntentHistoryFilter {
   page?: Page;
 }
 
+/** The next page in the direction of travel: `after` going forward, `before` going back. */
+export type NextPage = Required<Pick<Page, 'column' | 'sort' | 'pageSize'>> & {
+  more: true;
+  after?: number;
+  before?: number;
+};
+
 export interface IntentHistoryPage {
   intents: IntentReceiptRecord[];
-  nextPage: Required<Pick<Page, 'column' | 'sort' | 'pageSize' | 'more'>> & { after?: number };
+  /** Absent on the last page (in the direction of travel): there are no more results. */
+  nextPage?: NextPage;
 }
 
 /** A history page's intents without their receipts (GetIntentHistory with a receipt cache). */
 export interface IntentHistoryIndex {
   intents: { id: number; intentId: string; status: IntentStatus }[];
-  nextPage: IntentHistoryPage['nextPage'];
+  nextPage?: NextPage;
 }
 
 export interface IntentsRepo {

@@ -60,7 +60,7 @@ describe('reads', () => {
     expect(first.nextPage?.more).toBe(true);
     const second = await api.getIntentHistory({ page: first.nextPage! });
     expect(second.intents).toHaveLength(1);
-    expect(second.nextPage?.more).toBe(false);
+    expect(second.nextPage).toBeUndefined();
     const seen = [...first.intents, ...second.intents].map((h) => h.intentId).sort();
     expect(seen).toEqual([...intentIds].sort());
   });

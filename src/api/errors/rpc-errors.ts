@@ -128,6 +128,28 @@ export class DatabaseUnavailableRpcError extends RpcError {
   }
 }
 
+/** How long a caller should wait before retrying a read a chain did not answer (s): an RPC node's hiccup. */
+const CHAIN_RETRY_AFTER_SECONDS = 5;
+
+/**
+ * A chain this request reads did not answer (refused, timed out, 5xx or 429 from its RPC): a temporary
+ * outage, answered like the database's (503 with Retry-After). The RPC's own text stays in the log.
+ */
+export class ChainUnavailableRpcError extends RpcError {
+  override readonly name = 'ChainUnavailableRpcError';
+  readonly rpc = 'Unavailable' as const;
+  override readonly httpStatus = 503;
+  override readonly headers = { 'retry-after': String(CHAIN_RETRY_AFTER_SECONDS) };
+  override readonly causeText = 'chain unavailable';
+  constructor(chainId: number | undefined, cause: unknown) {
+    const chain = chainId === undefined ? 'a chain this request reads' : `chain ${chainId}`;
+    super(
+      `the service is temporarily unavailable: ${chain} did not answer; retry in ${CHAIN_RETRY_AFTER_SECONDS} seconds`,
+      { details: { chainId, retryAfterSeconds: CHAIN_RETRY_AFTER_SECONDS }, cause },
+    );
+  }
+}
+
 /** The method exists but the service behind it is not configured on this server (yet). */
 export class MethodUnavailableError extends RpcError {
   override readonly name = 'MethodUnavailableError';

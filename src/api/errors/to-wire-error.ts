@@ -1,11 +1,18 @@
 /**
  * The one place where anything thrown while answering a request becomes the webrpc error body
  * `{ error, code, msg, message, cause?, status }` (webrpc's members plus `message`, which is what the
- * TypeScript client reads). Unknown errors become WebrpcInternalError without their stack.
+ * TypeScript client reads). Store and chain conditions a caller can meet become the webrpc error that
+ * says what to do (a bad page member names it; an outage says when to retry); unknown errors become
+ * WebrpcInternalError without their stack.
  */
-import { DatabaseUnavailableError } from '../../store/errors.ts';
+import { BaseError as ViemError } from 'viem';
+import { ChainUnavailableError } from '../../chains/errors.ts';
+import { mapChainError } from '../../chains/map-chain-error.ts';
+import { DatabaseUnavailableError, InvalidPageError } from '../../store/errors.ts';
 import {
+  ChainUnavailableRpcError,
   DatabaseUnavailableRpcError,
+  InvalidArgumentError,
   MalformedRequestError,
   RequestTooLargeError,
   RpcError,
@@ -39,8 +46,17 @@ export function toWireError(error: unknown, bodyLimitBytes: number): WireError {
   return { httpStatus: status, headers: rpcError.headers, body, unexpected: false };
 }
 
+/** Store and chain conditions a caller can meet, as the webrpc errors that tell them what to do. */
 function fromKnownError(error: unknown, bodyLimitBytes: number): RpcError | undefined {
   if (error instanceof DatabaseUnavailableError) return new DatabaseUnavailableRpcError(error);
+  if (error instanceof InvalidPageError)
+    return new InvalidArgumentError(`page.${error.field}`, error.problem);
+  // A chain call not wrapped where it was made still reaches here as viem's error: the same outage.
+  const chainError = error instanceof ViemError ? mapChainError(error) : error;
+  if (chainError instanceof ChainUnavailableError) {
+    const chainId = chainError.details.chainId;
+    return new ChainUnavailableRpcError(typeof chainId === 'number' ? chainId : undefined, chainError);
+  }
   return fromFrameworkError(error, bodyLimitBytes);
 }
 

@@ -24,10 +24,13 @@ import {
   TxHash,
 } from './wire.ts';
 
+/**
+ * A gasless deposit's terms as receipts show them. The spec's `intentSignature` and `permitSignature`
+ * are left out of the schema, so no answer can carry the owner's signatures (transaction-to-wire.ts says
+ * why); the hosted API types `intentSignature` optional and the 0.9.4 client never reads either.
+ */
 export const DepositIntentEntry = Type.Object(
   {
-    intentSignature: HexData,
-    permitSignature: Opt(HexData),
     permitDeadline: Opt(NonNegativeInt),
     permitAmount: Opt(Amount),
     feeAmount: Str(),
@@ -204,12 +207,25 @@ export const SortBy = Type.Object(
 export const MAX_PAGE_SIZE = 100;
 export const DEFAULT_PAGE_SIZE = 20;
 
-/** A page request or cursor; `nextPage` is sent back verbatim by clients. */
+/**
+ * A page request or cursor; `nextPage` is sent back verbatim by clients and is absent on the last page.
+ * The store checks the members a schema cannot (columns, cursor range) and names the one at fault.
+ */
 export const Page = Type.Object(
   {
-    column: Opt(Str()),
-    before: Opt(Type.Integer({ 'x-error': 'must be an integer cursor' })),
-    after: Opt(Type.Integer({ 'x-error': 'must be an integer cursor' })),
+    column: Opt(Str({ description: 'id (default) or createdAt' })),
+    before: Opt(
+      Type.Integer({
+        'x-error': 'must be an integer cursor',
+        description: 'an intent id: the page that ends at that intent (previous page)',
+      }),
+    ),
+    after: Opt(
+      Type.Integer({
+        'x-error': 'must be an integer cursor',
+        description: 'an intent id: the page that follows that intent (next page)',
+      }),
+    ),
     sort: Opt(Type.Array(SortBy)),
     pageSize: Opt(
       Type.Integer({

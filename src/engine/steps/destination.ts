@@ -46,14 +46,15 @@ export const destinationStep: StepDefinition = {
       fromAddress: ctx.keys.relayer.address,
       toAddress: config.contracts.intentFactory,
     };
+    const data = encodeDeployIfNeededAndExecute(d.intent);
     const request = {
       chainId: base.chainId,
       account: ctx.keys.relayer,
       to: config.contracts.intentFactory,
-      data: encodeDeployIfNeededAndExecute(d.intent),
+      data,
       purpose: DESTINATION_PURPOSE,
       intentId: intent.intentId,
-      onStage: rowStages(ctx.store, intent.intentId, 'destination', base),
+      onStage: rowStages(ctx.store, intent.intentId, 'destination', base, data),
     };
     const early = { ...request, purpose: DESTINATION_EARLY_PURPOSE };
     // One read of the intent's journal for the execution, the early execution and the fill; taken before the

@@ -111,14 +111,15 @@ async function executeOnce(
 ): Promise<{ hash: Hex; receipt: Awaited<ReturnType<typeof receiptOf>>; minedAt: Date }> {
   const o = plan.origin.intent;
   const { client, config } = ctx.chain(o.chainId);
+  const data = encodeDeployIfNeededAndExecute(o, await depositAuthData(ctx, { intent, plan }, gasless));
   const request = {
     chainId: Number(o.chainId),
     account: ctx.keys.relayer,
     to: config.contracts.intentFactory,
-    data: encodeDeployIfNeededAndExecute(o, await depositAuthData(ctx, { intent, plan }, gasless)),
+    data,
     purpose: ORIGIN_PURPOSE,
     intentId: intent.intentId,
-    onStage: rowStages(ctx.store, intent.intentId, 'origin', base),
+    onStage: rowStages(ctx.store, intent.intentId, 'origin', base, data),
   };
   // Independent reads in one round trip; the clock is only used on the first attempt (no journal yet).
   const [journaled, state, now] = await Promise.all([

@@ -113,10 +113,11 @@ export function createCachedReads(
 
 /**
  * Where the entries sit in the serialised page: the route's serialiser writes an empty page as
- * `{"intents":[` + `],"nextPage":…}`, and a one-entry page with the entry's text between the two.
+ * `{"intents":[` + `],"nextPage":…}` (`]}` on the last page, which has no nextPage), and a one-entry
+ * page with the entry's text between the two.
  */
 function historyLayout(serialize: Serialize, nextPage: IntentHistoryIndex['nextPage']) {
-  const empty = serialize({ intents: [], nextPage });
+  const empty = serialize(nextPage ? { intents: [], nextPage } : { intents: [] });
   if (!empty.startsWith(`${HISTORY_OPEN}]`))
     throw new HistoryLayoutError(
       `GetIntentHistory serialises as ${empty.slice(0, 40)}…, not ${HISTORY_OPEN}…`,
@@ -125,7 +126,7 @@ function historyLayout(serialize: Serialize, nextPage: IntentHistoryIndex['nextP
   return {
     tail: Buffer.from(tail),
     entry(value: unknown): Buffer {
-      const one = serialize({ intents: [value], nextPage });
+      const one = serialize(nextPage ? { intents: [value], nextPage } : { intents: [value] });
       if (!one.startsWith(HISTORY_OPEN) || !one.endsWith(tail))
         throw new HistoryLayoutError('a one-entry GetIntentHistory page does not wrap its entry as expected');
       return Buffer.from(one.slice(HISTORY_OPEN.length, one.length - tail.length));

@@ -93,7 +93,7 @@ export function createReadHandlers(
       const intents = input.onlyRecoverable
         ? entries.filter((e) => 'hasBalance' in e && e.hasBalance)
         : entries;
-      return { intents, nextPage: page.nextPage as WirePage };
+      return page.nextPage ? { intents, nextPage: page.nextPage as WirePage } : { intents };
     },
     GetIntentTransactionHistory: async (input, ctx) => {
       const page = await store.intents.history({
@@ -101,10 +101,8 @@ export function createReadHandlers(
         ...(input.byOwnerAddress && { ownerAddress: input.byOwnerAddress.toLowerCase() }),
         ...(input.page && { page: input.page }),
       });
-      return {
-        intents: page.intents.map((r) => summaryToWire(deps, r, ctx.dialect)),
-        nextPage: page.nextPage as WirePage,
-      };
+      const intents = page.intents.map((r) => summaryToWire(deps, r, ctx.dialect));
+      return page.nextPage ? { intents, nextPage: page.nextPage as WirePage } : { intents };
     },
   };
 }

@@ -1,39 +1,28 @@
 /**
  * Stored intents and transactions → the wire shapes of GetIntent, receipts and history. The stored
- * `intent` is the quote as it went out; status and timestamps come from the row, which is newer.
- * Receipts always carry deposit and origin transactions (0.9.4 requires them): before the engine
- * records one, a placeholder with status UNKNOWN describes what is expected.
+ * `intent` is the quote as it went out; status, timestamps, `id` and `projectId` come from the row,
+ * which is newer. Receipts always carry deposit and origin transactions (0.9.4 requires them): before
+ * the engine records one, a placeholder with status UNKNOWN describes what is expected
+ * (transaction-to-wire.ts).
  */
 import { zeroAddress } from 'viem';
-import type {
-  IntentReceiptRecord,
-  IntentRecord,
-  IntentTransactionRecord,
-  ReceiptIntent,
-  ReceiptWireFields,
-  TransactionKind,
-} from '../../../store/index.ts';
+import type { IntentReceiptRecord, IntentRecord, ReceiptWireFields } from '../../../store/index.ts';
 import type { ApiDeps } from '../../context.ts';
-import { type Dialect, transactionStatusIn } from '../../dialect.ts';
+import type { Dialect } from '../../dialect.ts';
 import type { MethodResponse } from '../../schemas/methods.ts';
 import type { IntentReceipt, IntentSummary } from '../../schemas/receipt.ts';
 import { listedTokens, sameAddress } from '../listed-tokens.ts';
+import { placeholder, quotedMetaTxns, transactionToWire } from './transaction-to-wire.ts';
 
 type WireIntent = MethodResponse<'GetIntent'>['intent'];
-type WireTransaction = IntentReceipt['depositTransaction'];
 type TokenMeta = IntentReceipt['summary']['originTokenMetadata'];
-
-const TYPE_OF_KIND: Record<TransactionKind, WireTransaction['type']> = {
-  deposit: 'DEPOSIT',
-  origin: 'ORIGIN',
-  destination: 'DESTINATION',
-  refund: 'UNKNOWN',
-};
 
 export function intentToWire(record: IntentRecord): WireIntent {
   const stored = (record.intent ?? {}) as Record<string, unknown>;
   return {
     ...stored,
+    id: record.id,
+    projectId: record.projectId,
     intentId: record.intentId,
     status: record.status,
     ownerAddress: record.ownerAddress,
@@ -58,44 +47,6 @@ export function tokenMetadata(deps: Pick<ApiDeps, 'chainById'>, chainId: number,
   if (token) meta.decimals = token.decimals;
   if (token?.logoUri) meta.logoUri = token.logoUri;
   return meta;
-}
-
-function transactionToWire(tx: IntentTransactionRecord, dialect: Dialect): WireTransaction {
-  const out: WireTransaction = {
-    ...(tx.meta ?? {}),
-    id: tx.id,
-    intentId: tx.intentId,
-    status: transactionStatusIn(dialect, tx.status),
-    chainId: tx.chainId,
-    type: TYPE_OF_KIND[tx.kind],
-    context: 'NONE',
-    fromAddress: tx.fromAddress ?? zeroAddress,
-    toAddress: tx.toAddress ?? zeroAddress,
-    tokenAddress: tx.tokenAddress ?? zeroAddress,
-    tokenAmount: tx.tokenAmount ?? 0n,
-    createdAt: tx.createdAt.toISOString(),
-    updatedAt: tx.updatedAt.toISOString(),
-  } as WireTransaction;
-  if (tx.statusReason) out.statusReason = tx.statusReason;
-  if (tx.txnHash) out.txnHash = tx.txnHash;
-  if (tx.calldata) out.calldata = tx.calldata;
-  if (tx.minedAt) out.txnMinedAt = tx.minedAt.toISOString();
-  return out;
-}
-
-function placeholder(intent: ReceiptIntent, kind: 'deposit' | 'origin'): WireTransaction {
-  const deposit = kind === 'deposit';
-  return {
-    intentId: intent.intentId,
-    status: 'UNKNOWN',
-    chainId: intent.originChainId,
-    type: deposit ? 'DEPOSIT' : 'ORIGIN',
-    context: 'NONE',
-    fromAddress: deposit ? intent.ownerAddress : intent.originIntentAddress,
-    toAddress: intent.originIntentAddress,
-    tokenAddress: intent.originTokenAddress,
-    tokenAmount: intent.originTokenAmount,
-  };
 }
 
 /** `dialect` decides only the spelling of transaction statuses (see transactionStatusIn). */
@@ -133,6 +84,7 @@ export function receiptToWire(
   if (intent.startedAt) summary.startedAt = intent.startedAt.toISOString();
   if (intent.finishedAt) summary.finishedAt = intent.finishedAt.toISOString();
 
+  const metaTxns = quotedMetaTxns(stored);
   const receipt: IntentReceipt = {
     id: intent.id,
     projectId: intent.projectId,
@@ -142,11 +94,11 @@ export function receiptToWire(
     originChainId: intent.originChainId,
     destinationChainId: intent.destinationChainId,
     depositTransaction: transactions.deposit
-      ? transactionToWire(transactions.deposit, dialect)
-      : placeholder(intent, 'deposit'),
+      ? transactionToWire(transactions.deposit, dialect, metaTxns)
+      : placeholder(intent, 'deposit', metaTxns),
     originTransaction: transactions.origin
-      ? transactionToWire(transactions.origin, dialect)
-      : placeholder(intent, 'origin'),
+      ? transactionToWire(transactions.origin, dialect, metaTxns)
+      : placeholder(intent, 'origin', metaTxns),
     summary,
     createdAt: intent.createdAt.toISOString(),
     updatedAt: intent.updatedAt.toISOString(),
@@ -154,11 +106,11 @@ export function receiptToWire(
   if (transactions.deposit) receipt.depositTransactionId = transactions.deposit.id;
   if (transactions.origin) receipt.originTransactionId = transactions.origin.id;
   if (transactions.destination) {
-    receipt.destinationTransaction = transactionToWire(transactions.destination, dialect);
+    receipt.destinationTransaction = transactionToWire(transactions.destination, dialect, metaTxns);
     receipt.destinationTransactionId = transactions.destination.id;
   }
   if (transactions.refund) {
-    receipt.refundTransaction = transactionToWire(transactions.refund, dialect);
+    receipt.refundTransaction = transactionToWire(transactions.refund, dialect, metaTxns);
     receipt.refundTransactionId = transactions.refund.id;
   }
   return receipt;
