@@ -23,6 +23,10 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<CommandMod
     summary: "create, list or revoke a project's access keys",
     load: () => import('./commands/keys.ts'),
   },
+  deploy: {
+    summary: "deploy Switchyard's contracts to chains (same addresses on every chain)",
+    load: () => import('./commands/deploy.ts'),
+  },
 };
 
 function usage(): string {
