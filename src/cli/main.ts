@@ -27,6 +27,10 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<CommandMod
     summary: "deploy Switchyard's contracts to chains (same addresses on every chain)",
     load: () => import('./commands/deploy.ts'),
   },
+  config: {
+    summary: "config init: write a serve config for chains' RPC URLs",
+    load: () => import('./commands/config.ts'),
+  },
 };
 
 function usage(): string {
