@@ -31,6 +31,10 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<CommandMod
     summary: "config init: write a serve config for chains' RPC URLs",
     load: () => import('./commands/config.ts'),
   },
+  doctor: {
+    summary: 'check keys, chains, contracts, gas, solver inventory and database (--config FILE)',
+    load: () => import('./commands/doctor.ts'),
+  },
 };
 
 function usage(): string {

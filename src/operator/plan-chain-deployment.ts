@@ -7,6 +7,7 @@ import { type Address, concat, type PublicClient } from 'viem';
 import { CREATE2_DEPLOYER } from '../contracts/create2.ts';
 import type { DeploymentStep, SwitchyardDeploymentPlan } from '../contracts/deployment-plan.ts';
 import { findContractCodeProblem } from '../contracts/find-code-problems.ts';
+import { currentFeePerGas } from './current-fee-per-gas.ts';
 
 export interface PlannedStep {
   contract: DeploymentStep['contract'];
@@ -61,14 +62,4 @@ export async function planChainDeployment(p: {
     costWei: gas * feePerGas,
     ...(deployer && balanceWei !== undefined && { deployer: { address: deployer, balanceWei } }),
   };
-}
-
-/** What a transaction sent now may pay per gas at most: EIP-1559's maxFeePerGas, else the legacy price. */
-export async function currentFeePerGas(publicClient: PublicClient): Promise<bigint> {
-  try {
-    return (await publicClient.estimateFeesPerGas()).maxFeePerGas;
-  } catch {
-    // A chain without EIP-1559 (no base fee): viem refuses the estimate, the legacy price applies.
-    return publicClient.getGasPrice();
-  }
 }
