@@ -4,17 +4,9 @@
  * nothing, other code at one of our addresses is an error naming the contract and chain, a chain without the
  * CREATE2 deployer stops with instructions that work, and a deployer short of funds is told before sending.
  */
-import {
-  createPublicClient,
-  createTestClient,
-  http,
-  type PublicClient,
-  parseEther,
-  type TestClient,
-} from 'viem';
+import { parseEther } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AnvilInstance, startAnvil } from '../../src/chains/anvil.ts';
 import {
   CREATE2_DEPLOYER,
   CREATE2_DEPLOYER_CODE,
@@ -24,23 +16,8 @@ import {
 } from '../../src/contracts/create2.ts';
 import { findCodeProblems } from '../../src/contracts/find-code-problems.ts';
 import type { SwitchyardContracts } from '../../src/internal/config-types.ts';
+import { type FreshChain, startFreshChain } from './support/fresh-chain.ts';
 import { runCli } from './support/run-cli.ts';
-
-interface Chain {
-  anvil: AnvilInstance;
-  client: PublicClient;
-  test: TestClient<'anvil'>;
-}
-
-async function startChain(chainId: number, extraArgs: string[] = []): Promise<Chain> {
-  const anvil = await startAnvil({ chainId, extraArgs });
-  const transport = http(anvil.rpcUrl);
-  return {
-    anvil,
-    client: createPublicClient({ transport }) as PublicClient,
-    test: createTestClient({ mode: 'anvil', transport }),
-  };
-}
 
 interface DeployJson {
   chains: { chainId: number; contracts: SwitchyardContracts; deployed?: string[]; plan?: { gas: string } }[];
@@ -50,31 +27,31 @@ const deployerKey = generatePrivateKey();
 const deployer = privateKeyToAccount(deployerKey).address;
 const attester = privateKeyToAccount(generatePrivateKey()).address;
 const env = { SWITCHYARD_DEPLOYER_KEY: deployerKey, SWITCHYARD_ATTESTER_ADDRESS: attester };
-const chains: Chain[] = [];
+const chains: FreshChain[] = [];
 
 const deploy = (rpcUrls: string[], ...flags: string[]) =>
   runCli(['deploy', ...rpcUrls.flatMap((url) => ['--rpc-url', url]), ...flags], env);
 
-async function started(chainId: number, extraArgs: string[] = []): Promise<Chain> {
-  const chain = await startChain(chainId, extraArgs);
+async function started(chainId: number, extraArgs: string[] = []): Promise<FreshChain> {
+  const chain = await startFreshChain(chainId, extraArgs);
   chains.push(chain);
   return chain;
 }
 
 afterAll(async () => {
-  await Promise.all(chains.map((c) => c.anvil.stop()));
+  await Promise.all(chains.map((c) => c.stop()));
 });
 
 describe('switchyard deploy on two fresh chains', () => {
-  let a: Chain;
-  let b: Chain;
+  let a: FreshChain;
+  let b: FreshChain;
   beforeAll(async () => {
     [a, b] = await Promise.all([started(515_001), started(515_002)]);
     for (const c of [a, b]) await c.test.setBalance({ address: deployer, value: parseEther('10') });
   });
 
   it('plans without sending: four contracts to deploy, with their gas', async () => {
-    const { code, stdout, stderr } = await deploy([a.anvil.rpcUrl, b.anvil.rpcUrl], '--plan', '--json');
+    const { code, stdout, stderr } = await deploy([a.rpcUrl, b.rpcUrl], '--plan', '--json');
     expect({ code, stderr: code === 0 ? '' : stderr }).toEqual({ code: 0, stderr: '' });
     const { chains: planned } = JSON.parse(stdout) as DeployJson;
     expect(planned.map((c) => c.chainId)).toEqual([515_001, 515_002]);
@@ -83,7 +60,7 @@ describe('switchyard deploy on two fresh chains', () => {
   }, 120_000);
 
   it('deploys the same addresses on both chains, each holding this build’s code', async () => {
-    const { code, stdout, stderr } = await deploy([a.anvil.rpcUrl, b.anvil.rpcUrl], '--json');
+    const { code, stdout, stderr } = await deploy([a.rpcUrl, b.rpcUrl], '--json');
     expect({ code, stderr: code === 0 ? '' : stderr }).toEqual({ code: 0, stderr: '' });
     const [onA, onB] = (JSON.parse(stdout) as DeployJson).chains;
     expect(onA!.contracts).toEqual(onB!.contracts);
@@ -94,7 +71,7 @@ describe('switchyard deploy on two fresh chains', () => {
 
   it('sends nothing the second time and says every contract is already deployed', async () => {
     const nonces = await Promise.all([a, b].map((c) => c.client.getTransactionCount({ address: deployer })));
-    const { code, stdout } = await deploy([a.anvil.rpcUrl, b.anvil.rpcUrl]);
+    const { code, stdout } = await deploy([a.rpcUrl, b.rpcUrl]);
     expect(code).toBe(0);
     expect(stdout).toContain('chain 515001 (http://127.0.0.1:');
     expect(stdout).toContain('0 deployed, 4 already deployed');
@@ -108,10 +85,10 @@ describe('switchyard deploy refuses', () => {
   it('other code at one of our addresses, naming the contract and the chain', async () => {
     const c = await started(515_003);
     await c.test.setBalance({ address: deployer, value: parseEther('10') });
-    const planned = JSON.parse((await deploy([c.anvil.rpcUrl], '--plan', '--json')).stdout) as DeployJson;
+    const planned = JSON.parse((await deploy([c.rpcUrl], '--plan', '--json')).stdout) as DeployJson;
     const verifier = planned.chains[0]!.contracts.fillVerifier;
     await c.test.setCode({ address: verifier, bytecode: '0x6000' });
-    const { code, stderr } = await deploy([c.anvil.rpcUrl]);
+    const { code, stderr } = await deploy([c.rpcUrl]);
     expect(code).toBe(1);
     expect(stderr).toContain(`chain 515003: fillVerifier at ${verifier} holds other code than this build's`);
     expect(await c.client.getTransactionCount({ address: deployer })).toBe(0);
@@ -120,7 +97,7 @@ describe('switchyard deploy refuses', () => {
   it('a chain without the CREATE2 deployer, with instructions that install it', async () => {
     const c = await started(515_004, ['--no-create2']);
     await c.test.setBalance({ address: deployer, value: parseEther('10') });
-    const refused = await deploy([c.anvil.rpcUrl]);
+    const refused = await deploy([c.rpcUrl]);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain(`chain 515004: the CREATE2 deployer ${CREATE2_DEPLOYER} has no code`);
     expect(refused.stderr).toContain(`send 0.01 of the native currency to ${CREATE2_INSTALL_SIGNER}`);
@@ -131,16 +108,16 @@ describe('switchyard deploy refuses', () => {
       method: 'eth_sendRawTransaction',
       params: [CREATE2_INSTALL_TRANSACTION],
     });
-    await c.client.waitForTransactionReceipt({ hash, pollingInterval: 50 });
+    await c.client.waitForTransactionReceipt({ hash });
     expect(await c.client.getCode({ address: CREATE2_DEPLOYER })).toBe(CREATE2_DEPLOYER_CODE);
-    const { code, stdout } = await deploy([c.anvil.rpcUrl]);
+    const { code, stdout } = await deploy([c.rpcUrl]);
     expect(code).toBe(0);
     expect(stdout).toContain('4 deployed, 0 already deployed');
   }, 120_000);
 
   it('a deployer that cannot pay, before sending anything', async () => {
     const c = await started(515_005);
-    const { code, stderr } = await deploy([c.anvil.rpcUrl]);
+    const { code, stderr } = await deploy([c.rpcUrl]);
     expect(code).toBe(1);
     expect(stderr).toContain(`chain 515005: the deployer ${deployer} holds 0 of the native currency`);
     expect(await c.client.getTransactionCount({ address: deployer })).toBe(0);

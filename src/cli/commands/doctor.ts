@@ -5,6 +5,7 @@
  */
 import { parseArgs } from 'node:util';
 import { resolveConfig } from '../../api/resolve-config.ts';
+import { createLogger } from '../../internal/logger.ts';
 import { HEAD_ADVANCE_WAIT_MS } from '../../operator/checks/constants.ts';
 import { formatChecks } from '../../operator/checks/format-checks.ts';
 import { runOperatorChecks } from '../../operator/checks/run-operator-checks.ts';
@@ -50,6 +51,8 @@ export async function run(argv: string[]): Promise<number> {
     return usageError(`--head-wait must be a positive number of seconds, not '${values['head-wait']}'`);
   }
   const config = resolveConfig({ configPath: values.config, env: process.env, flags: {} });
+  // Progress on stderr: a chain's head may take up to the head wait to move.
+  createLogger().info('running checks', { chains: config.chains.map((c) => c.chainId) });
   const results = await runOperatorChecks({
     config,
     env: process.env,
