@@ -49,9 +49,10 @@ interface Values {
 
 export async function run(argv: string[]): Promise<number> {
   const [action, ...rest] = argv;
-  if (action === '--help' || action === '-h' || action === undefined) {
+  if (action === undefined) return usageError('an action is required: init');
+  if (action === '--help' || action === '-h') {
     process.stdout.write(USAGE);
-    return action === undefined ? 2 : 0;
+    return 0;
   }
   if (action !== 'init') return usageError(`unknown action '${action}'`);
   let values: Values;
