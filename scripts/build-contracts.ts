@@ -1,6 +1,6 @@
 /**
  * Compiles every `contracts/**\/*.sol` with solc-js (standard JSON) into `build/contracts/<Name>.json`
- * ({ abi, bytecode, deployedBytecode }, 0x-prefixed) and writes `src/contracts/abis.generated.ts`
+ * ({ abi, bytecode, deployedBytecode, immutableReferences }, code 0x-prefixed) and writes `src/contracts/abis.generated.ts`
  * (typed `as const` ABIs for viem). Skips the compile when the sources and settings hash to the same
  * value as the last build. Run by `node bin/build-contracts.js` (npm prepare/pretest/prestart).
  */
@@ -23,7 +23,16 @@ const SETTINGS = {
   optimizer: { enabled: true, runs: 200 },
   // cancun: the newest fork every current chain runs (transient storage, mcopy); osaka is solc's default.
   evmVersion: 'cancun',
-  outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object', 'evm.deployedBytecode.object'] } },
+  outputSelection: {
+    '*': {
+      '*': [
+        'abi',
+        'evm.bytecode.object',
+        'evm.deployedBytecode.object',
+        'evm.deployedBytecode.immutableReferences',
+      ],
+    },
+  },
 } as const;
 
 type SolcMessage = { severity: string; formattedMessage: string; sourceLocation?: { file: string } };
@@ -31,9 +40,14 @@ type SolcOutput = {
   errors?: SolcMessage[];
   contracts?: Record<string, Record<string, SolcContract>>;
 };
+/** Where the runtime code holds each immutable: byte ranges per AST id (filled in by the constructor). */
+type ImmutableReferences = Record<string, { start: number; length: number }[]>;
 type SolcContract = {
   abi: unknown[];
-  evm: { bytecode: { object: string }; deployedBytecode: { object: string } };
+  evm: {
+    bytecode: { object: string };
+    deployedBytecode: { object: string; immutableReferences?: ImmutableReferences };
+  };
 };
 
 function listSources(dir: string): string[] {
@@ -108,6 +122,7 @@ function writeOutputs(contracts: Map<string, SolcContract>): void {
       abi: c.abi,
       bytecode: `0x${c.evm.bytecode.object}`,
       deployedBytecode: `0x${c.evm.deployedBytecode.object}`,
+      immutableReferences: c.evm.deployedBytecode.immutableReferences ?? {},
     };
     writeFileSync(path.join(OUT_DIR, `${name}.json`), `${JSON.stringify(artifact, null, 2)}\n`);
     abiLines.push(`export const ${camelName(name)}Abi = ${JSON.stringify(c.abi)} as const;`, '');

@@ -23,6 +23,18 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<CommandMod
     summary: "create, list or revoke a project's access keys",
     load: () => import('./commands/keys.ts'),
   },
+  deploy: {
+    summary: "deploy Switchyard's contracts to chains (same addresses on every chain)",
+    load: () => import('./commands/deploy.ts'),
+  },
+  config: {
+    summary: "config init: write a serve config for chains' RPC URLs",
+    load: () => import('./commands/config.ts'),
+  },
+  doctor: {
+    summary: 'check keys, chains, contracts, gas, solver inventory and database (--config FILE)',
+    load: () => import('./commands/doctor.ts'),
+  },
 };
 
 function usage(): string {

@@ -19,6 +19,11 @@ export interface ContractArtifact {
   abi: Abi;
   bytecode: Hex;
   deployedBytecode: Hex;
+  /**
+   * Byte ranges of the runtime code that the constructor fills with immutables, per solc AST id: zeros in
+   * `deployedBytecode`, a chain- and argument-dependent value on-chain.
+   */
+  immutableReferences: Record<string, { start: number; length: number }[]>;
 }
 
 /** An artifact is missing: the contracts have not been built. */

@@ -1,74 +1,83 @@
 /**
  * Deploys Switchyard's contracts (verifier, settlers, factory + implementation) through the CREATE2 deployer
  * with fixed salts, so they sit at the same addresses on every chain that uses the same attester and grace.
- * Idempotent: contracts that already have code are skipped.
+ * `switchyard deploy`, the devnet and the tests all deploy here. Idempotent: a contract already at its address
+ * is not sent again, but its runtime code is checked against this build; other code there is an error naming
+ * the contract and the chain.
  */
-import { type Address, encodeDeployData, type PublicClient } from 'viem';
+import type { Address, Hex, PublicClient } from 'viem';
 import type { SwitchyardContracts } from '../internal/config-types.ts';
+import { SwitchyardError } from '../internal/errors.ts';
 import type { Logger } from '../internal/logger.ts';
-import {
-  attestedFillVerifierAbi,
-  destinationSettlerAbi,
-  intentFactoryAbi,
-  originSettlerAbi,
-} from './abis.generated.ts';
-import { loadArtifact } from './artifacts.ts';
-import { type DeployWalletClient, deployCreate2, ensureCreate2Deployer, switchyardSalt } from './create2.ts';
+import { type DeployWalletClient, deployCreate2, ensureCreate2Deployer } from './create2.ts';
+import { type DeploymentInputs, type DeploymentStep, planSwitchyardDeployment } from './deployment-plan.ts';
+import { type CodeProblem, findCodeProblems, findContractCodeProblem } from './find-code-problems.ts';
 
-export interface DeploySwitchyardOptions {
+export interface DeploySwitchyardOptions extends DeploymentInputs {
   publicClient: PublicClient;
   walletClient: DeployWalletClient;
-  /** The attester key's address (never the relayer's). */
-  attester: Address;
-  /** Seconds after an order's fill deadline before anyone may refund it. */
-  graceSeconds: bigint;
   log?: Pick<Logger, 'info'>;
+  /** Told about each contract once it is found in place or deployed (the deploy command's progress). */
+  onStep?: (event: DeployStepEvent) => void;
+}
+
+export interface DeployStepEvent {
+  contract: DeploymentStep['contract'];
+  address: Address;
+  outcome: 'deployed' | 'present';
+  transactionHash?: Hex;
+}
+
+/** A chain holds something else than this build at one of our addresses. */
+export class DeployedCodeMismatchError extends SwitchyardError {
+  override readonly name = 'DeployedCodeMismatchError';
+  constructor(chainId: number, problem: CodeProblem) {
+    super(
+      `chain ${chainId}: ${problem.contract} at ${problem.address} ${problem.problem}; ` +
+        'nothing was sent over it (a CREATE2 address holds one code for ever): check that this is the ' +
+        'Switchyard version and attester you meant, or that the chain runs a standard EVM',
+      { details: { chainId, ...problem } },
+    );
+  }
 }
 
 export async function deploySwitchyardContracts(
   options: DeploySwitchyardOptions,
 ): Promise<SwitchyardContracts> {
   const { publicClient, walletClient, log } = options;
+  const plan = planSwitchyardDeployment(options);
   await ensureCreate2Deployer(publicClient);
-  const deploy = async (name: string, data: `0x${string}`): Promise<Address> => {
-    const result = await deployCreate2({
-      publicClient,
-      walletClient,
-      salt: switchyardSalt(name),
-      initCode: data,
-    });
-    log?.info(result.deployed ? `deployed ${name}` : `${name} already deployed`, { address: result.address });
-    return result.address;
-  };
+  const chainId = publicClient.chain?.id ?? (await publicClient.getChainId());
+  for (const step of plan.steps) {
+    const event = await deployStep(publicClient, walletClient, chainId, step);
+    log?.info(
+      event.outcome === 'deployed' ? `deployed ${step.artifact}` : `${step.artifact} already deployed`,
+      {
+        address: step.address,
+      },
+    );
+    options.onStep?.(event);
+  }
+  const [problem] = await findCodeProblems(publicClient, plan.contracts);
+  if (problem) throw new DeployedCodeMismatchError(chainId, problem);
+  return plan.contracts;
+}
 
-  const fillVerifier = await deploy(
-    'AttestedFillVerifier',
-    encodeDeployData({
-      abi: attestedFillVerifierAbi,
-      bytecode: loadArtifact('AttestedFillVerifier').bytecode,
-      args: [options.attester],
-    }),
-  );
-  const originSettler = await deploy(
-    'OriginSettler',
-    encodeDeployData({
-      abi: originSettlerAbi,
-      bytecode: loadArtifact('OriginSettler').bytecode,
-      args: [fillVerifier, options.graceSeconds],
-    }),
-  );
-  const destinationSettler = await deploy(
-    'DestinationSettler',
-    encodeDeployData({ abi: destinationSettlerAbi, bytecode: loadArtifact('DestinationSettler').bytecode }),
-  );
-  const intentFactory = await deploy(
-    'IntentFactory',
-    encodeDeployData({ abi: intentFactoryAbi, bytecode: loadArtifact('IntentFactory').bytecode }),
-  );
-  const intentAccountImplementation = await publicClient.readContract({
-    address: intentFactory,
-    abi: intentFactoryAbi,
-    functionName: 'implementation',
+async function deployStep(
+  publicClient: PublicClient,
+  walletClient: DeployWalletClient,
+  chainId: number,
+  step: DeploymentStep,
+): Promise<DeployStepEvent> {
+  const found = await findContractCodeProblem(publicClient, step.contract, step.address);
+  const base = { contract: step.contract, address: step.address };
+  if (!found) return { ...base, outcome: 'present' };
+  if (found.kind !== 'missing') throw new DeployedCodeMismatchError(chainId, found);
+  const { transactionHash } = await deployCreate2({
+    publicClient,
+    walletClient,
+    salt: step.salt,
+    initCode: step.initCode,
   });
-  return { intentFactory, intentAccountImplementation, originSettler, destinationSettler, fillVerifier };
+  return { ...base, outcome: 'deployed', ...(transactionHash && { transactionHash }) };
 }

@@ -3,6 +3,7 @@
  * Everything here is public test material; nothing in this file may ever hold a production secret.
  */
 import { parseEther, parseUnits } from 'viem';
+import { DEFAULT_SETTLEMENT_GRACE_SECONDS } from '../intents/plan/constants.ts';
 
 export interface DevnetChainSpec {
   chainId: number;
@@ -44,8 +45,8 @@ export const STATE_INTERVAL_SECONDS = 5;
 export const DEVNET_KEPT_STATES = 256;
 /** How many past blocks' states a devnet chain keeps, or 'all' of them. */
 export type KeptStates = number | 'all';
-/** DESIGN §4: grace after the fill deadline before a refund is allowed; 10 minutes. */
-export const SETTLEMENT_GRACE_SECONDS = 600n;
+/** The grace the service plans with and `switchyard deploy` deploys, so the devnet's addresses are an operator's. */
+export const SETTLEMENT_GRACE_SECONDS = DEFAULT_SETTLEMENT_GRACE_SECONDS;
 /** Automine includes a transaction in the block it arrives in; one block is final enough on a devnet. */
 export const DEVNET_CONFIRMATIONS = 1;
 /**

@@ -1,25 +1,37 @@
 /**
  * `switchyard serve --config <file>`: the HTTP API against configured chains (production). The
  * store is PostgreSQL when DATABASE_URL (or `databaseUrl` in the file) is set, else SQLite in the
- * data dir. Stops cleanly on SIGINT/SIGTERM.
+ * data dir. Before starting it runs the checks of `switchyard doctor` and refuses to start when one fails,
+ * unless --skip-checks. Stops cleanly on SIGINT/SIGTERM.
  */
 import { parseArgs } from 'node:util';
 import { resolveConfig } from '../../api/resolve-config.ts';
 import { startSwitchyard } from '../../app/start-switchyard.ts';
 import { operatorFromEnv } from '../../intents/operator-from-env.ts';
-import { createLogger } from '../../internal/logger.ts';
+import { createLogger, type Logger } from '../../internal/logger.ts';
 import { createShutdown } from '../../internal/shutdown.ts';
+import { runOperatorChecks } from '../../operator/checks/run-operator-checks.ts';
 
-const USAGE = `usage: switchyard serve --config FILE [--host HOST] [--port PORT] [--role api|worker|all]
+const USAGE = `usage: switchyard serve --config FILE [--host HOST] [--port PORT] [--role api|worker|all] [--skip-checks]
 
 FILE is JSON: { "host"?, "port"?, "dataDir"?, "databaseUrl"?, "role"?, "chains": [ { "chainId",
 "name", "rpcUrls": [...], "explorerUrl"?, "nativeCurrency": {name,symbol,decimals}, "tokens": [...],
 "contracts": { NAME: address } } ], "prices"?: { "<chainId>:<address>": usd } }. Precedence: defaults < HOST/PORT/SWITCHYARD_DATA_DIR/DATABASE_URL
 < file < flags. Secrets (relayer, attester keys) come from the environment only.
+
+Before it starts, serve runs the checks of 'switchyard doctor' and logs each one; a failed check stops it
+(exit 1) unless --skip-checks is given.
 `;
 
 export async function run(argv: string[]): Promise<number> {
-  let values: { config?: string; host?: string; port?: string; role?: string; help?: boolean };
+  let values: {
+    config?: string;
+    host?: string;
+    port?: string;
+    role?: string;
+    'skip-checks'?: boolean;
+    help?: boolean;
+  };
   try {
     ({ values } = parseArgs({
       args: argv,
@@ -28,6 +40,7 @@ export async function run(argv: string[]): Promise<number> {
         host: { type: 'string' },
         port: { type: 'string' },
         role: { type: 'string' },
+        'skip-checks': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -49,6 +62,8 @@ export async function run(argv: string[]): Promise<number> {
     flags: { host: values.host, port: values.port, role: values.role },
   });
   const log = createLogger();
+  if (values['skip-checks']) log.warn('start-up checks skipped (--skip-checks)');
+  else if (!(await checksPass(config, log))) return 1;
   const shutdown = createShutdown((name, error) => log.error('shutdown step failed', { name, error }));
   const { url } = await startSwitchyard({ config, operator: operatorFromEnv(process.env), log, shutdown });
   process.stdout.write(`Switchyard API on ${url}\n`);
@@ -58,4 +73,23 @@ export async function run(argv: string[]): Promise<number> {
   });
   await shutdown.shutdown();
   return 0;
+}
+
+/** The doctor's checks, one log line each; false when one failed (the reason is on stderr). */
+async function checksPass(config: Parameters<typeof runOperatorChecks>[0]['config'], log: Logger) {
+  const results = await runOperatorChecks({ config, env: process.env });
+  for (const r of results) {
+    const level = r.status === 'ok' ? 'info' : r.status === 'warn' ? 'warn' : 'error';
+    log[level](`check ${r.check}: ${r.message}`, {
+      ...(r.chainId !== undefined && { chainId: r.chainId }),
+      ...(r.fix && { fix: r.fix }),
+    });
+  }
+  const failed = results.filter((r) => r.status === 'fail');
+  if (failed.length === 0) return true;
+  process.stderr.write(
+    `switchyard serve: ${failed.length} start-up check(s) failed: ${failed.map((r) => r.message).join('; ')}. ` +
+      'Fix them (switchyard doctor --config FILE shows each with its fix), or start anyway with --skip-checks\n',
+  );
+  return false;
 }
