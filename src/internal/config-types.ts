@@ -69,6 +69,12 @@ export interface ChainConfig {
    * batch's 1 ms gathering wait would add to every read a quote waits for). The devnet uses 32.
    */
   rpcBatchSize?: number;
+  /**
+   * The most any operator transaction may pay per gas on this chain, in wei (`maxFeePerGasGwei` in the
+   * config file). A transaction the chain would not include under it waits, and nothing is ever signed
+   * above it (docs/engine.md "Fees"). Absent: no ceiling.
+   */
+  maxFeePerGasWei?: bigint;
   tokens: TokenConfig[];
   contracts: SwitchyardContracts & ExternalContracts;
   /**
