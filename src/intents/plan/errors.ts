@@ -4,7 +4,11 @@
  */
 import { SwitchyardError } from '../../internal/errors.ts';
 
-export { InsufficientLiquidityError, UnsupportedRouteError } from '../../providers/errors.ts';
+export {
+  InsufficientInventoryError,
+  InsufficientLiquidityError,
+  UnsupportedRouteError,
+} from '../../providers/errors.ts';
 
 /** The chain id is not one of the configured chains. */
 export class UnsupportedChainError extends SwitchyardError {
@@ -29,4 +33,9 @@ export class InvalidAmountError extends SwitchyardError {
 /** No USD price for a token whose value the fees need. */
 export class MissingPriceError extends SwitchyardError {
   override readonly name = 'MissingPriceError';
+}
+
+/** Gas on a chain of the route costs more than the operator's cap for it now (its transactions would wait). */
+export class GasAboveCapError extends SwitchyardError {
+  override readonly name = 'GasAboveCapError';
 }
