@@ -10,7 +10,7 @@ import { parseGwei } from 'viem';
 import type { ChainConfig, SwitchyardConfig } from '../internal/config-types.ts';
 import { ConfigError } from '../internal/errors.ts';
 import { InvalidArgumentError } from './errors/rpc-errors.ts';
-import { Address, Bool, ChainId, NonNegativeInt, Opt, Str } from './schemas/wire.ts';
+import { Address, Amount, Bool, ChainId, NonNegativeInt, Opt, Str } from './schemas/wire.ts';
 import { compileRequestDecoder } from './validate-request.ts';
 
 export const DEFAULT_HOST = '127.0.0.1';
@@ -51,6 +51,7 @@ const TokenSchema = Type.Object({
   featured: Opt(Bool),
   supportsBridging: Opt(Bool),
   isUsdReference: Opt(Bool),
+  lowWaterMark: Opt(Amount),
 });
 
 const ChainSchema = Type.Object({

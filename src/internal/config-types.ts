@@ -15,6 +15,11 @@ export interface TokenConfig {
   supportsBridging?: boolean;
   /** Set for the token that prices are quoted against on this chain (the devnet's USD stable). */
   isUsdReference?: boolean;
+  /**
+   * The solver's low-water mark for this token on this chain (base units): while what it holds, less what
+   * open orders hold, is below it, the logs warn and RuntimeStatus marks the chain degraded.
+   */
+  lowWaterMark?: bigint;
 }
 
 /** Addresses of Switchyard's own contracts; identical on every chain (CREATE2). */

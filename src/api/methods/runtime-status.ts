@@ -1,6 +1,8 @@
 /**
  * RuntimeStatus: health of every chain's RPC (an eth_chainId probe that must answer the configured
  * id within RPC_PROBE_TIMEOUT_MS) and of the database. `healthOK` is true when all of them are healthy.
+ * A chain that answers but needs the operator (the solver's inventory under a low-water mark, gas above
+ * the chain's cap) stays healthy and is marked `degraded`, with the reasons in `warning`.
  */
 import { hostname } from 'node:os';
 import type { ChainConfig } from '../../internal/config-types.ts';
@@ -14,12 +16,17 @@ interface Probe {
   healthy: boolean;
   error?: string;
   latency: string;
+  degraded?: boolean;
+  warning?: string;
 }
 
 export function createRuntimeStatus(deps: ApiDeps): Handler<'RuntimeStatus'> {
   return async () => {
+    const degraded = deps.chainHealth?.degraded();
     const probes = await Promise.all([
-      ...deps.chains.map((chain) => probeChain(chain)),
+      ...deps.chains.map((chain) =>
+        probeChain(chain).then((probe) => withWarnings(probe, degraded?.get(chain.chainId))),
+      ),
       ...(deps.checkDatabase ? [timed('database', deps.checkDatabase)] : []),
     ]);
     const now = deps.now();
@@ -56,6 +63,10 @@ function probeChain(chain: ChainConfig): Promise<Probe> {
     if (id !== chain.chainId)
       throw new Error(`eth_chainId answered ${body.result}, expected ${chain.chainId}`);
   });
+}
+
+function withWarnings(probe: Probe, reasons: readonly string[] | undefined): Probe {
+  return reasons?.length ? { ...probe, degraded: true, warning: reasons.join('; ') } : probe;
 }
 
 async function timed(name: string, check: () => Promise<void>): Promise<Probe> {
