@@ -23,6 +23,10 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<CommandMod
     summary: "create, list or revoke a project's access keys",
     load: () => import('./commands/keys.ts'),
   },
+  inventory: {
+    summary: "the solver's inventory per chain and token: balance, held, owed, low-water mark",
+    load: () => import('./commands/inventory.ts'),
+  },
 };
 
 function usage(): string {
