@@ -46,6 +46,8 @@ export interface ApiDeps {
   prices?: PriceSource | undefined;
   /** Database health for RuntimeStatus; absent means no database is attached. */
   checkDatabase?: (() => Promise<void>) | undefined;
+  /** Chains the operator must act on (src/solver/start-chain-health-monitor.ts), for RuntimeStatus. */
+  chainHealth?: { degraded(): ReadonlyMap<number, readonly string[]> } | undefined;
   log: Logger;
   version: string;
   startedAt: Date;

@@ -6,10 +6,11 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { type StaticDecode, Type } from '@sinclair/typebox';
+import { parseGwei } from 'viem';
 import type { ChainConfig, SwitchyardConfig } from '../internal/config-types.ts';
 import { ConfigError } from '../internal/errors.ts';
 import { InvalidArgumentError } from './errors/rpc-errors.ts';
-import { Address, Bool, ChainId, NonNegativeInt, Opt, Str } from './schemas/wire.ts';
+import { Address, Amount, Bool, ChainId, NonNegativeInt, Opt, Str } from './schemas/wire.ts';
 import { compileRequestDecoder } from './validate-request.ts';
 
 export const DEFAULT_HOST = '127.0.0.1';
@@ -18,6 +19,28 @@ export const DEFAULT_DATA_DIR = './.switchyard';
 
 /** A larger batch is one long answer for every request in it; hosted endpoints cap theirs lower still. */
 const MAX_RPC_BATCH_SIZE = 1000;
+
+/** A fee ceiling above a million gwei per gas is a typo, not a price (mainnet's worst spikes were in the thousands). */
+const MAX_FEE_CAP_GWEI = 1_000_000;
+const GWEI_ERROR = `must be a price in gwei above 0 and at most ${MAX_FEE_CAP_GWEI} (a number or a decimal string, up to 9 decimals)`;
+
+/** Gwei per gas (a number or a decimal string, as an operator writes it), decoded exactly to wei. */
+const GweiPrice = Type.Transform(
+  Type.Union(
+    [
+      Type.Number({ exclusiveMinimum: 0, maximum: MAX_FEE_CAP_GWEI }),
+      Type.String({ pattern: '^[0-9]{1,7}(\\.[0-9]{1,9})?$' }),
+    ],
+    { 'x-error': GWEI_ERROR },
+  ),
+)
+  .Decode((value) => {
+    // A number's shortest decimal form is what the operator wrote; toFixed(9) never uses an exponent here.
+    const wei = parseGwei(typeof value === 'number' ? value.toFixed(9) : value);
+    if (wei <= 0n || wei > parseGwei(String(MAX_FEE_CAP_GWEI))) throw new Error(GWEI_ERROR);
+    return wei;
+  })
+  .Encode((wei: bigint) => wei.toString());
 
 const TokenSchema = Type.Object({
   symbol: Str(),
@@ -28,6 +51,7 @@ const TokenSchema = Type.Object({
   featured: Opt(Bool),
   supportsBridging: Opt(Bool),
   isUsdReference: Opt(Bool),
+  lowWaterMark: Opt(Amount),
 });
 
 const ChainSchema = Type.Object({
@@ -49,6 +73,7 @@ const ChainSchema = Type.Object({
       'x-error': `must be a whole number from 1 to ${MAX_RPC_BATCH_SIZE}`,
     }),
   ),
+  maxFeePerGasGwei: Opt(GweiPrice),
   tokens: Type.Array(TokenSchema),
   contracts: Type.Record(Type.String(), Address),
 });
@@ -77,6 +102,8 @@ type ConfigFile = Omit<StaticDecode<typeof FileSchema>, 'chains'> & {
   chains: (Omit<ChainConfig, 'isTestnet' | 'confirmations'> & {
     isTestnet?: boolean;
     confirmations?: number;
+    /** Already in wei (GweiPrice decodes it); the resolved chain holds it as maxFeePerGasWei. */
+    maxFeePerGasGwei?: bigint;
   })[];
 };
 
@@ -114,9 +141,10 @@ export function resolveConfig({ configPath, env, flags }: ConfigInputs): Switchy
     dataDir: resolve(file.dataDir ?? env.SWITCHYARD_DATA_DIR ?? DEFAULT_DATA_DIR),
     role,
     chains: file.chains.map(
-      (c): ChainConfig =>
+      ({ maxFeePerGasGwei, ...c }): ChainConfig =>
         ({
           ...c,
+          ...(maxFeePerGasGwei !== undefined && { maxFeePerGasWei: maxFeePerGasGwei }),
           isTestnet: c.isTestnet ?? false,
           confirmations: c.confirmations ?? DEFAULT_CONFIRMATIONS,
           destinationBehindFill: c.destinationBehindFill ?? DEFAULT_DESTINATION_BEHIND_FILL,

@@ -60,6 +60,7 @@ export interface ApiServerOptions {
   resolveAccessKey?: ResolveAccessKey | undefined;
   prices?: PriceSource | undefined;
   checkDatabase?: (() => Promise<void>) | undefined;
+  chainHealth?: ApiDeps['chainHealth'];
   log: Logger;
   /** `false` disables per-key rate limits (benchmarks); default DEFAULT_RATE_LIMIT. */
   rateLimit?: RateLimit | false | undefined;
@@ -99,6 +100,7 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
     chainById: new Map(options.chains.map((c) => [c.chainId, c])),
     prices: options.prices,
     checkDatabase: options.checkDatabase ?? (store ? async () => void (await store.ping()) : undefined),
+    chainHealth: options.chainHealth,
     log: options.log,
     version: options.version ?? API_VERSION,
     startedAt: now(),

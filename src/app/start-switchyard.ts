@@ -20,6 +20,8 @@ import type { SwitchyardConfig } from '../internal/config-types.ts';
 import type { Logger } from '../internal/logger.ts';
 import type { Shutdown } from '../internal/shutdown.ts';
 import { createPriceSource, type PriceSource } from '../pricing/index.ts';
+import { createSolverInventory } from '../solver/create-solver-inventory.ts';
+import { type ChainHealth, startChainHealthMonitor } from '../solver/start-chain-health-monitor.ts';
 import { createStore, type Store } from '../store/index.ts';
 import { createYieldService } from '../yield/index.ts';
 import { createQuoteRetention, type QuoteRetentionOptions } from './quote-retention.ts';
@@ -53,6 +55,8 @@ export interface StartSwitchyardOptions {
    * its clock defaults to the intent services' `now`. Default production's (src/app/quote-retention.ts).
    */
   quoteRetention?: QuoteRetentionOptions | undefined;
+  /** How often low-water marks and fee caps are checked (ms); default CHAIN_HEALTH_CHECK_MS. */
+  chainHealthIntervalMs?: number | undefined;
 }
 
 export interface RunningSwitchyard {
@@ -60,6 +64,8 @@ export interface RunningSwitchyard {
   store: Store;
   prices: PriceSource;
   engine: IntentEngine | undefined;
+  /** Low-water marks and fee caps (API processes with operator keys). */
+  chainHealth: ChainHealth | undefined;
 }
 
 export async function startSwitchyard(options: StartSwitchyardOptions): Promise<RunningSwitchyard> {
@@ -114,6 +120,14 @@ export async function startSwitchyard(options: StartSwitchyardOptions): Promise<
     shutdown.add('quote retention', () => retention.stop());
   }
   const executor = options.engine ?? engine;
+  const inventory =
+    operator &&
+    createSolverInventory({
+      store,
+      chains: config.chains,
+      getClient: (chainId) => clients.get(chainId)!,
+      solver: operator.solver.address,
+    });
   const services =
     executor && operator
       ? createIntentServices({
@@ -129,10 +143,21 @@ export async function startSwitchyard(options: StartSwitchyardOptions): Promise<
           },
           config: options.intentServices,
           log: log.child({ component: 'intents' }),
+          inventory,
         })
       : undefined;
 
-  if (config.role === 'worker') return { url: '', store, prices, engine };
+  if (config.role === 'worker') return { url: '', store, prices, engine, chainHealth: undefined };
+  const chainHealth =
+    inventory &&
+    startChainHealthMonitor({
+      chains: config.chains,
+      inventory,
+      getClient: (chainId) => clients.get(chainId)!,
+      log: log.child({ component: 'chain-health' }),
+      intervalMs: options.chainHealthIntervalMs,
+    });
+  if (chainHealth) shutdown.add('chain health', async () => chainHealth.stop());
   const api = await createApiServer({
     config,
     chains: config.chains,
@@ -145,6 +170,7 @@ export async function startSwitchyard(options: StartSwitchyardOptions): Promise<
     },
     log: log.child({ component: 'api' }),
     rateLimit: options.rateLimit,
+    chainHealth,
   });
   const url = await api.listen(config.port, config.host);
   shutdown.add('api', async () => {
@@ -153,7 +179,7 @@ export async function startSwitchyard(options: StartSwitchyardOptions): Promise<
     await api.close();
   });
   log.info('API listening', { url, role: config.role, chains: config.chains.map((c) => c.chainId) });
-  return { url, store, prices, engine };
+  return { url, store, prices, engine, chainHealth };
 }
 
 async function openStore(config: SwitchyardConfig, log: Logger, shutdown: Shutdown): Promise<Store> {

@@ -8,11 +8,14 @@
  *    in the same database transaction, before it is broadcast;
  * 4. it is broadcast, then watched until mined and buried under the chain's confirmation depth;
  * 5. a transaction stuck for STUCK_AFTER_MS is replaced at the same nonce with scaled fees;
+ *    fees are EIP-1559 or, on a chain without it, a legacy gas price, never above the chain's cap
+ *    (`maxFeePerGas`): a send the chain would not include under the cap waits, unsigned (fee-caps.ts);
  * 6. a send waiting behind a nonce gap left by mined transactions the chain lost (it came back behind)
  *    starts the chain's restore (restore-lost-transactions.ts), which sends them again as stored, in order.
  */
 import {
   type Address,
+  formatGwei,
   type Hex,
   type LocalAccount,
   type PublicClient,
@@ -23,16 +26,22 @@ import {
 import { keccak256 } from '../internal/keccak256.ts';
 import type { Logger } from '../internal/logger.ts';
 import type { SignedTransaction, Store } from '../store/types.ts';
+import { readChainFees } from './chain-fees.ts';
 import { crashPoint } from './debug-crash-point.ts';
-import { NonceAlreadyUsedError, TransactionPendingError, UnknownChainError } from './errors.ts';
+import {
+  FeeAboveCapError,
+  NonceAlreadyUsedError,
+  TransactionPendingError,
+  UnknownChainError,
+} from './errors.ts';
 import { createFeeCache } from './fee-cache.ts';
+import { feesToSign, replacementFees, type SignedFees } from './fee-caps.ts';
 import { createHeadWatcher } from './head-watcher.ts';
 import { createLatestBlockCache, type LatestBlockCache } from './latest-block-cache.ts';
 import { mapChainError, withChainErrors } from './map-chain-error.ts';
 import { minedAt } from './mined-at.ts';
 import { createLostTransactionRestorer } from './restore-lost-transactions.ts';
 import {
-  BASE_FEE_HEADROOM,
   GAS_LIMIT_MARGIN_DENOMINATOR,
   GAS_LIMIT_MARGIN_NUMERATOR,
   MAX_REPLACEMENTS,
@@ -41,8 +50,6 @@ import {
   NONCE_TAKEN_GRACE_MS,
   REBROADCAST_EVERY_MS,
   RECEIPT_POLL_INTERVAL_MS,
-  REPLACEMENT_FEE_DENOMINATOR,
-  REPLACEMENT_FEE_NUMERATOR,
   STUCK_AFTER_MS,
   WAIT_PER_ATTEMPT_MS,
 } from './sender-constants.ts';
@@ -122,6 +129,11 @@ export interface TransactionSenderDeps {
    * engine's operator keys: after a restart nothing has been sent yet).
    */
   operators?: readonly string[];
+  /**
+   * The most a transaction may pay per gas on this chain (wei; the config's `maxFeePerGasGwei`), or
+   * undefined for no ceiling. A send the chain would not include under it waits; nothing is signed above it.
+   */
+  maxFeePerGas?: (chainId: number) => bigint | undefined;
   /** Overrides for tests. */
   timing?: Partial<{ stuckAfterMs: number; waitPerAttemptMs: number; pollIntervalMs: number }>;
 }
@@ -188,10 +200,7 @@ export function createTransactionSender(deps: TransactionSenderDeps): Transactio
             () => client.estimateGas({ account: from, to: req.to, data: req.data, value: req.value ?? 0n }),
             ctx,
           ),
-      withChainErrors(
-        () => feeCache.get(req.chainId, () => feesFor(client, latestBlocks.get(req.chainId))),
-        ctx,
-      ),
+      feesUnderCap(req, client, ctx),
       nonceFloors.get(`${req.chainId}:${from.toLowerCase()}`, () =>
         withChainErrors(() => client.getTransactionCount({ address: from, blockTag: 'pending' }), ctx),
       ),
@@ -200,7 +209,6 @@ export function createTransactionSender(deps: TransactionSenderDeps): Transactio
       estimate === undefined
         ? req.unsimulated!.gasLimit
         : (estimate * GAS_LIMIT_MARGIN_NUMERATOR) / GAS_LIMIT_MARGIN_DENOMINATOR;
-    const tipDiscount = req.unsimulated && fees.maxPriorityFeePerGas > 0n ? 1n : 0n;
     return store.signedTransactions.allocateAndRecord({
       chainId: req.chainId,
       fromAddress: from,
@@ -209,22 +217,70 @@ export function createTransactionSender(deps: TransactionSenderDeps): Transactio
       nonceFloor: pendingNonce,
       sign: async (nonce) => {
         const raw = await req.account.signTransaction!({
-          type: 'eip1559',
           chainId: req.chainId,
           nonce,
           to: req.to,
           data: req.data,
           value: req.value ?? 0n,
           gas,
-          maxFeePerGas: fees.maxFeePerGas,
-          maxPriorityFeePerGas: fees.maxPriorityFeePerGas - tipDiscount,
-        });
+          ...(req.unsimulated ? oneWeiBelow(fees) : fees),
+        } as TransactionSerializable);
         return { raw, hash: keccak256(raw) };
       },
     });
   }
 
-  async function replace(account: LocalAccount, stored: SignedTransaction): Promise<SignedTransaction> {
+  /**
+   * The chain's fees to sign with, waiting (unsigned) while it asks more than the cap: reported once per
+   * send, and after WAIT_PER_ATTEMPT_MS the step is retried later (FeeAboveCapError).
+   */
+  async function feesUnderCap(
+    req: SendRequest,
+    client: PublicClient,
+    ctx: Record<string, unknown>,
+  ): Promise<SignedFees> {
+    const cap = deps.maxFeePerGas?.(req.chainId);
+    const started = Date.now();
+    let reported = false;
+    for (;;) {
+      const seenHead = heads.head(req.chainId);
+      const chainFees = await withChainErrors(
+        () => feeCache.get(req.chainId, () => readChainFees(client, latestBlocks.get(req.chainId))),
+        ctx,
+      );
+      const fees = feesToSign(chainFees, cap);
+      if (!('overCap' in fees)) {
+        if (reported)
+          log.info('the chain fee is under the cap again: the waiting transaction is signed', ctx);
+        return fees;
+      }
+      const asked = {
+        ...ctx,
+        askedGwei: formatGwei(fees.overCap.price),
+        capGwei: formatGwei(fees.overCap.cap),
+      };
+      if (!reported) {
+        reported = true;
+        log.warn('a transaction waits: the chain asks more gas fee than its maxFeePerGasGwei cap', asked);
+      }
+      if (Date.now() - started > waitPerAttemptMs) {
+        throw new FeeAboveCapError(
+          `chain ${req.chainId} asks ${asked.askedGwei} gwei per gas, above its cap of ${asked.capGwei} gwei: the transaction waits`,
+          { details: asked },
+        );
+      }
+      await heads.waitPast(req.chainId, seenHead, pollMs);
+    }
+  }
+
+  /**
+   * A replacement of a stuck transaction at the same nonce, with higher fees under the chain's cap; undefined
+   * when the cap leaves no room for a replacement a node would accept.
+   */
+  async function replace(
+    account: LocalAccount,
+    stored: SignedTransaction,
+  ): Promise<SignedTransaction | undefined> {
     // The stored transaction's own signature must not come along: viem would hash the signed form and
     // the new signature would recover to some other, unfunded address ("insufficient funds").
     const {
@@ -234,20 +290,25 @@ export function createTransactionSender(deps: TransactionSenderDeps): Transactio
       yParity: _yParity,
       ...parsed
     } = parseTransaction(stored.raw as Hex) as TransactionSerializable & {
-      maxFeePerGas: bigint;
-      maxPriorityFeePerGas: bigint;
+      gasPrice?: bigint;
+      maxFeePerGas?: bigint;
+      maxPriorityFeePerGas?: bigint;
       r?: Hex;
       s?: Hex;
       v?: bigint;
       yParity?: number;
     };
-    const bump = (v: bigint) => (v * REPLACEMENT_FEE_NUMERATOR) / REPLACEMENT_FEE_DENOMINATOR + 1n;
-    const raw = await account.signTransaction!({
-      ...parsed,
-      type: 'eip1559',
-      maxFeePerGas: bump(parsed.maxFeePerGas),
-      maxPriorityFeePerGas: bump(parsed.maxPriorityFeePerGas),
-    } as TransactionSerializable);
+    const previous: SignedFees =
+      parsed.type === 'legacy'
+        ? { type: 'legacy', gasPrice: parsed.gasPrice! }
+        : {
+            type: 'eip1559',
+            maxFeePerGas: parsed.maxFeePerGas!,
+            maxPriorityFeePerGas: parsed.maxPriorityFeePerGas!,
+          };
+    const fees = replacementFees(previous, deps.maxFeePerGas?.(stored.chainId));
+    if (!fees) return undefined;
+    const raw = await account.signTransaction!({ ...parsed, ...fees } as TransactionSerializable);
     log.warn('replacing a stuck transaction at the same nonce', {
       chainId: stored.chainId,
       nonce: stored.nonce,
@@ -272,6 +333,7 @@ export function createTransactionSender(deps: TransactionSenderDeps): Transactio
     let lastBroadcast = Date.now();
     let lastNonceCheck = Date.now();
     let minedReported = false;
+    let capReached = false;
     for (;;) {
       // Taken before the receipt reads: a block mined after it wakes the wait below, none is missed.
       const seenHead = heads.head(req.chainId);
@@ -321,15 +383,22 @@ export function createTransactionSender(deps: TransactionSenderDeps): Transactio
         });
       }
       const latest = candidates.at(-1)!;
-      if (!minedReported && Date.now() - (latest.broadcastAt?.getTime() ?? lastBroadcast) > stuckAfterMs) {
-        if (candidates.length <= MAX_REPLACEMENTS) {
-          const replacement = await replace(req.account, latest);
+      const stuck = Date.now() - (latest.broadcastAt?.getTime() ?? lastBroadcast) > stuckAfterMs;
+      if (!minedReported && !capReached && stuck && candidates.length <= MAX_REPLACEMENTS) {
+        const replacement = await replace(req.account, latest);
+        if (replacement) {
           candidates.push(replacement);
           await broadcast(client, replacement);
           candidates[candidates.length - 1] = { ...replacement, broadcastAt: new Date() };
           lastBroadcast = Date.now();
           continue;
         }
+        capReached = true;
+        log.warn('a stuck transaction cannot be replaced under the chain fee cap: it waits as signed', {
+          chainId: req.chainId,
+          nonce: latest.nonce,
+          hash: latest.hash,
+        });
       }
       if (!minedReported && Date.now() - lastBroadcast > REBROADCAST_EVERY_MS) {
         await broadcast(client, latest);
@@ -488,14 +557,12 @@ export function createTransactionSender(deps: TransactionSenderDeps): Transactio
   };
 }
 
-async function feesFor(
-  client: PublicClient,
-  latest: Promise<{ baseFeePerGas: bigint | null }>,
-): Promise<{ maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }> {
-  const [block, tip] = await Promise.all([
-    latest,
-    client.request({ method: 'eth_maxPriorityFeePerGas' }).then(BigInt),
-  ]);
-  const baseFee = block.baseFeePerGas ?? (await client.getGasPrice());
-  return { maxFeePerGas: baseFee * BASE_FEE_HEADROOM + tip, maxPriorityFeePerGas: tip };
+/**
+ * Fees one wei below the chain's tip (or legacy gas price), so a pool ordering by fee, then arrival, puts the
+ * transaction right after the one it depends on (an `unsimulated` send).
+ */
+function oneWeiBelow(fees: SignedFees): SignedFees {
+  if (fees.type === 'legacy') return { ...fees, gasPrice: fees.gasPrice > 0n ? fees.gasPrice - 1n : 0n };
+  const tip = fees.maxPriorityFeePerGas;
+  return { ...fees, maxPriorityFeePerGas: tip > 0n ? tip - 1n : 0n };
 }

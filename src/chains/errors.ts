@@ -63,3 +63,11 @@ export class UnknownChainError extends SwitchyardError {
 export class RetryLaterError extends SwitchyardError {
   override readonly name = 'RetryLaterError';
 }
+
+/**
+ * The chain asks more gas fee than the operator's ceiling for it (`maxFeePerGasGwei`): nothing was signed,
+ * and the send is tried again later, when the fee may have fallen.
+ */
+export class FeeAboveCapError extends SwitchyardError {
+  override readonly name = 'FeeAboveCapError';
+}

@@ -7,6 +7,7 @@ import { DatabaseUnavailableError } from '../store/errors.ts';
 import {
   ChainRpcError,
   ChainUnavailableError,
+  FeeAboveCapError,
   NonceAlreadyUsedError,
   ReplacementUnderpricedError,
   RetryLaterError,
@@ -27,6 +28,8 @@ const RETRYABLE = [
   // A node error with no rule: more likely a flaky node than a doomed intent, so it is not fatal.
   ChainRpcError,
   RetryLaterError,
+  // The operator's fee ceiling holds the send back until the chain's fee falls under it.
+  FeeAboveCapError,
   // The journal's own database restarting or failing over: the step runs again once it is back.
   DatabaseUnavailableError,
 ];

@@ -8,6 +8,12 @@ export const BASE_FEE_HEADROOM = 2n;
 /** A replacement at the same nonce scales both fee caps by 5/4; nodes demand at least +10 % (geth) to accept it. */
 export const REPLACEMENT_FEE_NUMERATOR = 5n;
 export const REPLACEMENT_FEE_DENOMINATOR = 4n;
+/**
+ * The least rise of each fee a node accepts for a replacement at the same nonce: 11/10 (geth's default
+ * price bump, 10 %). Under a fee cap a replacement that cannot rise this much is not sent (fee-caps.ts).
+ */
+export const MIN_REPLACEMENT_BUMP_NUMERATOR = 11n;
+export const MIN_REPLACEMENT_BUMP_DENOMINATOR = 10n;
 /** At most this many replacements per transaction: fees then are ~3× the original, enough for any spike we accept. */
 export const MAX_REPLACEMENTS = 5;
 /** A broadcast transaction not mined after this long (ms) is replaced with higher fees: ~10 blocks on a 12 s chain. */

@@ -35,6 +35,10 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<CommandMod
     summary: 'check keys, chains, contracts, gas, solver inventory and database (--config FILE)',
     load: () => import('./commands/doctor.ts'),
   },
+  inventory: {
+    summary: "the solver's inventory per chain and token: balance, held, owed, low-water mark",
+    load: () => import('./commands/inventory.ts'),
+  },
 };
 
 function usage(): string {

@@ -66,6 +66,7 @@ export function createIntentEngine(deps: IntentEngineDeps): IntentEngine {
     latestBlocks,
     clients: deps.clients,
     confirmations: (chainId) => chain(chainId).config.confirmations,
+    maxFeePerGas: (chainId) => chain(chainId).config.maxFeePerGasWei,
     log: log.child({ component: 'sender' }),
     operators: [keys.relayer.address, keys.solver.address, keys.attester.address],
     ...(options.senderTiming && { timing: options.senderTiming }),

@@ -15,6 +15,11 @@ export interface TokenConfig {
   supportsBridging?: boolean;
   /** Set for the token that prices are quoted against on this chain (the devnet's USD stable). */
   isUsdReference?: boolean;
+  /**
+   * The solver's low-water mark for this token on this chain (base units): while what it holds, less what
+   * open orders hold, is below it, the logs warn and RuntimeStatus marks the chain degraded.
+   */
+  lowWaterMark?: bigint;
 }
 
 /** Addresses of Switchyard's own contracts; identical on every chain (CREATE2). */
@@ -69,6 +74,12 @@ export interface ChainConfig {
    * batch's 1 ms gathering wait would add to every read a quote waits for). The devnet uses 32.
    */
   rpcBatchSize?: number;
+  /**
+   * The most any operator transaction may pay per gas on this chain, in wei (`maxFeePerGasGwei` in the
+   * config file). A transaction the chain would not include under it waits, and nothing is ever signed
+   * above it (docs/engine.md "Fees"). Absent: no ceiling.
+   */
+  maxFeePerGasWei?: bigint;
   tokens: TokenConfig[];
   contracts: SwitchyardContracts & ExternalContracts;
   /**

@@ -4,10 +4,10 @@
  * is repaid `inputAmount` after the attester signs the fill. The provider fee is the solver spread
  * `inputAmount − outputAmount`.
  */
-import { type Address, erc20Abi, type PublicClient } from 'viem';
+import { type Address, erc20Abi, isAddressEqual, type PublicClient } from 'viem';
 import type { ChainConfig } from '../internal/config-types.ts';
 import { createContractRead } from './contract-read.ts';
-import { InsufficientLiquidityError } from './errors.ts';
+import { InsufficientInventoryError, type InventoryView } from './errors.ts';
 import { FILL_GAS, LOCK_GAS, SETTLE_GAS } from './gas.ts';
 import { type BridgeProvider, ProviderId } from './types.ts';
 
@@ -20,10 +20,17 @@ const BPS = 10_000n;
 
 const readBalance = createContractRead(erc20Abi, 'balanceOf');
 
+/** The solver's inventory net of what open orders hold (src/solver/create-solver-inventory.ts). */
+export interface InventorySource {
+  available(chainId: number, token: Address): Promise<InventoryView>;
+}
+
 export interface SwitchyardBridgeDeps {
   getClient(chainId: number): PublicClient;
   /** The solver whose inventory fills orders on the destination chain. */
   solver: Address;
+  /** Its inventory net of open orders' holds; absent: its balance alone (nothing held). */
+  inventory?: InventorySource | undefined;
   /** Spread in bps; defaults to SOLVER_SPREAD_BPS. */
   spreadBps?: bigint;
 }
@@ -32,14 +39,20 @@ export function createSwitchyardBridgeProvider(deps: SwitchyardBridgeDeps): Brid
   const spreadBps = deps.spreadBps ?? SOLVER_SPREAD_BPS;
   const hasSettlers = (c: ChainConfig) =>
     Boolean(c.contracts.originSettler && c.contracts.destinationSettler);
-  // One read per (chain, token) for the provider's life: a provider is built per quote, so this never
-  // serves an old balance, and prefetch() lets the read start before the amount is known.
-  const inventories = new Map<string, Promise<bigint>>();
-  const inventoryOf = (chain: ChainConfig, token: Address): Promise<bigint> => {
+  // One read per (chain, token) for the provider's life: a provider is built per quote, and prefetch()
+  // lets the read start before the amount is known.
+  const inventories = new Map<string, Promise<InventoryView>>();
+  const inventoryOf = (chain: ChainConfig, token: Address): Promise<InventoryView> => {
     const key = `${chain.chainId}:${token.toLowerCase()}`;
     let read = inventories.get(key);
     if (!read) {
-      read = readBalance(deps.getClient(chain.chainId), token, [deps.solver]);
+      read = deps.inventory
+        ? deps.inventory.available(chain.chainId, token)
+        : readBalance(deps.getClient(chain.chainId), token, [deps.solver]).then((balance) => ({
+            balance,
+            held: 0n,
+            available: balance,
+          }));
       inventories.set(key, read);
     }
     return read;
@@ -57,12 +70,12 @@ export function createSwitchyardBridgeProvider(deps: SwitchyardBridgeDeps): Brid
       // Spread rounds in the solver's favour by at most one base unit, so a fill never runs at a loss.
       const inputAmount = tradeType === 'EXACT_INPUT' ? amount : ceilDiv(amount * BPS, BPS - spreadBps);
       const outputAmount = tradeType === 'EXACT_INPUT' ? (amount * (BPS - spreadBps)) / BPS : amount;
-      const inventory = await inventoryOf(request.destinationChain, request.outputToken);
-      if (inventory < outputAmount) {
-        throw new InsufficientLiquidityError(
-          `the solver holds ${inventory} base units of ${request.outputToken} on chain ${request.destinationChain.chainId}, the route needs ${outputAmount}`,
-          { details: { expected: outputAmount.toString(), actual: inventory.toString() } },
-        );
+      const chain = request.destinationChain;
+      const inventory = await inventoryOf(chain, request.outputToken);
+      if (inventory.available < outputAmount) {
+        const listed = chain.tokens.find((t) => isAddressEqual(t.address, request.outputToken));
+        const token = listed ?? { address: request.outputToken, symbol: request.outputToken, decimals: 0 };
+        throw new InsufficientInventoryError(chain.chainId, token, inventory, outputAmount);
       }
       return {
         provider: ProviderId.Switchyard,

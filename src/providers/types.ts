@@ -108,7 +108,7 @@ export interface BridgeQuote {
 export interface BridgeProvider {
   readonly id: ProviderId;
   supports(originChain: ChainConfig, destinationChain: ChainConfig): boolean;
-  /** Checks the solver's inventory; throws InsufficientLiquidityError when it cannot fill. */
+  /** Checks the solver's inventory net of open orders; throws InsufficientInventoryError when it cannot fill. */
   quote(request: BridgeQuoteRequest): Promise<BridgeQuote>;
   /**
    * Starts the reads a quote of this token pair will need that do not depend on the amount, so they run

@@ -17,6 +17,7 @@ import { createNoncesRepo } from './nonces.ts';
 import { createProjectsRepo } from './projects.ts';
 import type { Database } from './schema.ts';
 import { createSignedTransactionsRepo } from './signed-transactions.ts';
+import { createSolverInventoryRepo } from './solver-inventory.ts';
 import { createStepsRepo } from './steps.ts';
 import { createTransactionsRepo } from './transactions.ts';
 import type { IntentEvents, Store } from './types.ts';
@@ -129,6 +130,7 @@ export async function createStore(options: CreateStoreOptions): Promise<Store> {
     nonces: createNoncesRepo(ctx),
     signedTransactions: createSignedTransactionsRepo(ctx),
     expiredQuotes: createExpiredQuotesRepo(ctx),
+    solverInventory: createSolverInventoryRepo(ctx),
     events,
     async ping() {
       const started = performance.now();

@@ -66,6 +66,11 @@ export function createIntentsRepo(ctx: StoreContext): IntentsRepo {
         quote_expires_at: input.quoteExpiresAt.getTime(),
         created_at: createdAt,
         updated_at: createdAt,
+        // Always present (null when absent): the insert is compiled once for one set of columns.
+        fill_token_address: lower(input.solver?.fillTokenAddress) ?? null,
+        fill_amount: input.solver?.fillAmount.toString() ?? null,
+        repayment_token_address: lower(input.solver?.repaymentTokenAddress) ?? null,
+        repayment_amount: input.solver?.repaymentAmount.toString() ?? null,
       };
       const now = ctx.now().getTime();
       const receipts = (input.transactions ?? []).map((t) =>

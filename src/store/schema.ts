@@ -60,6 +60,11 @@ export interface IntentsTable {
   updated_at: MillisColumn;
   started_at: MillisColumn | null;
   finished_at: MillisColumn | null;
+  /** What the solver fills on the destination chain and is repaid on the origin chain (0007; null: none). */
+  fill_token_address: string | null;
+  fill_amount: AmountColumn | null;
+  repayment_token_address: string | null;
+  repayment_amount: AmountColumn | null;
 }
 
 export interface IntentTransactionsTable {

@@ -122,6 +122,16 @@ export interface NewIntent {
    * rows): one commit instead of one per row.
    */
   transactions?: Omit<TransactionUpsert, 'intentId'>[];
+  /** A cross-chain intent's order as the solver sees it (solverInventory reads these). */
+  solver?: SolverAmounts | undefined;
+}
+
+/** What a cross-chain intent asks of the solver: paid on the destination chain, repaid on the origin chain. */
+export interface SolverAmounts {
+  fillTokenAddress: string;
+  fillAmount: bigint;
+  repaymentTokenAddress: string;
+  repaymentAmount: bigint;
 }
 
 export interface IntentRecord {
@@ -502,6 +512,34 @@ export interface ExpiredQuotesRepo {
   deleteExpired(input: { expiredBefore: Date; limit: number }): Promise<number>;
 }
 
+// ---------------------------------------------------------------- the solver's inventory
+
+/** An amount of one token on one chain (base units). */
+export interface TokenAmount {
+  chainId: number;
+  /** Lower-case. */
+  tokenAddress: string;
+  amount: bigint;
+}
+
+/**
+ * What the intents in the store ask of the solver's inventory, summed per chain and token. The engine's
+ * names of the fill transaction and the settle step are given by the caller (src/solver/), so the store
+ * keeps no engine vocabulary.
+ */
+export interface SolverInventoryRepo {
+  /**
+   * Held by open orders: the fill amounts of COMMITTED and EXECUTING intents whose fill has not landed (no
+   * journaled `fillPurpose` transaction of theirs is mined or failed), per destination chain and token.
+   */
+  held(input: { fillPurpose: string; chainId?: number; tokenAddress?: string }): Promise<TokenAmount[]>;
+  /**
+   * Owed by pending settlements: the repayment amounts of intents whose `settleStep` is journaled and not
+   * done yet (the fill landed; the OriginSettler has not repaid the solver), per origin chain and token.
+   */
+  owed(input: { settleStep: string }): Promise<TokenAmount[]>;
+}
+
 // ---------------------------------------------------------------- change notifications
 
 export type IntentListener = (intentId: string) => void;
@@ -550,6 +588,7 @@ export interface Store {
   readonly nonces: NoncesRepo;
   readonly signedTransactions: SignedTransactionsRepo;
   readonly expiredQuotes: ExpiredQuotesRepo;
+  readonly solverInventory: SolverInventoryRepo;
   readonly events: IntentEvents;
   /** A trivial round trip, for RuntimeStatus; resolves to the latency in ms or throws. */
   ping(): Promise<number>;

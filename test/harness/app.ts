@@ -20,8 +20,9 @@ import { type StartSwitchyardOptions, startSwitchyard } from '../../src/app/star
 import type { IntentEngine } from '../../src/engine/types.ts';
 import type { OperatorKeys } from '../../src/intents/operator-from-env.ts';
 import type { ChainConfig } from '../../src/internal/config-types.ts';
-import { createSilentLogger } from '../../src/internal/logger.ts';
+import { createSilentLogger, type Logger } from '../../src/internal/logger.ts';
 import { createShutdown } from '../../src/internal/shutdown.ts';
+import type { ChainHealth } from '../../src/solver/start-chain-health-monitor.ts';
 import type { Store } from '../../src/store/index.ts';
 import type { TestDevnet, TestDevnetChain, TestDevnetOptions } from './devnet.ts';
 
@@ -36,7 +37,7 @@ export const FAST_ENGINE_OPTIONS = { stepPollIntervalMs: 20, depositScanInterval
 /** What a test may set beyond production: passed to startSwitchyard as they are. */
 type AssemblyOptions = Pick<
   StartSwitchyardOptions,
-  'store' | 'engine' | 'engineOptions' | 'intentServices' | 'rateLimit'
+  'store' | 'engine' | 'engineOptions' | 'intentServices' | 'rateLimit' | 'chainHealthIntervalMs'
 >;
 
 export interface TestServiceOptions extends AssemblyOptions {
@@ -50,6 +51,8 @@ export interface TestServiceOptions extends AssemblyOptions {
    * Suites that poll (WaitIntentReceipt in a loop) set more so the limiter is not what they end up testing.
    */
   keyRateLimitPerMinute?: number;
+  /** Where the process logs; default nowhere. */
+  log?: Logger;
 }
 
 export interface TestService {
@@ -61,6 +64,8 @@ export interface TestService {
   projectId: number;
   /** The real engine, when the process built one (not when `engine` was given). */
   engine: IntentEngine | undefined;
+  /** Low-water marks and fee caps: `check()` runs a round now instead of waiting for the timer. */
+  chainHealth: ChainHealth | undefined;
   /** Stops the process (API, engine, the store unless it was given) and deletes the data dir. */
   stop(): Promise<void>;
 }
@@ -73,13 +78,14 @@ export async function startTestService(options: TestServiceOptions): Promise<Tes
     const app = await startSwitchyard({
       config: { host: TEST_HOST, port: TEST_PORT, dataDir, role: 'all', chains: options.chains },
       operator: options.operator,
-      log: createSilentLogger(),
+      log: options.log ?? createSilentLogger(),
       shutdown,
       store: options.store,
       engine: options.engine,
       engineOptions: options.engineOptions,
       intentServices: options.intentServices,
       rateLimit: options.rateLimit,
+      chainHealthIntervalMs: options.chainHealthIntervalMs,
     });
     const { key, projectId } = await projectKey(app.store, options);
     return {
@@ -88,6 +94,7 @@ export async function startTestService(options: TestServiceOptions): Promise<Tes
       key,
       projectId,
       engine: app.engine,
+      chainHealth: app.chainHealth,
       stop: () => shutdown.shutdown(),
     };
   } catch (error) {

@@ -276,3 +276,19 @@ export class RequestTimeoutError extends RpcError {
   override readonly name = 'RequestTimeoutError';
   readonly rpc = 'Timeout' as const;
 }
+
+/**
+ * A quote the operator cannot serve now for a reason of capacity, not of the request's fields: the solver's
+ * inventory on the destination chain is short, or gas on a chain of the route costs more than the
+ * operator's cap. Unavailable (2002): the same request may succeed later or with a smaller amount, and
+ * nothing in it is malformed. `cause` carries the numbers a client can act on.
+ */
+export class CapacityUnavailableError extends RpcError {
+  override readonly name = 'CapacityUnavailableError';
+  readonly rpc = 'Unavailable' as const;
+  override readonly causeText: string;
+  constructor(message: string, causeText: string, details: ErrorDetails = {}) {
+    super(message, { details });
+    this.causeText = causeText;
+  }
+}

@@ -3,6 +3,8 @@
  * id within RPC_PROBE_TIMEOUT_MS) and of the database. `healthOK` is true when all of them are healthy.
  * The method is public, so the probes' results are shared: calls while a round of probes runs wait for
  * it, and calls within PROBE_RESULTS_TTL_MS of its end get its results (uptime is always current).
+ * A chain that answers but needs the operator (the solver's inventory under a low-water mark, gas above
+ * the chain's cap) stays healthy and is marked `degraded`, with the reasons in `warning`.
  */
 import { hostname } from 'node:os';
 import type { ChainConfig } from '../../internal/config-types.ts';
@@ -23,6 +25,8 @@ interface Probe {
   healthy: boolean;
   error?: string;
   latency: string;
+  degraded?: boolean;
+  warning?: string;
 }
 
 export function createRuntimeStatus(deps: ApiDeps): Handler<'RuntimeStatus'> {
@@ -45,7 +49,13 @@ export function createRuntimeStatus(deps: ApiDeps): Handler<'RuntimeStatus'> {
   };
 
   return async () => {
-    const probes = await currentProbes();
+    const shared = await currentProbes();
+    // Warnings come from this process's own monitor (no I/O), so they are current on every call.
+    const degraded = deps.chainHealth?.degraded();
+    const probes = shared.map((probe, i) => {
+      const chain = deps.chains[i];
+      return chain ? withWarnings(probe, degraded?.get(chain.chainId)) : probe;
+    });
     const now = deps.now();
     const uptimeSeconds = Math.round((now.getTime() - deps.startedAt.getTime()) / 1000);
     return {
@@ -80,6 +90,10 @@ function probeChain(chain: ChainConfig): Promise<Probe> {
     if (id !== chain.chainId)
       throw new Error(`eth_chainId answered ${body.result}, expected ${chain.chainId}`);
   });
+}
+
+function withWarnings(probe: Probe, reasons: readonly string[] | undefined): Probe {
+  return reasons?.length ? { ...probe, degraded: true, warning: reasons.join('; ') } : probe;
 }
 
 async function timed(name: string, check: () => Promise<void>): Promise<Probe> {

@@ -48,7 +48,16 @@ export const TokenPrice = Type.Object(
 );
 
 export const ServiceStatus = Type.Object(
-  { name: Str(), healthy: Bool, error: Opt(Str()), latency: Str() },
+  {
+    name: Str(),
+    healthy: Bool,
+    error: Opt(Str()),
+    latency: Str(),
+    /** A chain that answers but needs the operator: the solver's inventory low, gas above its cap. */
+    degraded: Opt(Bool),
+    /** Why it is degraded (several reasons joined by "; "). */
+    warning: Opt(Str()),
+  },
   { title: 'ServiceStatus' },
 );
 

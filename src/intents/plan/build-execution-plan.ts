@@ -6,7 +6,8 @@
  */
 
 import { randomBytes } from 'node:crypto';
-import { type Address, bytesToHex, isAddressEqual, zeroAddress } from 'viem';
+import { type Address, bytesToHex, formatGwei, isAddressEqual, zeroAddress } from 'viem';
+import { type ChainFees, currentGasPrice, readChainFees } from '../../chains/chain-fees.ts';
 import type { TokenConfig } from '../../internal/config-types.ts';
 import { SwitchyardError } from '../../internal/errors.ts';
 import { UnsupportedRouteError } from '../../providers/errors.ts';
@@ -27,7 +28,13 @@ import {
   QUOTE_TTL_SECONDS,
   SAME_CHAIN_DURATION_SECONDS,
 } from './constants.ts';
-import { ExceedsMaximumError, InvalidAmountError, MissingPriceError, withRequestField } from './errors.ts';
+import {
+  ExceedsMaximumError,
+  GasAboveCapError,
+  InvalidAmountError,
+  MissingPriceError,
+  withRequestField,
+} from './errors.ts';
 import { chainGas, destinationCallsGas, gasUnits } from './fees.ts';
 import { ceilDiv, convert, isUsablePrice, type Priced, slippageParts, usdValue } from './money.ts';
 import { priceImpact } from './price-impact.ts';
@@ -51,10 +58,11 @@ export async function buildExecutionPlan(request: PlanRequest, deps: PlanDeps): 
     getClient: deps.getClient,
     solver: deps.operator.solver,
     spreadBps: deps.solverSpreadBps,
+    inventory: deps.solverInventory,
   });
   const weth = createWethProvider();
-  // Gas prices depend on the chains alone: read beside the route's pool lookups, not after them.
-  const gasPrices = readGasPrices(request, deps);
+  // Gas fees depend on the chains alone: read beside the route's pool lookups, not after them.
+  const gasPrices = readFees(request, deps);
   const shape = await resolveRoute(request, { chains: deps.chains, swap, bridge });
   // Pool state and the solver's inventory do not depend on the amounts: read while the gas prices come in.
   for (const leg of [shape.originSwap, shape.destinationSwap]) {
@@ -263,14 +271,18 @@ function priceField(shape: RouteShape): (chainId: number, token: Address) => str
 }
 
 /**
- * Starts the gas price reads of the request's chains (only configured ones: an unknown chain is refused by
- * resolveRoute). Not cached across quotes: a quote states the fee at the price of the moment.
+ * Starts the fee reads of the request's chains (only configured ones: an unknown chain is refused by
+ * resolveRoute): the base fee and priority fee of the moment (at most QUOTE_FEE_CACHE_MS old when the
+ * caller shares reads between quotes), or the legacy gas price.
  */
-function readGasPrices(request: PlanRequest, deps: PlanDeps): Map<number, Promise<bigint>> {
-  const reads = new Map<number, Promise<bigint>>();
+function readFees(request: PlanRequest, deps: PlanDeps): Map<number, Promise<ChainFees>> {
+  const reads = new Map<number, Promise<ChainFees>>();
   for (const chainId of [request.originChainId, request.destinationChainId]) {
     if (reads.has(chainId) || !deps.chains.some((c) => c.chainId === chainId)) continue;
-    const read = deps.getClient(chainId).getGasPrice();
+    const client = deps.getClient(chainId);
+    const read = deps.chainFees
+      ? deps.chainFees(chainId)
+      : readChainFees(client, client.getBlock({ blockTag: 'latest' }));
     // A failed read surfaces where gasFor awaits it; a quote refused before that must not leave it unhandled.
     read.catch(() => {});
     reads.set(chainId, read);
@@ -282,9 +294,22 @@ function nativeOf(price: Price, chain: RouteShape['origin']): Promise<PricedToke
   return price(chain.chainId, { ...chain.nativeCurrency, address: zeroAddress });
 }
 
+/** Refuses a quote on a chain whose fees are above its cap now: its transactions would wait until they fall. */
+function underCap(chain: RouteShape['origin'], fees: ChainFees): ChainFees {
+  const cap = chain.maxFeePerGasWei;
+  const price = fees.type === 'legacy' ? fees.gasPrice : fees.baseFeePerGas;
+  if (cap !== undefined && price > cap) {
+    throw new GasAboveCapError(
+      `gas on chain ${chain.chainId} costs ${formatGwei(currentGasPrice(fees))} gwei now, above this server's cap of ${formatGwei(cap)} gwei: transactions there wait until it falls; quote again later`,
+      { details: { chainId: chain.chainId, gasPrice: currentGasPrice(fees), cap } },
+    );
+  }
+  return fees;
+}
+
 async function gasFor(
   shape: RouteShape,
-  gasPrices: Map<number, Promise<bigint>>,
+  gasPrices: Map<number, Promise<ChainFees>>,
   feeToken: PricedToken,
   originNative: PricedToken,
   destinationNative: PricedToken | undefined,
@@ -295,7 +320,8 @@ async function gasFor(
     shape.crossChain ? gasPrices.get(shape.destination.chainId)! : undefined,
   ]);
   const origin = chainGas({
-    gasPrice: originPrice,
+    fees: underCap(shape.origin, originPrice),
+    cap: shape.origin.maxFeePerGasWei,
     chainId: shape.origin.chainId,
     gasLimit: units.origin,
     native: originNative,
@@ -305,7 +331,8 @@ async function gasFor(
   const destination =
     shape.crossChain && destinationPrice !== undefined && destinationNative
       ? chainGas({
-          gasPrice: destinationPrice,
+          fees: underCap(shape.destination, destinationPrice),
+          cap: shape.destination.maxFeePerGasWei,
           chainId: shape.destination.chainId,
           gasLimit: units.destination,
           native: destinationNative,

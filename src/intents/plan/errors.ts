@@ -7,7 +7,11 @@
  */
 import { type ErrorDetails, SwitchyardError } from '../../internal/errors.ts';
 
-export { InsufficientLiquidityError, UnsupportedRouteError } from '../../providers/errors.ts';
+export {
+  InsufficientInventoryError,
+  InsufficientLiquidityError,
+  UnsupportedRouteError,
+} from '../../providers/errors.ts';
 
 /** The chain id is not one of the configured chains. */
 export class UnsupportedChainError extends SwitchyardError {
@@ -63,4 +67,9 @@ export function withRequestField<E extends SwitchyardError>(error: E, field: str
   });
   if (error.stack !== undefined) named.stack = error.stack;
   return named;
+}
+
+/** Gas on a chain of the route costs more than the operator's cap for it now (its transactions would wait). */
+export class GasAboveCapError extends SwitchyardError {
+  override readonly name = 'GasAboveCapError';
 }

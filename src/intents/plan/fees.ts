@@ -1,15 +1,17 @@
 /**
  * Gas and fees (DESIGN §6). Gas is estimated from measured per-call constants (no eth_estimateGas: the
- * account does not exist at quote time), priced at the chain's gas price × GAS_PRICE_SAFETY, and converted to
+ * account does not exist at quote time), priced at the chain's current base fee × BASE_FEE_QUOTE_MARGIN plus
+ * its priority fee (a legacy chain: its gas price × the margin), at most the chain's fee cap, and converted to
  * the fee token (the origin token) through USD prices.
  */
 import type { Address } from 'viem';
+import { type ChainFees, currentGasPrice } from '../../chains/chain-fees.ts';
 import { APPROVE_GAS, FILL_GAS, LOCK_GAS, SETTLE_GAS, UNWRAP_GAS, WRAP_GAS } from '../../providers/gas.ts';
 import {
+  BASE_FEE_QUOTE_MARGIN_DENOMINATOR,
+  BASE_FEE_QUOTE_MARGIN_NUMERATOR,
   DESTINATION_CALL_GAS,
   EXECUTE_BASE_GAS,
-  GAS_PRICE_SAFETY_DENOMINATOR,
-  GAS_PRICE_SAFETY_NUMERATOR,
   TRANSFER_GAS,
 } from './constants.ts';
 import { convert, type Priced, usdValue } from './money.ts';
@@ -39,17 +41,28 @@ export function gasUnits(shape: RouteShape): { origin: bigint; destination: bigi
   };
 }
 
-/** The chain's gas fee for `gasLimit` units at `gasPrice` (read by the caller, fresh for this quote). */
+const margin = (v: bigint) => (v * BASE_FEE_QUOTE_MARGIN_NUMERATOR) / BASE_FEE_QUOTE_MARGIN_DENOMINATOR;
+
+/** What the quote charges per gas: the base fee with its margin plus the tip (legacy: the gas price with it), at most the cap. */
+export function quotedGasPrice(fees: ChainFees, cap?: bigint): bigint {
+  const price =
+    fees.type === 'legacy' ? margin(fees.gasPrice) : margin(fees.baseFeePerGas) + fees.maxPriorityFeePerGas;
+  return cap !== undefined && price > cap ? cap : price;
+}
+
+/** The chain's gas fee for `gasLimit` units at its current fees (read by the caller for this quote). */
 export function chainGas(params: {
-  gasPrice: bigint;
+  fees: ChainFees;
+  /** The chain's fee cap (wei), if it has one. */
+  cap?: bigint | undefined;
   chainId: number;
   gasLimit: bigint;
   native: Priced;
   feeToken: Priced & { address: Address };
   feeTokenIsThisNative: boolean;
 }): ChainGas {
-  const { gasPrice } = params;
-  const feeNative = (params.gasLimit * gasPrice * GAS_PRICE_SAFETY_NUMERATOR) / GAS_PRICE_SAFETY_DENOMINATOR;
+  const gasPrice = currentGasPrice(params.fees);
+  const feeNative = params.gasLimit * quotedGasPrice(params.fees, params.cap);
   const feeAmount = params.feeTokenIsThisNative
     ? feeNative
     : convert(feeNative, params.native, params.feeToken);

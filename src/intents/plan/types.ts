@@ -1,7 +1,9 @@
 /** The normalised quote request the plan builder takes, its dependencies, and the plan it produces. */
 import type { Address, Hex, PublicClient } from 'viem';
+import type { ChainFees } from '../../chains/chain-fees.ts';
 import type { Intent, OrderData } from '../../contracts/types.ts';
 import type { ChainConfig } from '../../internal/config-types.ts';
+import type { InventorySource } from '../../providers/switchyard-bridge.ts';
 import type { ProviderChoice, ProviderId, TradeType } from '../../providers/types.ts';
 
 export interface PlanRequest {
@@ -57,15 +59,19 @@ export interface PlanDeps {
   randomSalt?: () => Hex;
   /** Solver spread in bps; default SOLVER_SPREAD_BPS. */
   solverSpreadBps?: bigint;
+  /** The solver's inventory net of open orders' holds; default: its balance alone. */
+  solverInventory?: InventorySource;
+  /** A chain's current fees (a short cache shared by quotes); default: read fresh from its latest block. */
+  chainFees?: (chainId: number) => Promise<ChainFees>;
 }
 
 export interface ChainGas {
   chainId: number;
   /** Gas units of every operator transaction on this chain for the route. */
   gasLimit: bigint;
-  /** Current gas price (wei). */
+  /** Current gas price: base fee + priority fee, or the legacy gas price (wei). */
   gasPrice: bigint;
-  /** gasLimit × gasPrice × safety factor (wei). */
+  /** gasLimit × (base fee × BASE_FEE_QUOTE_MARGIN + priority fee), at most gasLimit × the chain's cap (wei). */
   feeNative: bigint;
   /** The same, in the fee token's base units. */
   feeAmount: bigint;

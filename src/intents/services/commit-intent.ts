@@ -1,7 +1,9 @@
 /**
  * CommitIntent: the intent must be the quoted one (compare-intent.ts); an expired quote is QuoteExpired; a
- * QUOTED intent becomes COMMITTED and its execute window (EXECUTE_WINDOW_MS) opens. Committing again is
- * idempotent: the same intentId comes back, the window is not extended.
+ * QUOTED intent becomes COMMITTED and its execute window (EXECUTE_WINDOW_MS) opens. A cross-chain intent's
+ * fill is checked again against the solver's inventory, fresh, and from then on holds its share of it: a
+ * commit that no longer fits is Unavailable with the inventory's numbers, and the intent stays QUOTED.
+ * Committing again is idempotent: the same intentId comes back, the window is not extended.
  */
 import type { Handler } from '../../api/context.ts';
 import {
@@ -10,8 +12,11 @@ import {
   NotFoundError,
   QuoteExpiredError,
 } from '../../api/errors/rpc-errors.ts';
+import type { IntentRecord } from '../../store/types.ts';
+import { decodePlan } from '../plan-codec.ts';
 import { firstDifference } from './compare-intent.ts';
 import { EXECUTE_WINDOW_MS } from './constants.ts';
+import { planErrorToRpc } from './plan-error-to-rpc.ts';
 import type { IntentServicesDeps } from './types.ts';
 
 export function createCommitIntent(deps: IntentServicesDeps, now: () => Date): Handler<'CommitIntent'> {
@@ -41,13 +46,21 @@ export function createCommitIntent(deps: IntentServicesDeps, now: () => Date): H
         { details: { expiresAt: record.quoteExpiresAt.toISOString(), now: at.toISOString() } },
       );
     }
-    const moved = await store.intents.updateStatus({
-      intentId,
-      to: 'COMMITTED',
-      at,
-      committedAt: at,
-      executeDeadline: new Date(at.getTime() + EXECUTE_WINDOW_MS),
-    });
+    const commit = () =>
+      store.intents.updateStatus({
+        intentId,
+        to: 'COMMITTED',
+        at,
+        committedAt: at,
+        executeDeadline: new Date(at.getTime() + EXECUTE_WINDOW_MS),
+      });
+    const fill = fillOf(record);
+    const moved =
+      fill && deps.inventory
+        ? await deps.inventory.reserve(fill, commit).catch((error: unknown) => {
+            throw planErrorToRpc(error);
+          })
+        : await commit();
     // A racing commit of the same intent got there first: that is the idempotent case.
     if (!moved.updated && moved.status !== 'COMMITTED') {
       throw new IntentStatusError(
@@ -57,4 +70,11 @@ export function createCommitIntent(deps: IntentServicesDeps, now: () => Date): H
     }
     return { intentId: record.intentId };
   };
+}
+
+/** What a cross-chain intent's solver fills on the destination chain, from its stored plan. */
+function fillOf(record: IntentRecord) {
+  const order = record.planJson ? decodePlan(record.planJson).order : undefined;
+  if (!order) return undefined;
+  return { chainId: Number(order.destChainId), token: order.outputToken, amount: order.outputAmount };
 }

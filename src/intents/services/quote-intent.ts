@@ -5,9 +5,12 @@
 import type { Address } from 'viem';
 import type { CallContext, Handler } from '../../api/context.ts';
 import type { MethodRequest } from '../../api/schemas/methods.ts';
+import { type ChainFees, readChainFees } from '../../chains/chain-fees.ts';
+import { createTtlMemo } from '../../chains/ttl-memo.ts';
 import type { ChainConfig } from '../../internal/config-types.ts';
 import type { Store } from '../../store/index.ts';
 import { buildExecutionPlan } from '../plan/build-execution-plan.ts';
+import { QUOTE_FEE_CACHE_MS } from '../plan/constants.ts';
 import type { ExecutionPlan, PlanDeps, PlanRequest } from '../plan/types.ts';
 import { encodePlan } from '../plan-codec.ts';
 import { buildGasFeeOptions, buildWireIntent, type WireIntent } from './build-wire-intent.ts';
@@ -65,6 +68,7 @@ export function createQuoteIntent(deps: IntentServicesDeps, now: () => Date): Ha
     return client;
   };
   const supportsPermit = createPermitProbe(getClient);
+  const fees = createTtlMemo<number, ChainFees>(QUOTE_FEE_CACHE_MS);
   const planDeps: PlanDeps = {
     chains: deps.chains,
     getClient,
@@ -74,6 +78,12 @@ export function createQuoteIntent(deps: IntentServicesDeps, now: () => Date): Ha
       settlementGraceSeconds: deps.config.settlementGraceSeconds,
     }),
     nowSeconds: () => BigInt(Math.floor(now().getTime() / 1000)),
+    ...(deps.inventory && { solverInventory: deps.inventory }),
+    chainFees: (chainId) =>
+      fees.get(chainId, () => {
+        const client = getClient(chainId);
+        return readChainFees(client, client.getBlock({ blockTag: 'latest' }));
+      }),
   };
   const version = deps.config?.version ?? '0.1.0';
 
@@ -121,6 +131,13 @@ async function storeQuote(
     createdAt,
     // In the intent's own database transaction: one commit for the quote.
     transactions: receiptRows(intent, plan),
+    // What the solver fills and is repaid: counted against its inventory once the intent is committed.
+    solver: plan.order && {
+      fillTokenAddress: plan.order.outputToken,
+      fillAmount: plan.order.outputAmount,
+      repaymentTokenAddress: plan.order.inputToken,
+      repaymentAmount: plan.order.inputAmount,
+    },
   });
 }
 

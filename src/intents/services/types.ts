@@ -4,6 +4,7 @@ import type { ApiServices } from '../../api/context.ts';
 import type { IntentEngine } from '../../engine/types.ts';
 import type { ChainConfig } from '../../internal/config-types.ts';
 import type { Logger } from '../../internal/logger.ts';
+import type { SolverInventory } from '../../solver/create-solver-inventory.ts';
 import type { Store } from '../../store/index.ts';
 
 export interface IntentPrices {
@@ -34,6 +35,8 @@ export interface IntentServicesDeps {
   operator: { relayer: Address; solver: Address; feeCollector: Address };
   config?: IntentServicesConfig | undefined;
   log: Logger;
+  /** The solver's inventory net of open orders (quotes check it, commits reserve it); default: built here. */
+  inventory?: SolverInventory | undefined;
 }
 
 export type IntentMethods =

@@ -1,0 +1,75 @@
+/**
+ * What the stored intents ask of the solver's inventory (types.ts SolverInventoryRepo). The sums are taken
+ * here, in bigint: amounts are TEXT on SQLite, and an 18-decimal token's sum passes 2^63 at 10 tokens.
+ */
+import { sql } from 'kysely';
+import type { StoreContext } from './context.ts';
+import { lower } from './rows.ts';
+import type { SolverInventoryRepo, TokenAmount } from './types.ts';
+
+/** The statuses in which an intent's fill may still be sent (before: not committed; after: ended). */
+const OPEN_STATUSES = ['COMMITTED', 'EXECUTING'];
+/** Journaled fill transactions in these states have landed: the balance read on-chain already shows them. */
+const LANDED = ['mined', 'failed'];
+/** Settle steps in these states have not repaid the solver yet. */
+const UNSETTLED = ['pending', 'running'];
+
+export function createSolverInventoryRepo(ctx: StoreContext): SolverInventoryRepo {
+  const { db } = ctx;
+  return {
+    async held({ fillPurpose, chainId, tokenAddress }) {
+      const rows = await db
+        .selectFrom('intents as i')
+        .select([
+          'i.destination_chain_id as chainId',
+          'i.fill_token_address as token',
+          'i.fill_amount as amount',
+        ])
+        .where('i.status', 'in', OPEN_STATUSES)
+        .where('i.fill_token_address', 'is not', null)
+        .$if(chainId !== undefined, (q) => q.where('i.destination_chain_id', '=', chainId!))
+        .$if(tokenAddress !== undefined, (q) => q.where('i.fill_token_address', '=', lower(tokenAddress!)))
+        .where(({ not, exists, selectFrom }) =>
+          not(
+            exists(
+              selectFrom('signed_transactions as s')
+                .select(sql.lit(1).as('one'))
+                .whereRef('s.intent_id', '=', 'i.intent_id')
+                .where('s.purpose', '=', fillPurpose)
+                .where('s.status', 'in', LANDED),
+            ),
+          ),
+        )
+        .execute();
+      return sum(rows);
+    },
+
+    async owed({ settleStep }) {
+      const rows = await db
+        .selectFrom('intents as i')
+        .innerJoin('intent_steps as st', 'st.intent_id', 'i.intent_id')
+        .select([
+          'i.origin_chain_id as chainId',
+          'i.repayment_token_address as token',
+          'i.repayment_amount as amount',
+        ])
+        .where('st.step', '=', settleStep)
+        .where('st.state', 'in', UNSETTLED)
+        .where('i.repayment_token_address', 'is not', null)
+        .execute();
+      return sum(rows);
+    },
+  };
+}
+
+function sum(rows: { chainId: number; token: string | null; amount: string | null }[]): TokenAmount[] {
+  const totals = new Map<string, TokenAmount>();
+  for (const row of rows) {
+    if (row.token === null || row.amount === null) continue;
+    const key = `${row.chainId}:${row.token}`;
+    const total = totals.get(key) ?? { chainId: Number(row.chainId), tokenAddress: row.token, amount: 0n };
+    total.amount += BigInt(row.amount);
+    totals.set(key, total);
+  }
+  return [...totals.values()];
+}
