@@ -6,6 +6,7 @@
  * `options.swapProvider`), and its message then starts with `<field>: `, so a caller learns what to change.
  */
 import { type ErrorDetails, SwitchyardError } from '../../internal/errors.ts';
+import { InsufficientInventoryError } from '../../providers/errors.ts';
 
 export {
   InsufficientInventoryError,
@@ -56,10 +57,11 @@ type ReasonClass<E extends SwitchyardError> = new (
 
 /**
  * The same reason naming `field`, for reasons raised where the request is not known (a provider that cannot
- * serve an amount). A reason that already names a field is returned as it is.
+ * serve an amount). A reason that already names a field is returned as it is, and so is the solver's
+ * inventory running short: that is the operator's capacity, not something wrong in the request.
  */
 export function withRequestField<E extends SwitchyardError>(error: E, field: string): E {
-  if (requestFieldOf(error) !== undefined) return error;
+  if (requestFieldOf(error) !== undefined || error instanceof InsufficientInventoryError) return error;
   const Kind = error.constructor as ReasonClass<E>;
   const named = new Kind(`${field}: ${error.message}`, {
     details: { ...error.details, field },

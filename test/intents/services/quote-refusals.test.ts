@@ -135,16 +135,19 @@ describe('a route that cannot be built names the request field', () => {
     );
   });
 
-  it('more than the solver or the pools can serve names the amount of the trade type', async () => {
-    await expectRefusal(request({ originTokenAmount: usdc('50000000') }), 'originTokenAmount', /holds/);
+  it('more than the pools can serve names the amount of the trade type', async () => {
+    // A same-chain swap for more DAI than alpha's pool holds. (More than the solver can fill is not a
+    // field's fault but the operator's capacity: Unavailable, test/solver/quote-inventory.test.ts.)
     await expectRefusal(
       request({
+        destinationChainId: alpha.entry.chainId,
+        destinationTokenAddress: alpha.entry.tokens.DAI!,
         tradeType: 'EXACT_OUTPUT' as QuoteIntentRequest['tradeType'],
-        destinationTokenAmount: usdc('50000000'),
+        destinationTokenAmount: dai('50000000000'),
         originTokenAmount: 0n,
       }),
       'destinationTokenAmount',
-      /holds/,
+      /pools on chain \d+ cannot produce/,
     );
   });
 
