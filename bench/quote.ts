@@ -119,24 +119,24 @@ async function main(): Promise<number> {
       config: { serviceFeeBps: SERVICE_FEE_BPS },
       log,
     });
-    // The time inside the QuoteIntent handler (plan, reads, wire intent, store write), without HTTP.
+    // The time inside QuoteIntent's service (plan, reads, wire intent, store write), without HTTP.
     const handlerMs: { ms: number[] | undefined } = { ms: undefined };
-    const services = {
+    const services: typeof built = {
       ...built,
-      QuoteIntent: (async (input, ctx) => {
+      async quote(request, projectId) {
         const started = performance.now();
         try {
-          return await built.QuoteIntent(input, ctx);
+          return await built.quote(request, projectId);
         } finally {
           handlerMs.ms?.push(performance.now() - started);
         }
-      }) as typeof built.QuoteIntent,
+      },
     };
     const api = await createApiServer({
       chains: net.chainConfigs,
       store,
       prices,
-      services,
+      intents: services,
       log,
       rateLimit: false,
     });

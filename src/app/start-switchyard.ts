@@ -128,7 +128,7 @@ export async function startSwitchyard(options: StartSwitchyardOptions): Promise<
       getClient: (chainId) => clients.get(chainId)!,
       solver: operator.solver.address,
     });
-  const services =
+  const intents =
     executor && operator
       ? createIntentServices({
           store,
@@ -163,11 +163,8 @@ export async function startSwitchyard(options: StartSwitchyardOptions): Promise<
     chains: config.chains,
     store,
     prices,
-    services: {
-      ...services,
-      ...createYieldService({ chains: config.chains, prices, log: log.child({ component: 'yield' }) })
-        .handlers,
-    },
+    intents,
+    yield: createYieldService({ chains: config.chains, prices, log: log.child({ component: 'yield' }) }),
     log: log.child({ component: 'api' }),
     rateLimit: options.rateLimit,
     chainHealth,
@@ -175,7 +172,7 @@ export async function startSwitchyard(options: StartSwitchyardOptions): Promise<
   const url = await api.listen(config.port, config.host);
   shutdown.add('api', async () => {
     // Held WaitIntentReceipt calls are released first so the server can close at once.
-    services?.close();
+    intents?.close();
     await api.close();
   });
   log.info('API listening', { url, role: config.role, chains: config.chains.map((c) => c.chainId) });

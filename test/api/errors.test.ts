@@ -2,10 +2,37 @@ import { readFileSync } from 'node:fs';
 import { webrpcErrorByCode } from '@0xtrails/api';
 import { HttpRequestError } from 'viem';
 import { describe, expect, it } from 'vitest';
-import { RPC_ERROR_LIST } from '../../src/api/errors/table.ts';
-import { toWireError } from '../../src/api/errors/to-wire-error.ts';
+import { RPC_ERROR_LIST, RPC_ERRORS } from '../../src/api/errors/table.ts';
+import { DOMAIN_ERROR_TABLE, toWireError } from '../../src/api/errors/to-wire-error.ts';
 import { ChainUnavailableError } from '../../src/chains/errors.ts';
+import * as intentErrors from '../../src/intents/errors.ts';
+import {
+  DepositSignatureRejectedError,
+  ExecuteWindowClosedError,
+  IntentChangedError,
+  IntentNotFoundError,
+  QuoteExpiredError,
+  WrongStatusError,
+} from '../../src/intents/errors.ts';
+import { ChainNotSupportedError, InvalidInputError } from '../../src/internal/errors.ts';
 import { DatabaseUnavailableError, InvalidPageError } from '../../src/store/errors.ts';
+import * as yieldErrors from '../../src/yield/errors.ts';
+import { MarketNotFoundError } from '../../src/yield/errors.ts';
+
+const DOCS = new URL('../../docs/errors.md', import.meta.url);
+
+/** The cells of the markdown table rows whose first cell matches `first`. */
+function tableRows(first: RegExp): string[][] {
+  return readFileSync(DOCS, 'utf8')
+    .split('\n')
+    .filter((line) => first.test(line))
+    .map((line) =>
+      line
+        .split('|')
+        .slice(1, -1)
+        .map((cell) => cell.trim()),
+    );
+}
 
 describe('the webrpc error table', () => {
   it('matches the official client: same codes, names, default statuses and messages', () => {
@@ -30,17 +57,97 @@ describe('the webrpc error table', () => {
   });
 
   it('is the table in docs/errors.md, row for row', () => {
-    const doc = readFileSync(new URL('../../docs/errors.md', import.meta.url), 'utf8');
-    const rows = doc
-      .split('\n')
-      .filter((line) => /^\|\s*-?\d+\s*\|/.test(line))
-      .map((line) =>
-        line
-          .split('|')
-          .slice(1, -1)
-          .map((cell) => cell.trim()),
-      );
+    const rows = tableRows(/^\|\s*-?\d+\s*\|/);
     expect(rows).toEqual(RPC_ERROR_LIST.map((e) => [String(e.code), e.name, String(e.status), e.message]));
+  });
+});
+
+describe('the domain error table', () => {
+  const BODY_LIMIT = 1024;
+
+  it('is the table in docs/errors.md, row for row: class, webrpc error, code and HTTP status', () => {
+    const rows = tableRows(/^\| `\w+Error` \|/).map(([type, , rpc, code, status]) => [
+      type,
+      rpc,
+      code,
+      status,
+    ]);
+    expect(rows).toEqual(
+      DOMAIN_ERROR_TABLE.map((row) => {
+        const spec = RPC_ERRORS[row.rpc];
+        return [`\`${row.type.name}\``, spec.name, String(spec.code), String(row.httpStatus ?? spec.status)];
+      }),
+    );
+  });
+
+  it("has a row for every error the intent and yield services throw (theirs or an ancestor's)", () => {
+    const classes = [...Object.values(intentErrors), ...Object.values(yieldErrors)];
+    expect(classes.length).toBeGreaterThan(0);
+    for (const type of classes) {
+      const instance = Object.create((type as { prototype: object }).prototype) as Error;
+      expect(toWireError(instance, BODY_LIMIT).unexpected, (type as { name: string }).name).toBe(false);
+    }
+  });
+
+  it('puts what each domain error carries where the official client reads it', () => {
+    const cases: [Error, Record<string, unknown>][] = [
+      [
+        new InvalidInputError('depositSignature.deadline', 'expired'),
+        { error: 'InvalidArgument', code: 2000, status: 400, cause: 'field=depositSignature.deadline' },
+      ],
+      [new InvalidInputError('', 'request body must be a JSON object'), { code: 2000, cause: 'body' }],
+      [
+        new IntentChangedError('intent.salt'),
+        {
+          code: 2000,
+          cause: 'field=intent.salt',
+          msg: 'intent.salt: differs from the quoted intent; commit the intent exactly as QuoteIntent returned it',
+        },
+      ],
+      [
+        new DepositSignatureRejectedError('depositSignature', 'no'),
+        { code: 2000, cause: 'field=depositSignature' },
+      ],
+      [
+        new ChainNotSupportedError('originChainId', 5),
+        {
+          error: 'UnsupportedNetwork',
+          code: 8008,
+          status: 422,
+          cause: 'field=originChainId',
+          msg: 'originChainId: chain 5 is not supported by this server',
+        },
+      ],
+      [
+        new IntentNotFoundError('0xab', 'quote it first'),
+        { code: 8000, msg: 'intent 0xab not found: quote it first' },
+      ],
+      [new MarketNotFoundError('acme-1-0x01'), { error: 'NotFound', code: 8000, status: 400 }],
+      [
+        new WrongStatusError('intent 0xab has already finished: it is SUCCEEDED', 'SUCCEEDED'),
+        { error: 'IntentStatus', code: 2004, status: 422, cause: 'intent status=SUCCEEDED' },
+      ],
+      [
+        new QuoteExpiredError(new Date('2026-01-01T00:00:00Z'), new Date('2026-01-01T00:05:00Z')),
+        {
+          error: 'QuoteExpired',
+          code: 7001,
+          msg: 'the quote expired at 2026-01-01T00:00:00.000Z; request a new quote',
+        },
+      ],
+      [
+        new ExecuteWindowClosedError('0xab', new Date('2026-01-01T00:10:00Z'), new Date()),
+        { code: 7001, msg: expect.stringContaining('execute window of intent 0xab closed') },
+      ],
+    ];
+    for (const [error, body] of cases) {
+      const wire = toWireError(error, BODY_LIMIT);
+      expect(wire.unexpected, error.name).toBe(false);
+      expect(wire.body, error.name).toMatchObject({ ...body, message: wire.body.msg });
+      expect(wire.httpStatus).toBe(wire.body.status);
+    }
+    // No cause where there is nothing machine-readable to add.
+    expect(toWireError(new IntentNotFoundError('0xab'), BODY_LIMIT).body).not.toHaveProperty('cause');
   });
 });
 

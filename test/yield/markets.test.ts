@@ -7,6 +7,7 @@
 import { type Address, decodeFunctionData, erc20Abi, formatUnits, type Hex, parseAbi } from 'viem';
 import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createYieldHandlers } from '../../src/api/methods/yield/index.ts';
 import { DEVNET_CHAINS } from '../../src/devnet/constants.ts';
 import { createSilentLogger } from '../../src/internal/logger.ts';
 import { createYieldService } from '../../src/yield/index.ts';
@@ -390,8 +391,9 @@ describe('configured markets', () => {
         : c,
     );
     const service = createYieldService({ chains, prices: yieldServer.prices, log: createSilentLogger() });
+    const { YieldGetMarkets } = createYieldHandlers(service);
     const ctx = { projectId: 1, method: 'YieldGetMarkets' as const, dialect: 'Trails' as const };
-    const lending = await service.handlers.YieldGetMarkets({ type: 'lending' }, ctx);
+    const lending = await YieldGetMarkets({ type: 'lending' }, ctx);
     expect(lending.total).toBe(1);
     const [market] = lending.items as Json[];
     expect(market).toMatchObject({
@@ -400,7 +402,7 @@ describe('configured markets', () => {
       mechanics: { type: 'lending' },
       metadata: { name: 'Acme DAI', token: { symbol: 'DAI' } },
     });
-    expect((await service.handlers.YieldGetMarkets({ provider: 'acme' }, ctx)).total).toBe(1);
-    expect((await service.handlers.YieldGetMarkets({}, ctx)).total).toBe(4);
+    expect((await YieldGetMarkets({ provider: 'acme' }, ctx)).total).toBe(1);
+    expect((await YieldGetMarkets({}, ctx)).total).toBe(4);
   });
 });

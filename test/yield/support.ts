@@ -52,7 +52,7 @@ export async function startYieldServer(net: TestDevnet): Promise<YieldServer> {
   const yieldService = createYieldService({ chains: net.chainConfigs, prices, log });
   const server = await createApiServer({
     chains: net.chainConfigs,
-    services: yieldService.handlers,
+    yield: yieldService,
     prices,
     log,
     resolveAccessKey: (key) => (key === KEY ? { projectId: 1 } : undefined),

@@ -48,7 +48,7 @@ async function serve(store: Store, key: string, holdMs: number): Promise<Served>
     config: { waitHoldMs: holdMs },
     log,
   });
-  const server = await createApiServer({ chains: CHAINS, store, services, log, rateLimit: false });
+  const server = await createApiServer({ chains: CHAINS, store, intents: services, log, rateLimit: false });
   const url = await server.listen(0, '127.0.0.1');
   return {
     server,
