@@ -1,7 +1,8 @@
 /**
  * The layering rule (CONTRIBUTING.md, "Layers"): the domain (src/intents, src/yield, src/engine) and the
- * chain clients (src/chains) never import the API (src/api), which adapts them to the wire. Read from the
- * sources' import graph, so an arrow that comes back fails here with the file and the import.
+ * chain clients (src/chains) never import the API (src/api), which adapts them to the wire, and the chain
+ * clients never import the store. Read from the sources' import graph, so an arrow that comes back fails
+ * here with the file and the import.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -19,6 +20,8 @@ interface Rule {
 
 const RULES: readonly Rule[] = [
   { from: ['src/intents', 'src/yield', 'src/engine', 'src/chains'], notInto: 'src/api' },
+  // The chains persist nothing: the sender takes its journal as a parameter (transaction-journal.ts).
+  { from: ['src/chains'], notInto: 'src/store' },
 ];
 
 /** Every .ts file below a folder (tests included: a test of the domain needs no API either). */
@@ -49,8 +52,9 @@ function violations(rule: Rule, files: readonly { file: string; source: string }
 describe('import rules', () => {
   for (const rule of RULES) {
     it(`no file in ${rule.from.join(', ')} imports from ${rule.notInto}`, () => {
+      // Every folder is read: a renamed or misspelt one would make the rule hold over nothing.
+      for (const folder of rule.from) expect(sourceFiles(folder).length, folder).toBeGreaterThan(0);
       const files = rule.from.flatMap(sourceFiles);
-      expect(files.length, 'files read').toBeGreaterThan(50);
       const read = files.map((file) => ({ file, source: readFileSync(path.join(ROOT, file), 'utf8') }));
       expect(violations(rule, read)).toEqual([]);
     });
