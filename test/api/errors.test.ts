@@ -14,7 +14,9 @@ import {
   QuoteExpiredError,
   WrongStatusError,
 } from '../../src/intents/errors.ts';
+import { GasAboveCapError } from '../../src/intents/plan/errors.ts';
 import { ChainNotSupportedError, InvalidInputError } from '../../src/internal/errors.ts';
+import { InsufficientInventoryError } from '../../src/providers/errors.ts';
 import { DatabaseUnavailableError, InvalidPageError } from '../../src/store/errors.ts';
 import * as yieldErrors from '../../src/yield/errors.ts';
 import { MarketNotFoundError } from '../../src/yield/errors.ts';
@@ -146,6 +148,34 @@ describe('the domain error table', () => {
       expect(wire.body, error.name).toMatchObject({ ...body, message: wire.body.msg });
       expect(wire.httpStatus).toBe(wire.body.status);
     }
+    // Capacity, not the request: Unavailable with the numbers a client can act on.
+    const token = {
+      address: '0x00000000000000000000000000000000000000aa' as const,
+      symbol: 'USDC',
+      decimals: 6,
+    };
+    const short = new InsufficientInventoryError(
+      7,
+      token,
+      { balance: 5_000_000n, held: 1_000_000n, available: 4_000_000n },
+      9_000_000n,
+    );
+    expect(toWireError(short, BODY_LIMIT)).toMatchObject({
+      httpStatus: 400,
+      body: {
+        error: 'Unavailable',
+        code: 2002,
+        msg: short.message,
+        cause: `solver inventory: chainId=7 token=${token.address} available=4000000 required=9000000`,
+      },
+    });
+    const gas = new GasAboveCapError('gas on chain 7 is above its cap', {
+      details: { chainId: 7, gasPrice: 3_000_000_000n, cap: 2_000_000_000n },
+    });
+    expect(toWireError(gas, BODY_LIMIT).body).toMatchObject({
+      code: 2002,
+      cause: 'gas above cap: chainId=7 gasPrice=3000000000 cap=2000000000',
+    });
     // No cause where there is nothing machine-readable to add.
     expect(toWireError(new IntentNotFoundError('0xab'), BODY_LIMIT).body).not.toHaveProperty('cause');
   });

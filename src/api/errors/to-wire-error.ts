@@ -31,7 +31,7 @@ export interface WireError {
   unexpected: boolean;
 }
 
-// biome-ignore lint/suspicious/noExplicitAny: a class of any constructor signature; only its prototype is read.
+// biome-ignore lint/suspicious/noExplicitAny: any constructor signature; only the prototype is read.
 type ErrorClass<E extends Error> = abstract new (...args: any[]) => E;
 
 /** How one class of error goes on the wire. */
@@ -58,7 +58,7 @@ function row<E extends Error>(
   return { type, rpc, ...(options as Omit<DomainErrorRow, 'type' | 'rpc'>) };
 }
 
-/** How long a caller should wait before retrying during a database or chain outage (s): a restart takes seconds. */
+/** Retry-After during a database or chain outage (s): a restart or a node's hiccup takes seconds. */
 const OUTAGE_RETRY_AFTER_SECONDS = 5;
 const OUTAGE = {
   httpStatus: 503,
