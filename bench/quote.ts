@@ -23,14 +23,14 @@ import {
   type Transport,
   zeroAddress,
 } from 'viem';
-import { createApiServer } from '../src/api/server.ts';
+import { devnetOperator } from '../src/app/devnet-operator.ts';
 import { createKeepAliveFetch } from '../src/chains/keep-alive-fetch.ts';
 import { accruingVaultAbi } from '../src/contracts/abis.generated.ts';
 import { AMOUNT_PLACEHOLDER } from '../src/intents/plan/constants.ts';
-import { createIntentServices } from '../src/intents/services/index.ts';
+import type { IntentServices } from '../src/intents/services/index.ts';
 import { createSilentLogger } from '../src/internal/logger.ts';
-import { createPriceSource } from '../src/pricing/index.ts';
 import { createStore } from '../src/store/create-store.ts';
+import { startTestService } from '../test/harness/app.ts';
 import { startTestDevnet, type TestDevnetChain } from '../test/harness/devnet.ts';
 import { startBareServer } from './support/bare-server.ts';
 
@@ -103,46 +103,34 @@ async function main(): Promise<number> {
     const direct = new Map(
       net.chains.map((c) => [c.entry.chainId, createPublicClient({ transport: transportOf(c) })]),
     );
-    const prices = createPriceSource({ chains: net.chainConfigs, clients, log });
     const accounts = net.devnet.accounts;
-    const built = createIntentServices({
-      store,
-      chains: net.chainConfigs,
-      clients,
-      prices,
-      engine: { requestExecution: async () => {} },
-      operator: {
-        relayer: accounts.relayer!.address,
-        solver: accounts.solver!.address,
-        feeCollector: accounts.feeCollector!.address,
-      },
-      config: { serviceFeeBps: SERVICE_FEE_BPS },
-      log,
-    });
-    // The time inside the QuoteIntent handler (plan, reads, wire intent, store write), without HTTP.
+    // The time inside QuoteIntent's service (plan, reads, wire intent, store write), without HTTP.
     const handlerMs: { ms: number[] | undefined } = { ms: undefined };
-    const services = {
+    const timed = (built: IntentServices): IntentServices => ({
       ...built,
-      QuoteIntent: (async (input, ctx) => {
+      async quote(request, projectId) {
         const started = performance.now();
         try {
-          return await built.QuoteIntent(input, ctx);
+          return await built.quote(request, projectId);
         } finally {
           handlerMs.ms?.push(performance.now() - started);
         }
-      }) as typeof built.QuoteIntent,
-    };
-    const api = await createApiServer({
-      chains: net.chainConfigs,
-      store,
-      prices,
-      services,
-      log,
-      rateLimit: false,
+      },
     });
-    const url = await api.listen(0, '127.0.0.1');
-    const project = await store.projects.ensure('bench-quote');
-    const { key } = await store.accessKeys.create({ projectId: project.id });
+    // The process `switchyard start` assembles, its reads through the recording clients; no engine runs
+    // (nothing is executed here).
+    const app = await startTestService({
+      chains: net.chainConfigs,
+      operator: devnetOperator(net.devnet),
+      store,
+      engine: { requestExecution: async () => {} },
+      intentServices: { serviceFeeBps: SERVICE_FEE_BPS },
+      rateLimit: false,
+      readClients: clients,
+      wrapIntents: timed,
+      projectName: 'bench-quote',
+    });
+    const { url, key } = app;
     const client = new TrailsApi(key, { hostname: url });
     // The floor any server pays: a bare node:http server answering each route's QuoteIntent with the bytes
     // our API answered it with, through the same official client (filled per route below).
@@ -213,9 +201,8 @@ async function main(): Promise<number> {
       '| route | QuoteIntent p50 | QuoteIntent p99 | handler p50 | Ping p50 | bare p50 | RPC requests per quote | reads p50 | p50 ÷ reads | floor ÷ reads | mark ≤ 2 |\n|---|---|---|---|---|---|---|---|---|---|---|\n',
     );
     process.stdout.write(`${rows.join('\n')}\n`);
-    services.close();
     await bare.close();
-    await api.close();
+    await app.stop();
     rpcFetch.close();
     return ok ? 0 : 1;
   } finally {

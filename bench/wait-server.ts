@@ -7,11 +7,10 @@ import { writeFile } from 'node:fs/promises';
 import { Session } from 'node:inspector/promises';
 import { performance } from 'node:perf_hooks';
 import { getHeapSpaceStatistics } from 'node:v8';
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { createSilentLogger } from '../src/internal/logger.ts';
 import { createStore } from '../src/store/create-store.ts';
 import type { Store } from '../src/store/types.ts';
-import { startTestService } from '../test/harness/app.ts';
+import { startTestService, throwawayOperator } from '../test/harness/app.ts';
 import { BENCH_CHAINS, BENCH_USDC } from './fixtures/chains.ts';
 import { intentFixture, pooledRandomHex } from './fixtures/wire-intent.ts';
 
@@ -89,7 +88,7 @@ export async function serverRole(): Promise<void> {
         // The process `switchyard serve` assembles, on this store; no engine runs (no intent here executes).
         const app = await startTestService({
           chains: BENCH_CHAINS,
-          operator: benchOperator(),
+          operator: throwawayOperator(),
           store,
           engine: { requestExecution: async () => {} },
           intentServices: { waitHoldMs: HOLD_MS },
@@ -128,12 +127,6 @@ export async function serverRole(): Promise<void> {
       reply({ type: 'error', message: (error as Error).stack ?? String(error) });
     }
   });
-}
-
-/** Operator keys nobody holds: the services only quote their addresses, and no engine sends with them. */
-function benchOperator() {
-  const account = privateKeyToAccount(generatePrivateKey());
-  return { relayer: account, solver: account, attester: account, feeCollector: account.address };
 }
 
 /**

@@ -1,8 +1,8 @@
 /** What every handler gets: the server's dependencies (built once) and the caller (per request). */
 import type { ChainConfig } from '../internal/config-types.ts';
+import { ChainNotSupportedError } from '../internal/errors.ts';
 import type { Logger } from '../internal/logger.ts';
 import type { Dialect } from './dialect.ts';
-import { UnsupportedNetworkError } from './errors/rpc-errors.ts';
 import type { MethodName, MethodRequest, MethodResponse } from './schemas/methods.ts';
 
 export interface CallContext {
@@ -54,9 +54,9 @@ export interface ApiDeps {
   now: () => Date;
 }
 
-/** The configured chain with this id, or UnsupportedNetwork naming the request field. */
+/** The configured chain with this id, or ChainNotSupportedError naming the request field. */
 export function requireChain(deps: ApiDeps, chainId: number, field: string): ChainConfig {
   const chain = deps.chainById.get(chainId);
-  if (!chain) throw new UnsupportedNetworkError(field, chainId);
+  if (!chain) throw new ChainNotSupportedError(field, chainId);
   return chain;
 }

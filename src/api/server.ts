@@ -5,9 +5,11 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import type { IntentServices } from '../intents/services/index.ts';
 import type { ChainConfig, SwitchyardConfig } from '../internal/config-types.ts';
 import type { Logger } from '../internal/logger.ts';
 import type { Store } from '../store/index.ts';
+import type { YieldService } from '../yield/index.ts';
 import { type AccessControl, createAccessControl, type ResolveAccessKey } from './access.ts';
 import { createClientErrorHandler } from './answer-client-error.ts';
 import type {
@@ -31,8 +33,10 @@ import {
 } from './errors/rpc-errors.ts';
 import { toWireError } from './errors/to-wire-error.ts';
 import { createCatalogueHandlers } from './methods/index.ts';
+import { createIntentHandlers } from './methods/intents/index.ts';
 import { createReadHandlers } from './methods/reads/index.ts';
 import { PreSerialised, type Serialize } from './methods/reads/pre-serialised.ts';
+import { createYieldHandlers } from './methods/yield/index.ts';
 import { buildOpenApiDocument } from './openapi.ts';
 import { type RateLimit, rateLimitFromPerMinute } from './rate-limiter.ts';
 import { deriveSchema, hasRenamedKey } from './schemas/derive.ts';
@@ -52,7 +56,11 @@ const HTTP_OK = 200;
 export interface ApiServerOptions {
   config?: Pick<SwitchyardConfig, 'host' | 'port'> | undefined;
   chains: readonly ChainConfig[];
-  /** Handlers from other subsystems (intent engine, yield, store-backed reads). */
+  /** QuoteIntent, CommitIntent, ExecuteIntent, AbortIntent, WaitIntentReceipt; without them Unavailable. */
+  intents?: IntentServices | undefined;
+  /** YieldGetMarkets, YieldCreateEnterAction; without it Unavailable. */
+  yield?: YieldService | undefined;
+  /** Handlers that replace the built ones by method name (a benchmark's timed wrapper). */
   services?: ApiServices | undefined;
   /** The database: access keys, intents. Without it keyed methods need `resolveAccessKey` and reads are Unavailable. */
   store?: Store | undefined;
@@ -114,6 +122,8 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
           historyPageCacheBytes: options.historyPageCacheBytes,
         })
       : {}),
+    ...(options.intents && createIntentHandlers(options.intents, deps.chainById)),
+    ...(options.yield && createYieldHandlers(options.yield)),
     ...options.services,
   };
   const access = createAccessControl({

@@ -7,6 +7,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import type { PublicClient } from 'viem';
 import type { RateLimit } from '../api/rate-limiter.ts';
 import { createApiServer } from '../api/server.ts';
 import { createChainClients } from '../chains/create-chain-clients.ts';
@@ -15,7 +16,11 @@ import { loadNativeSecp256k1 } from '../chains/signing-account.ts';
 import { createIntentEngine, type IntentEngineOptions } from '../engine/index.ts';
 import type { IntentEngine } from '../engine/types.ts';
 import type { OperatorKeys } from '../intents/operator-from-env.ts';
-import { createIntentServices, type IntentServicesConfig } from '../intents/services/index.ts';
+import {
+  createIntentServices,
+  type IntentServices,
+  type IntentServicesConfig,
+} from '../intents/services/index.ts';
 import type { SwitchyardConfig } from '../internal/config-types.ts';
 import type { Logger } from '../internal/logger.ts';
 import type { Shutdown } from '../internal/shutdown.ts';
@@ -57,6 +62,13 @@ export interface StartSwitchyardOptions {
   quoteRetention?: QuoteRetentionOptions | undefined;
   /** How often low-water marks and fee caps are checked (ms); default CHAIN_HEALTH_CHECK_MS. */
   chainHealthIntervalMs?: number | undefined;
+  /**
+   * The read clients of the API process (quotes, the solver's inventory, chain health, prices) instead of
+   * ones built from `config.chains`: bench/quote.ts records every request a quote makes through them.
+   */
+  readClients?: ReadonlyMap<number, PublicClient> | undefined;
+  /** Wraps the intent services the API serves (bench/quote.ts times a quote inside the process). */
+  wrapIntents?: ((built: IntentServices) => IntentServices) | undefined;
 }
 
 export interface RunningSwitchyard {
@@ -74,16 +86,20 @@ export async function startSwitchyard(options: StartSwitchyardOptions): Promise<
   const prices = createPriceSource({
     chains: config.chains,
     prices: config.prices,
+    // Without given clients the price source makes its own, which give up fast (a quote waits for them).
+    clients: options.readClients,
     log: log.child({ component: 'pricing' }),
   });
   // Keep-alive node:http instead of the global fetch (its per-call cost was the largest CPU item under load);
   // the limit on answer size moves into it (src/chains/keep-alive-fetch.ts).
   const rpcFetch = createKeepAliveFetch();
   shutdown.add('rpc connections', async () => rpcFetch.close());
-  const clients = createChainClients(config.chains, {
-    fetchFn: rpcFetch.fetch,
-    batch: false,
-  });
+  const clients =
+    options.readClients ??
+    createChainClients(config.chains, {
+      fetchFn: rpcFetch.fetch,
+      batch: false,
+    });
 
   const engine =
     operator && !options.engine
@@ -128,7 +144,7 @@ export async function startSwitchyard(options: StartSwitchyardOptions): Promise<
       getClient: (chainId) => clients.get(chainId)!,
       solver: operator.solver.address,
     });
-  const services =
+  const built =
     executor && operator
       ? createIntentServices({
           store,
@@ -146,6 +162,7 @@ export async function startSwitchyard(options: StartSwitchyardOptions): Promise<
           inventory,
         })
       : undefined;
+  const intents = built && (options.wrapIntents?.(built) ?? built);
 
   if (config.role === 'worker') return { url: '', store, prices, engine, chainHealth: undefined };
   const chainHealth =
@@ -163,11 +180,8 @@ export async function startSwitchyard(options: StartSwitchyardOptions): Promise<
     chains: config.chains,
     store,
     prices,
-    services: {
-      ...services,
-      ...createYieldService({ chains: config.chains, prices, log: log.child({ component: 'yield' }) })
-        .handlers,
-    },
+    intents,
+    yield: createYieldService({ chains: config.chains, prices, log: log.child({ component: 'yield' }) }),
     log: log.child({ component: 'api' }),
     rateLimit: options.rateLimit,
     chainHealth,
@@ -175,7 +189,7 @@ export async function startSwitchyard(options: StartSwitchyardOptions): Promise<
   const url = await api.listen(config.port, config.host);
   shutdown.add('api', async () => {
     // Held WaitIntentReceipt calls are released first so the server can close at once.
-    services?.close();
+    intents?.close();
     await api.close();
   });
   log.info('API listening', { url, role: config.role, chains: config.chains.map((c) => c.chainId) });

@@ -25,7 +25,6 @@ import {
 } from 'viem';
 import { keccak256 } from '../internal/keccak256.ts';
 import type { Logger } from '../internal/logger.ts';
-import type { SignedTransaction, Store } from '../store/types.ts';
 import { readChainFees } from './chain-fees.ts';
 import { crashPoint } from './debug-crash-point.ts';
 import {
@@ -53,6 +52,7 @@ import {
   STUCK_AFTER_MS,
   WAIT_PER_ATTEMPT_MS,
 } from './sender-constants.ts';
+import type { SignedTransaction, TransactionJournal } from './transaction-journal.ts';
 import { createTtlMemo } from './ttl-memo.ts';
 
 export type SendStage = 'signed' | 'broadcast' | 'mined';
@@ -117,7 +117,8 @@ export interface TransactionSender {
 }
 
 export interface TransactionSenderDeps {
-  store: Store;
+  /** Where every signed transaction is recorded before it is broadcast (the store's signedTransactions). */
+  journal: TransactionJournal;
   clients: ReadonlyMap<number, PublicClient>;
   /** Confirmation depth per chain id (blocks, counting the one that includes the transaction). */
   confirmations: (chainId: number) => number;
@@ -139,7 +140,7 @@ export interface TransactionSenderDeps {
 }
 
 export function createTransactionSender(deps: TransactionSenderDeps): TransactionSender {
-  const { store, log } = deps;
+  const { journal, log } = deps;
   const stuckAfterMs = deps.timing?.stuckAfterMs ?? STUCK_AFTER_MS;
   const waitPerAttemptMs = deps.timing?.waitPerAttemptMs ?? WAIT_PER_ATTEMPT_MS;
   const pollMs = deps.timing?.pollIntervalMs ?? RECEIPT_POLL_INTERVAL_MS;
@@ -153,7 +154,7 @@ export function createTransactionSender(deps: TransactionSenderDeps): Transactio
   const exclusiveTails = new Map<string, Promise<unknown>>();
   const keysUsed = new Set((deps.operators ?? []).map((a) => a.toLowerCase()));
   const restorer = createLostTransactionRestorer({
-    store,
+    journal,
     clientFor: (chainId) => clientFor(chainId),
     confirmations: deps.confirmations,
     operators: () => [...keysUsed],
@@ -171,8 +172,8 @@ export function createTransactionSender(deps: TransactionSenderDeps): Transactio
 
   async function journaled(req: { intentId?: string; purpose: string; chainId: number; from?: Address }) {
     const rows = req.intentId
-      ? await store.signedTransactions.listForIntent(req.intentId)
-      : await store.signedTransactions.listUnconfirmed({ chainId: req.chainId, fromAddress: req.from ?? '' });
+      ? await journal.listForIntent(req.intentId)
+      : await journal.listUnconfirmed({ chainId: req.chainId, fromAddress: req.from ?? '' });
     return rows.filter((t) => t.purpose === req.purpose && t.chainId === req.chainId);
   }
 
@@ -184,7 +185,7 @@ export function createTransactionSender(deps: TransactionSenderDeps): Transactio
       // "already known" / "nonce too low": the wait below tells whether it was ours that got in.
       if (!(mapped instanceof NonceAlreadyUsedError)) throw mapped;
     }
-    await store.signedTransactions.markBroadcast({ hash: tx.hash });
+    await journal.markBroadcast({ hash: tx.hash });
   }
 
   async function signNew(req: SendRequest): Promise<SignedTransaction> {
@@ -209,7 +210,7 @@ export function createTransactionSender(deps: TransactionSenderDeps): Transactio
       estimate === undefined
         ? req.unsimulated!.gasLimit
         : (estimate * GAS_LIMIT_MARGIN_NUMERATOR) / GAS_LIMIT_MARGIN_DENOMINATOR;
-    return store.signedTransactions.allocateAndRecord({
+    return journal.allocateAndRecord({
       chainId: req.chainId,
       fromAddress: from,
       purpose: req.purpose,
@@ -314,7 +315,7 @@ export function createTransactionSender(deps: TransactionSenderDeps): Transactio
       nonce: stored.nonce,
       replaces: stored.hash,
     });
-    return store.signedTransactions.record({
+    return journal.record({
       chainId: stored.chainId,
       fromAddress: stored.fromAddress,
       nonce: stored.nonce,
@@ -355,7 +356,7 @@ export function createTransactionSender(deps: TransactionSenderDeps): Transactio
           const head = await withChainErrors(() => client.getBlockNumber({ cacheTime: 0 }));
           if (head - receipt.blockNumber + 1n < depth) break;
         }
-        await store.signedTransactions.markMined({
+        await journal.markMined({
           hash: tx.hash,
           status: receipt.status === 'success' ? 'mined' : 'failed',
           block: receipt.blockNumber,
@@ -363,7 +364,7 @@ export function createTransactionSender(deps: TransactionSenderDeps): Transactio
         });
         crashPoint(`${req.purpose}:mined`);
         for (const other of candidates) {
-          if (other.hash !== tx.hash) await store.signedTransactions.markReplaced(other.hash);
+          if (other.hash !== tx.hash) await journal.markReplaced(other.hash);
         }
         return { hash: tx.hash as Hex, receipt, minedAt: await minedAt(client, receipt) };
       }
@@ -438,7 +439,7 @@ export function createTransactionSender(deps: TransactionSenderDeps): Transactio
     if (await anyMined()) return; // mined after all: the caller's next poll picks it up
     await new Promise((resolve) => setTimeout(resolve, NONCE_TAKEN_GRACE_MS));
     if (await anyMined()) return;
-    for (const tx of candidates) await store.signedTransactions.markReplaced(tx.hash);
+    for (const tx of candidates) await journal.markReplaced(tx.hash);
     throw new NonceAlreadyUsedError(`nonce ${first.nonce} was taken by another transaction`, {
       details: { chainId: first.chainId, from: first.fromAddress, nonce: first.nonce },
     });
@@ -453,7 +454,7 @@ export function createTransactionSender(deps: TransactionSenderDeps): Transactio
    * check this gap costs; unconfirmed rows below ours are left to the steps that wait on them.
    */
   async function noticeLost(ours: SignedTransaction, confirmedNonce: number): Promise<void> {
-    const below = await store.signedTransactions.listAtNonces({
+    const below = await journal.listAtNonces({
       chainId: ours.chainId,
       fromAddress: ours.fromAddress,
       fromNonce: confirmedNonce,
@@ -480,14 +481,14 @@ export function createTransactionSender(deps: TransactionSenderDeps): Transactio
         .getTransactionReceipt({ hash: candidate.hash as Hex })
         .catch(() => undefined);
       if (!receipt) continue;
-      await store.signedTransactions.markMined({
+      await journal.markMined({
         hash: candidate.hash,
         status: receipt.status === 'success' ? 'mined' : 'failed',
         block: receipt.blockNumber,
         index: receipt.transactionIndex,
       });
       for (const other of sameNonce) {
-        if (other.hash !== candidate.hash) await store.signedTransactions.markReplaced(other.hash);
+        if (other.hash !== candidate.hash) await journal.markReplaced(other.hash);
       }
       return true;
     }
@@ -534,7 +535,7 @@ export function createTransactionSender(deps: TransactionSenderDeps): Transactio
     },
 
     async rebroadcastUnconfirmed() {
-      const pending = await store.signedTransactions.listUnconfirmed();
+      const pending = await journal.listUnconfirmed();
       const newest = new Map<string, SignedTransaction>();
       // A row mined once and being sent again when the process stopped belongs to the chain's restore,
       // which sends it in its order (the engine's chain watch runs one per chain at start).

@@ -15,7 +15,6 @@
  */
 import type { Address, Hex, PublicClient, TransactionReceipt } from 'viem';
 import type { Logger } from '../internal/logger.ts';
-import type { SignedTransaction, Store } from '../store/types.ts';
 import { NonceAlreadyUsedError } from './errors.ts';
 import { mapChainError, withChainErrors } from './map-chain-error.ts';
 import {
@@ -23,6 +22,7 @@ import {
   RESTORE_STOP_WAIT_MS,
   RESTORE_WAIT_PER_TRANSACTION_MS,
 } from './sender-constants.ts';
+import type { SignedTransaction, TransactionJournal } from './transaction-journal.ts';
 
 export interface LostTransactionRestorer {
   /**
@@ -35,7 +35,7 @@ export interface LostTransactionRestorer {
 }
 
 export interface LostTransactionRestorerDeps {
-  store: Store;
+  journal: TransactionJournal;
   clientFor(chainId: number): PublicClient;
   /** Confirmation depth per chain id (blocks, counting the one that includes the transaction). */
   confirmations(chainId: number): number;
@@ -46,7 +46,7 @@ export interface LostTransactionRestorerDeps {
 }
 
 export function createLostTransactionRestorer(deps: LostTransactionRestorerDeps): LostTransactionRestorer {
-  const { store, log } = deps;
+  const { journal, log } = deps;
   const pollMs = deps.timing?.pollIntervalMs ?? RECEIPT_POLL_INTERVAL_MS;
   const waitMs = deps.timing?.waitPerTransactionMs ?? RESTORE_WAIT_PER_TRANSACTION_MS;
   const stopWaitMs = deps.timing?.stopWaitMs ?? RESTORE_STOP_WAIT_MS;
@@ -78,7 +78,7 @@ export function createLostTransactionRestorer(deps: LostTransactionRestorerDeps)
     withChainErrors(() => client.getTransactionCount({ address: address as Address, blockTag: 'latest' }));
 
   async function markMined(tx: SignedTransaction, receipt: TransactionReceipt): Promise<void> {
-    await store.signedTransactions.markMined({
+    await journal.markMined({
       hash: tx.hash,
       status: receipt.status === 'success' ? 'mined' : 'failed',
       block: receipt.blockNumber,
@@ -92,12 +92,12 @@ export function createLostTransactionRestorer(deps: LostTransactionRestorerDeps)
     client: PublicClient,
     address: string,
   ): Promise<SignedTransaction[]> {
-    const highest = await store.signedTransactions.highestMinedNonce({ chainId, fromAddress: address });
+    const highest = await journal.highestMinedNonce({ chainId, fromAddress: address });
     if (highest === undefined) return [];
     const confirmed = await confirmedNonce(client, address);
     await recordResentBelow(chainId, client, address, confirmed);
     if (confirmed > highest) return []; // the normal case: two indexed queries and one read per key
-    const rows = await store.signedTransactions.listAtNonces({
+    const rows = await journal.listAtNonces({
       chainId,
       fromAddress: address,
       fromNonce: confirmed,
@@ -131,7 +131,7 @@ export function createLostTransactionRestorer(deps: LostTransactionRestorerDeps)
     address: string,
     confirmed: number,
   ): Promise<void> {
-    const rows = await store.signedTransactions.listUnconfirmed({ chainId, fromAddress: address });
+    const rows = await journal.listUnconfirmed({ chainId, fromAddress: address });
     for (const row of rows) {
       if (row.minedBlock == null || row.nonce >= confirmed) continue;
       const receipt = await receiptOf(client, row.hash);
@@ -145,7 +145,7 @@ export function createLostTransactionRestorer(deps: LostTransactionRestorerDeps)
    * its first block, and the next run sends it first.
    */
   async function sendAgain(client: PublicClient, tx: SignedTransaction): Promise<boolean> {
-    await store.signedTransactions.markResent(tx.hash);
+    await journal.markResent(tx.hash);
     const started = Date.now();
     try {
       await client.request({ method: 'eth_sendRawTransaction', params: [tx.raw as Hex] });
@@ -189,7 +189,7 @@ export function createLostTransactionRestorer(deps: LostTransactionRestorerDeps)
     const confirmed = await confirmedNonce(client, tx.fromAddress);
     if (confirmed > tx.nonce && !(await receiptOf(client, tx.hash))) {
       // Another transaction of the key took the nonce (the key used elsewhere): this one can never mine.
-      await store.signedTransactions.markReplaced(tx.hash);
+      await journal.markReplaced(tx.hash);
       log.error('a lost transaction could not be sent again: its nonce was used by another transaction', {
         chainId: tx.chainId,
         hash: tx.hash,

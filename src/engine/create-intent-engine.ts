@@ -62,7 +62,7 @@ export function createIntentEngine(deps: IntentEngineDeps): IntentEngine {
   }
   const latestBlocks = createLatestBlockCache((chainId) => chain(chainId).client);
   const sender = createTransactionSender({
-    store,
+    journal: store.signedTransactions,
     latestBlocks,
     clients: deps.clients,
     confirmations: (chainId) => chain(chainId).config.confirmations,

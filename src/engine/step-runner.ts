@@ -4,7 +4,7 @@
  * outcome means: done (enqueue the next steps), wait (look again later), a retryable error (backoff), or
  * a final failure (the step records it on the receipt).
  */
-import { isRetryable } from '../chains/is-retryable.ts';
+
 import { mapChainError } from '../chains/map-chain-error.ts';
 import { isTerminal } from '../store/statuses.ts';
 import type { IntentStep } from '../store/types.ts';
@@ -19,6 +19,7 @@ import {
 } from './constants.ts';
 import type { EngineContext, StepInput } from './context.ts';
 import { IntentNotFoundError } from './errors.ts';
+import { isRetryable } from './is-retryable.ts';
 import { createPlanLoader } from './load-plan.ts';
 import { STEPS } from './steps/index.ts';
 

@@ -33,3 +33,29 @@ export class PortInUseError extends SwitchyardError {
     });
   }
 }
+
+/**
+ * A value the caller gave cannot be used. `field` is its dotted path in the caller's input
+ * (`originTokenAmount`, `depositSignature.permitSignature`), or '' when the input as a whole is refused;
+ * the message starts with it so a caller learns what to change.
+ */
+export class InvalidInputError extends SwitchyardError {
+  override readonly name: string = 'InvalidInputError';
+  constructor(
+    readonly field: string,
+    readonly problem: string,
+  ) {
+    super(field ? `${field}: ${problem}` : problem, { details: { field } });
+  }
+}
+
+/** The caller named a chain this server does not serve; `field` is where it was named. */
+export class ChainNotSupportedError extends SwitchyardError {
+  override readonly name = 'ChainNotSupportedError';
+  constructor(
+    readonly field: string,
+    readonly chainId: number,
+  ) {
+    super(`${field}: chain ${chainId} is not supported by this server`, { details: { field, chainId } });
+  }
+}

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { toWireError } from '../api/errors/to-wire-error.ts';
-import { isRetryable } from '../chains/is-retryable.ts';
+import { isRetryable } from '../engine/is-retryable.ts';
 import { DatabaseUnavailableError } from './errors.ts';
 import { mapDatabaseError } from './map-database-error.ts';
 

@@ -7,6 +7,14 @@
  * Conventions: amounts are bigint base units; times are `Date`; addresses and hashes are returned
  * lowercase (callers checksum for display); every read of an intent is scoped to a project.
  */
+import type {
+  SignedTransaction,
+  SignedTransactionStatus,
+  SignTransactionInput,
+  TransactionJournal,
+} from '../chains/transaction-journal.ts';
+
+export type { SignedTransaction, SignedTransactionStatus, SignTransactionInput };
 
 export const INTENT_STATUSES = [
   'QUOTED',
@@ -426,79 +434,8 @@ export interface NoncesRepo {
   peek(input: { chainId: number; address: string }): Promise<number | undefined>;
 }
 
-export type SignedTransactionStatus = 'signed' | 'broadcast' | 'mined' | 'failed' | 'replaced';
-
-export interface SignedTransaction {
-  id: number;
-  chainId: number;
-  fromAddress: string;
-  nonce: number;
-  raw: string;
-  hash: string;
-  purpose: string;
-  intentId: string | null;
-  status: SignedTransactionStatus;
-  createdAt: Date;
-  broadcastAt: Date | null;
-  minedAt: Date | null;
-  /** Block number and index in that block where it was mined (unset before migration 0004 and until mined). */
-  minedBlock?: number | null;
-  minedIndex?: number | null;
-}
-
-export interface SignTransactionInput {
-  chainId: number;
-  fromAddress: string;
-  purpose: string;
-  intentId?: string;
-  /** The chain's pending nonce for the address, so allocation never falls behind it. */
-  nonceFloor?: number;
-  /** Signs with the allocated nonce. Local and quick: it runs inside the database transaction. */
-  sign(nonce: number): Promise<{ raw: string; hash: string }>;
-}
-
-export interface SignedTransactionsRepo {
-  /**
-   * Allocates a nonce, signs, and stores the signed transaction in one database transaction, so a
-   * crash either keeps both or neither: a nonce is never taken without its transaction on record.
-   */
-  allocateAndRecord(input: SignTransactionInput): Promise<SignedTransaction>;
-  /** Stores an already signed transaction (a re-signed replacement with the same nonce). */
-  record(
-    input: Omit<SignedTransaction, 'id' | 'createdAt' | 'broadcastAt' | 'minedAt' | 'status'>,
-  ): Promise<SignedTransaction>;
-  markBroadcast(input: { hash: string; at?: Date }): Promise<void>;
-  markMined(input: {
-    hash: string;
-    status: 'mined' | 'failed';
-    at?: Date;
-    /** Where it was mined: the order lost transactions are sent again in (restore-lost-transactions.ts). */
-    block?: bigint | number;
-    index?: number;
-  }): Promise<void>;
-  /**
-   * A `mined` (or `failed`) row whose transaction the chain lost is being sent again as stored: back to
-   * `broadcast`, keeping its first mined block (the order of a restore that is interrupted and resumed).
-   */
-  markResent(hash: string): Promise<void>;
-  /**
-   * The highest nonce of a key on a chain among rows that were mined once (`mined`, `failed`, or being sent
-   * again after the chain lost them); undefined if none.
-   */
-  highestMinedNonce(input: { chainId: number; fromAddress: string }): Promise<number | undefined>;
-  markReplaced(hash: string): Promise<void>;
-  findByHash(hash: string): Promise<SignedTransaction | undefined>;
-  /** Signed or broadcast but not mined: what to re-broadcast after a restart, in nonce order. */
-  listUnconfirmed(input?: { chainId?: number; fromAddress?: string }): Promise<SignedTransaction[]>;
-  listForIntent(intentId: string): Promise<SignedTransaction[]>;
-  /** Every row of one key on one chain with `fromNonce <= nonce < belowNonce`, in nonce order. */
-  listAtNonces(input: {
-    chainId: number;
-    fromAddress: string;
-    fromNonce: number;
-    belowNonce: number;
-  }): Promise<SignedTransaction[]>;
-}
+/** The journal of signed transactions the chain sender writes (src/chains/transaction-journal.ts). */
+export type SignedTransactionsRepo = TransactionJournal;
 
 // ---------------------------------------------------------------- retention
 

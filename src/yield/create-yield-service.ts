@@ -1,14 +1,15 @@
 /**
  * The yield service: the market registry resolved from the chains' configuration, one market reader (which
- * keeps vault metadata and share-price samples in memory for the life of this service) and the two API
- * methods built on them. Pass the result to `createApiServer({ services })`.
+ * keeps vault metadata and share-price samples in memory for the life of this service) and the two
+ * operations built on them. Pass it to `createApiServer({ yield })`, which serves them as YieldGetMarkets and
+ * YieldCreateEnterAction.
  */
 import { createPublicClient, http, type PublicClient } from 'viem';
-import type { ApiServices } from '../api/context.ts';
-import { createEnterAction } from './create-enter-action.ts';
+import { createEnterAction, type EnterAction, type EnterRequest } from './create-enter-action.ts';
 import { createMarketReader } from './create-market-reader.ts';
 import { createRateTracker } from './create-rate-tracker.ts';
-import { createGetMarkets } from './get-markets.ts';
+import { createGetMarkets, type MarketPage } from './get-markets.ts';
+import type { MarketQueryInput } from './parse-market-query.ts';
 import { resolveMarkets } from './resolve-markets.ts';
 import type { MarketConfig, YieldServiceDeps } from './types.ts';
 
@@ -16,10 +17,12 @@ import type { MarketConfig, YieldServiceDeps } from './types.ts';
 const VAULT_READ_TIMEOUT_MS = 10_000;
 
 export interface YieldService {
-  /** The two API methods: spread them into `createApiServer({ services })`. */
-  handlers: Required<Pick<ApiServices, 'YieldGetMarkets' | 'YieldCreateEnterAction'>>;
-  /** The resolved registry (what YieldGetMarkets lists before filters). */
+  /** The resolved registry (what getMarkets lists before filters). */
   markets: readonly MarketConfig[];
+  /** The configured markets that match the query, read live, sorted and paged. */
+  getMarkets(query: MarketQueryInput): Promise<MarketPage>;
+  /** The approve and deposit calls that put the wallet's tokens into a market. */
+  createEnterAction(request: EnterRequest): Promise<EnterAction>;
 }
 
 export function createYieldService(deps: YieldServiceDeps): YieldService {
@@ -33,10 +36,8 @@ export function createYieldService(deps: YieldServiceDeps): YieldService {
   });
   return {
     markets,
-    handlers: {
-      YieldGetMarkets: createGetMarkets({ markets, reader, log: deps.log }),
-      YieldCreateEnterAction: createEnterAction({ markets, reader, getClient }),
-    },
+    getMarkets: createGetMarkets({ markets, reader, log: deps.log }),
+    createEnterAction: createEnterAction({ markets, reader, getClient }),
   };
 }
 

@@ -4,7 +4,7 @@
  * reverts). When that is nothing, the one argument the caller must give is named: `args.amount`.
  */
 import { type Address, erc20Abi, type PublicClient } from 'viem';
-import { InvalidArgumentError } from '../api/errors/rpc-errors.ts';
+import { InvalidInputError } from '../internal/errors.ts';
 import type { MarketConfig, TokenMetadata } from './types.ts';
 import { vaultAbi } from './vault-abi.ts';
 
@@ -30,13 +30,13 @@ export async function defaultEnterAmount(input: DefaultAmountInput): Promise<big
     }),
   ]);
   if (balance === 0n) {
-    throw new InvalidArgumentError(
+    throw new InvalidInputError(
       'args.amount',
       `is required: ${wallet} holds no ${asset.symbol} on chain ${market.chainId}, so there is nothing to deposit by default; ${GIVE_AMOUNT}`,
     );
   }
   if (room === 0n) {
-    throw new InvalidArgumentError(
+    throw new InvalidInputError(
       'args.amount',
       `is required: the vault accepts no deposit for ${receiver} now (maxDeposit is 0), so there is nothing to deposit by default`,
     );

@@ -1,10 +1,8 @@
 /** YieldGetMarkets: the configured markets, filtered, read live, sorted and paged. */
-import type { Handler } from '../api/context.ts';
 import type { Logger } from '../internal/logger.ts';
 import type { MarketReader } from './create-market-reader.ts';
-import { parseMarketQuery } from './parse-market-query.ts';
+import { type MarketQueryInput, parseMarketQuery } from './parse-market-query.ts';
 import { matchesConfig, matchesSearch, sortReadings } from './select-markets.ts';
-import { toClientMarket, toSpecMarket } from './to-wire-market.ts';
 import type { MarketConfig, MarketReading } from './types.ts';
 
 export interface GetMarketsDeps {
@@ -13,16 +11,22 @@ export interface GetMarketsDeps {
   log: Logger;
 }
 
-export function createGetMarkets(deps: GetMarketsDeps): Handler<'YieldGetMarkets'> {
+/** One page of the markets that match: their readings, how many match in all, and the page's bounds. */
+export interface MarketPage {
+  readings: MarketReading[];
+  total: number;
+  offset: number;
+  limit: number;
+}
+
+export function createGetMarkets(deps: GetMarketsDeps): (input: MarketQueryInput) => Promise<MarketPage> {
   return async (input) => {
     const query = parseMarketQuery(input);
     const configured = deps.markets.filter((m) => matchesConfig(m, query));
     const readings = await readAll(deps, configured, query.search);
     const sorted = sortReadings(readings, query.sort);
-    const page = sorted.slice(query.offset, query.offset + query.limit);
     return {
-      payload: page.map(toSpecMarket),
-      items: page.map(toClientMarket),
+      readings: sorted.slice(query.offset, query.offset + query.limit),
       total: sorted.length,
       offset: query.offset,
       limit: query.limit,

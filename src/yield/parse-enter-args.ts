@@ -4,7 +4,7 @@
  * the depositing wallet). Without an amount the action deposits what the wallet holds (defaultEnterAmount).
  */
 import type { Address } from 'viem';
-import { InvalidArgumentError } from '../api/errors/rpc-errors.ts';
+import { InvalidInputError } from '../internal/errors.ts';
 import { normaliseAddress } from '../internal/normalise-address.ts';
 import { parseHumanAmount, parseRawAmount } from './parse-token-amount.ts';
 
@@ -16,13 +16,13 @@ export interface EnterArgs {
 
 export function parseEnterArgs(args: unknown, wallet: Address, tokenDecimals: number): EnterArgs {
   if (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args))) {
-    throw new InvalidArgumentError('args', 'must be an object');
+    throw new InvalidInputError('args', 'must be an object');
   }
   const given = (args ?? {}) as Record<string, unknown>;
   const hasAmount = given.amount !== undefined && given.amount !== null;
   const hasRaw = given.amountRaw !== undefined && given.amountRaw !== null;
   if (hasAmount && hasRaw) {
-    throw new InvalidArgumentError('args.amount', 'give either args.amount or args.amountRaw, not both');
+    throw new InvalidInputError('args.amount', 'give either args.amount or args.amountRaw, not both');
   }
   const amount = hasAmount
     ? parseHumanAmount('args.amount', given.amount, tokenDecimals)
@@ -36,7 +36,7 @@ function parseReceiver(value: unknown, wallet: Address): Address {
   if (value === undefined || value === null || value === '') return wallet;
   const receiver = typeof value === 'string' ? normaliseAddress(value) : undefined;
   if (receiver === undefined) {
-    throw new InvalidArgumentError(
+    throw new InvalidInputError(
       'args.receiverAddress',
       'must be a 20-byte hex address (0x followed by 40 hex digits)',
     );

@@ -1,8 +1,8 @@
 /**
  * YieldGetMarkets' request, checked: `chainId` a decimal string, `type` lending|vault, `sort` one of three,
- * `limit` 1..MAX_LIMIT, `offset` ≥ 0. Anything else is InvalidArgument naming the field.
+ * `limit` 1..MAX_LIMIT, `offset` ≥ 0. Anything else is an InvalidInputError naming the field.
  */
-import { InvalidArgumentError } from '../api/errors/rpc-errors.ts';
+import { InvalidInputError } from '../internal/errors.ts';
 import { DEFAULT_LIMIT } from './constants.ts';
 import type { MarketType } from './types.ts';
 
@@ -49,7 +49,7 @@ const blankToUndefined = (value: string | undefined) => (value?.trim() ? value.t
 function parseChainId(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   if (!/^[0-9]{1,16}$/.test(value)) {
-    throw new InvalidArgumentError('chainId', 'must be a chain id as a decimal string');
+    throw new InvalidInputError('chainId', 'must be a chain id as a decimal string');
   }
   return Number(value);
 }
@@ -57,7 +57,7 @@ function parseChainId(value: string | undefined): number | undefined {
 function parseType(value: string | undefined): MarketType | undefined {
   if (value === undefined) return undefined;
   if (value !== 'lending' && value !== 'vault') {
-    throw new InvalidArgumentError('type', `must be lending or vault, not '${value}'`);
+    throw new InvalidInputError('type', `must be lending or vault, not '${value}'`);
   }
   return value;
 }
@@ -65,14 +65,14 @@ function parseType(value: string | undefined): MarketType | undefined {
 function parseSort(value: string | undefined): MarketSort | undefined {
   if (value === undefined) return undefined;
   if (!(MARKET_SORTS as readonly string[]).includes(value)) {
-    throw new InvalidArgumentError('sort', `must be one of ${MARKET_SORTS.join(', ')}, not '${value}'`);
+    throw new InvalidInputError('sort', `must be one of ${MARKET_SORTS.join(', ')}, not '${value}'`);
   }
   return value as MarketSort;
 }
 
 function parseCount(field: string, value: number, min: number, max: number): number {
   if (!Number.isInteger(value) || value < min || value > max) {
-    throw new InvalidArgumentError(field, `must be an integer from ${min} to ${max}`);
+    throw new InvalidInputError(field, `must be an integer from ${min} to ${max}`);
   }
   return value;
 }

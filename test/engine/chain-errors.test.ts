@@ -8,9 +8,9 @@ import {
   NonceAlreadyUsedError,
   SimulationRevertedError,
 } from '../../src/chains/errors.ts';
-import { isRetryable } from '../../src/chains/is-retryable.ts';
 import { mapChainError } from '../../src/chains/map-chain-error.ts';
 import { encodeDeployIfNeededAndExecute } from '../../src/contracts/calldata.ts';
+import { isRetryable } from '../../src/engine/is-retryable.ts';
 import { buildRoute } from '../contracts/route.ts';
 import { startTestChain, type TestChain } from '../harness/chain.ts';
 

@@ -57,7 +57,7 @@ interface Harness {
 function senderFor(chain: BareChain, capWei: bigint): Harness {
   const logs: LogFields[] = [];
   const sender = createTransactionSender({
-    store,
+    journal: store.signedTransactions,
     clients: new Map([[chain.chainId, chain.publicClient as never]]),
     confirmations: () => 1,
     maxFeePerGas: () => capWei,

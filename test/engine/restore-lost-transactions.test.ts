@@ -61,7 +61,7 @@ afterAll(async () => {
 /** A sender as a process has it at start: nothing sent yet, the operator keys known. */
 function newSender(confirmations = 1): TransactionSender {
   return createTransactionSender({
-    store,
+    journal: store.signedTransactions,
     clients: new Map([[chain.chainId, chain.publicClient as never]]),
     confirmations: () => confirmations,
     log: createSilentLogger(),

@@ -8,12 +8,12 @@ import { type Address, erc20Abi, type Hex, parseEventLogs, parseUnits } from 'vi
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTransactionSender } from '../../src/chains/create-transaction-sender.ts';
 import { SimulationRevertedError } from '../../src/chains/errors.ts';
-import { isRetryable } from '../../src/chains/is-retryable.ts';
 import { originSettlerAbi } from '../../src/contracts/abis.generated.ts';
 import { encodeFillProof } from '../../src/contracts/calldata.ts';
 import { computeOrderId } from '../../src/contracts/order-id.ts';
 import type { OrderData } from '../../src/contracts/types.ts';
 import { toLocalAccount } from '../../src/devnet/accounts.ts';
+import { isRetryable } from '../../src/engine/is-retryable.ts';
 import { createSettlementBatcher } from '../../src/engine/settlement-batcher.ts';
 import type { ExecutionPlan } from '../../src/intents/plan/types.ts';
 import { createSilentLogger } from '../../src/internal/logger.ts';
@@ -102,7 +102,7 @@ describe('settlement batches', () => {
   it('a batch that cannot be sent fails each of its orders, not to be retried in a batch, and signs nothing', async () => {
     const relayer = toLocalAccount(f.net.devnet.accounts.relayer!);
     const sender = createTransactionSender({
-      store: f.store,
+      journal: f.store.signedTransactions,
       clients: new Map(f.net.chains.map((c) => [c.entry.chainId, c.publicClient])),
       confirmations: () => 1,
       log: createSilentLogger(),

@@ -48,7 +48,7 @@ describe('a stuck transaction', () => {
     const relayer = chain.accounts.relayer as LocalAccount;
     const spender = chain.accounts.stranger.address;
     const sender = createTransactionSender({
-      store,
+      journal: store.signedTransactions,
       clients: new Map([[chain.chainId, chain.publicClient as never]]),
       confirmations: () => 1,
       log: createSilentLogger(),

@@ -8,13 +8,16 @@
  *   await app.stop();                            // in afterAll: the process, then the devnet and the dirs
  *
  * `startTestService` is the same process without a devnet (chains and operator keys given): suites that
- * share one devnet between servers, and bench/wait-server.ts. What tests set beyond production (a service
- * fee, a test clock, engine timings, a test double for the engine, no rate limits) goes through
- * startSwitchyard's own options, so every test server is assembled as production assembles it.
+ * share one devnet between servers, servers on a test's own store (with `throwawayOperator()` when no
+ * engine sends), bench/wait-server.ts and bench/quote.ts. What tests set beyond production (a service fee,
+ * a test clock, engine timings, a test double for the engine, no rate limits, read clients that record,
+ * a wrapper that times the intent services) goes through startSwitchyard's own options, so every test
+ * server is assembled as production assembles it.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { devnetOperator } from '../../src/app/devnet-operator.ts';
 import { type StartSwitchyardOptions, startSwitchyard } from '../../src/app/start-switchyard.ts';
 import type { IntentEngine } from '../../src/engine/types.ts';
@@ -22,6 +25,7 @@ import type { OperatorKeys } from '../../src/intents/operator-from-env.ts';
 import type { ChainConfig } from '../../src/internal/config-types.ts';
 import { createSilentLogger, type Logger } from '../../src/internal/logger.ts';
 import { createShutdown } from '../../src/internal/shutdown.ts';
+import type { PriceSource } from '../../src/pricing/index.ts';
 import type { ChainHealth } from '../../src/solver/start-chain-health-monitor.ts';
 import type { Store } from '../../src/store/index.ts';
 import type { TestDevnet, TestDevnetChain, TestDevnetOptions } from './devnet.ts';
@@ -37,7 +41,14 @@ export const FAST_ENGINE_OPTIONS = { stepPollIntervalMs: 20, depositScanInterval
 /** What a test may set beyond production: passed to startSwitchyard as they are. */
 type AssemblyOptions = Pick<
   StartSwitchyardOptions,
-  'store' | 'engine' | 'engineOptions' | 'intentServices' | 'rateLimit' | 'chainHealthIntervalMs'
+  | 'store'
+  | 'engine'
+  | 'engineOptions'
+  | 'intentServices'
+  | 'rateLimit'
+  | 'chainHealthIntervalMs'
+  | 'readClients'
+  | 'wrapIntents'
 >;
 
 export interface TestServiceOptions extends AssemblyOptions {
@@ -64,6 +75,8 @@ export interface TestService {
   projectId: number;
   /** The real engine, when the process built one (not when `engine` was given). */
   engine: IntentEngine | undefined;
+  /** The process's price source (what quotes and GetTokenPrices read). */
+  prices: PriceSource;
   /** Low-water marks and fee caps: `check()` runs a round now instead of waiting for the timer. */
   chainHealth: ChainHealth | undefined;
   /** Stops the process (API, engine, the store unless it was given) and deletes the data dir. */
@@ -86,6 +99,8 @@ export async function startTestService(options: TestServiceOptions): Promise<Tes
       intentServices: options.intentServices,
       rateLimit: options.rateLimit,
       chainHealthIntervalMs: options.chainHealthIntervalMs,
+      readClients: options.readClients,
+      wrapIntents: options.wrapIntents,
     });
     const { key, projectId } = await projectKey(app.store, options);
     return {
@@ -94,6 +109,7 @@ export async function startTestService(options: TestServiceOptions): Promise<Tes
       key,
       projectId,
       engine: app.engine,
+      prices: app.prices,
       chainHealth: app.chainHealth,
       stop: () => shutdown.shutdown(),
     };
@@ -139,6 +155,15 @@ export async function startTestSwitchyard(options: TestSwitchyardOptions = {}): 
     await net.stop();
     throw error;
   }
+}
+
+/**
+ * Operator keys nobody holds, for a process whose engine is a test double (`engine`): the services only
+ * quote its addresses, and nothing is ever sent with them.
+ */
+export function throwawayOperator(): OperatorKeys {
+  const account = privateKeyToAccount(generatePrivateKey());
+  return { relayer: account, solver: account, attester: account, feeCollector: account.address };
 }
 
 async function projectKey(

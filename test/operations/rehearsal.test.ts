@@ -28,8 +28,8 @@ import { planSwitchyardDeployment } from '../../src/contracts/deployment-plan.ts
 import { findCodeProblems } from '../../src/contracts/find-code-problems.ts';
 import { DEFAULT_SETTLEMENT_GRACE_SECONDS } from '../../src/intents/plan/constants.ts';
 import { weth9Abi } from '../../src/providers/abis.ts';
+import { freePort } from '../harness/free-port.ts';
 import { extractRehearsalBlocks, variablesOf } from './support/doc-blocks.ts';
-import { freePort } from './support/free-port.ts';
 import { type FreshChain, startFreshChain } from './support/fresh-chain.ts';
 import {
   type BlockEnv,

@@ -12,7 +12,7 @@
 import type { Address } from 'viem';
 import { afterEach, describe, expect, it } from 'vitest';
 import { freshAddress, quoteRequest, usdc } from '../e2e/support/requests.ts';
-import type { TestDevnetChain } from '../harness/devnet.ts';
+import { balanceOf } from '../harness/balances.ts';
 import { auditSends, conservation, expectConserved } from './support/audit.ts';
 import { type SubmittedIntent, submitIntent, waitForStepDone, waitForTerminal } from './support/intents.ts';
 import type { ServeProcess } from './support/serve-process.ts';
@@ -79,7 +79,7 @@ describe('SIGKILL at each step of a cross-chain intent, then restart', () => {
         await waitForStepDone(svc, intentId, 'settle', FINISH_TIMEOUT_MS);
         await svc.stopProcess();
 
-        const received = await balanceOn(beta, request.destinationTokenAddress as Address, recipient);
+        const received = await balanceOf(beta, request.destinationTokenAddress as Address, recipient);
         expect(received).toBeGreaterThanOrEqual(intent.quote.toAmountMin);
         audited.push({
           intentId,
@@ -154,9 +154,4 @@ async function crashAt(
       steps.map((s) => [s.step, s.state, s.attempts]),
     )}); see ${suite.svc.logPath} (KEEP_RESILIENCE_LOGS=1 keeps it)`,
   );
-}
-
-async function balanceOn(chain: TestDevnetChain, token: Address, holder: Address): Promise<bigint> {
-  const { balanceOf } = await import('../e2e/support/e2e-fixture.ts');
-  return balanceOf(chain, token, holder);
 }

@@ -5,10 +5,10 @@
  */
 import type { Address } from 'viem';
 import { expect, it } from 'vitest';
-import { freshAddress, quoteRequest, usdc } from '../e2e/support/requests.ts';
+import { freshAddress, usdc } from '../e2e/support/requests.ts';
 import { auditSends } from './support/audit.ts';
 import { submitIntent, waitForStepDone, waitForTerminal } from './support/intents.ts';
-import { INTENT_TIMEOUT_MS, useResilienceSuite } from './support/suite.ts';
+import { alphaToBetaUsdc, INTENT_TIMEOUT_MS, useResilienceSuite } from './support/suite.ts';
 
 // Each test starts `serve` itself, with its crash hook.
 const suite = useResilienceSuite({ service: () => ({ dialect: 'postgres' }), start: false });
@@ -19,16 +19,7 @@ for (const point of ['origin-execute:broadcast', 'solver-fill:signed']) {
     async () => {
       const { svc, alpha, beta, queue } = suite;
       const proc = await svc.start({ SWITCHYARD_DEBUG_CRASH_AT: point });
-      const request = quoteRequest({
-        owner: svc.net.devnet.accounts.user.address,
-        from: alpha,
-        fromToken: 'USDC',
-        to: beta,
-        toToken: 'USDC',
-        recipient: freshAddress(),
-        amountIn: usdc('33'),
-      });
-      const submitted = submitIntent(svc, request, queue);
+      const submitted = submitIntent(svc, alphaToBetaUsdc(suite, freshAddress(), usdc('33')), queue);
       expect(await proc.exited).toBe('SIGKILL');
       svc.forget();
       await svc.start();

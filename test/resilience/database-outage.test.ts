@@ -14,7 +14,6 @@
 import { TrailsApi } from '@0xtrails/api';
 import { sql } from 'kysely';
 import type { Address, Hex } from 'viem';
-import { erc20Abi } from 'viem';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createLogger } from '../../src/internal/logger.ts';
 import { createStore } from '../../src/store/create-store.ts';
@@ -24,6 +23,7 @@ import { isTerminal } from '../../src/store/statuses.ts';
 import type { Store } from '../../src/store/types.ts';
 import { freshAddress, quoteRequest, usdc } from '../e2e/support/requests.ts';
 import { FAST_ENGINE_OPTIONS, startTestSwitchyard, type TestSwitchyard } from '../harness/app.ts';
+import { balanceOf } from '../harness/balances.ts';
 import type { TestDevnetChain } from '../harness/devnet.ts';
 import { type EmbeddedServer, startEmbeddedPostgres } from '../harness/embedded-postgres.ts';
 import { holdInMempool } from './support/hold-in-mempool.ts';
@@ -141,12 +141,7 @@ it(
     expect(done.status).toBe('SUCCEEDED');
     const fillReceipt = await beta.publicClient.getTransactionReceipt({ hash: fill.hash as Hex });
     expect(fillReceipt.status).toBe('success');
-    const received = await beta.publicClient.readContract({
-      address: beta.entry.tokens.USDC as Address,
-      abi: erc20Abi,
-      functionName: 'balanceOf',
-      args: [recipient],
-    });
+    const received = await balanceOf(beta, beta.entry.tokens.USDC as Address, recipient);
     expect(received).toBe(intent.quote.toAmount);
     expect((await api.getIntent({ intentId: intent.intentId })).intent.status).toBe('SUCCEEDED');
     const again = await api.quoteIntent(requestTo(freshAddress()));

@@ -6,9 +6,9 @@
  */
 import { type Address, erc20Abi, type Hex } from 'viem';
 import { expect, it } from 'vitest';
-import { freshAddress, quoteRequest, usdc } from '../e2e/support/requests.ts';
+import { freshAddress, usdc } from '../e2e/support/requests.ts';
 import { waitForTerminal } from './support/intents.ts';
-import { INTENT_TIMEOUT_MS, POLL_MS, useResilienceSuite } from './support/suite.ts';
+import { alphaToBetaUsdc, INTENT_TIMEOUT_MS, POLL_MS, useResilienceSuite } from './support/suite.ts';
 
 const ORIGIN_CONFIRMATIONS = 3;
 /** Interval mining on alpha for the part that must reach depth 3 by itself (s). */
@@ -34,17 +34,9 @@ async function depositChecks(intentId: string, more: number): Promise<string | n
 it(
   'a deposit removed by a reorg before it is 3 deep is not executed; a new deposit is',
   async () => {
-    const { svc, alpha, beta } = suite;
+    const { svc, alpha } = suite;
     const usdcA = alpha.entry.tokens.USDC as Address;
-    const request = quoteRequest({
-      owner: svc.net.devnet.accounts.user.address,
-      from: alpha,
-      fromToken: 'USDC',
-      to: beta,
-      toToken: 'USDC',
-      recipient: freshAddress(),
-      amountIn: usdc('45'),
-    });
+    const request = alphaToBetaUsdc(suite, freshAddress(), usdc('45'));
     const api = svc.api();
     const { intent } = await api.quoteIntent(request);
     await api.commitIntent({ intent });

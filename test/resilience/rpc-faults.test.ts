@@ -8,9 +8,9 @@
 import type { Address } from 'viem';
 import { describe, expect, it } from 'vitest';
 import { freshAddress, usdc } from '../e2e/support/requests.ts';
+import { freePort } from '../harness/free-port.ts';
 import { chainHealth } from './support/chain-health.ts';
 import { submitIntent, waitForStepDone, waitForTerminal } from './support/intents.ts';
-import { freePort } from './support/resilience-service.ts';
 import { type ProxyMode, type RpcProxy, startRpcProxy } from './support/rpc-proxy.ts';
 import { alphaToBetaUsdc, INTENT_TIMEOUT_MS, POLL_MS, useResilienceSuite } from './support/suite.ts';
 

@@ -31,7 +31,7 @@ beforeAll(async () => {
   marketId = `erc4626-${gamma.entry.chainId}-${vault.toLowerCase()}`;
 }, 120_000);
 afterAll(async () => {
-  await yieldServer?.server.close();
+  await yieldServer?.stop();
   await net?.stop();
 });
 
@@ -44,7 +44,7 @@ const usdcOf = (holder: Address) =>
   });
 
 async function enter(body: Json, prefix: 'Trails' | 'Service') {
-  return rpc(yieldServer.url, 'YieldCreateEnterAction', { earnMarketId: marketId, ...body }, prefix);
+  return rpc(yieldServer, 'YieldCreateEnterAction', { earnMarketId: marketId, ...body }, prefix);
 }
 
 describe('YieldCreateEnterAction without an amount', () => {

@@ -7,6 +7,7 @@
 import { type Address, decodeFunctionData, erc20Abi, formatUnits, type Hex, parseAbi } from 'viem';
 import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createYieldHandlers } from '../../src/api/methods/yield/index.ts';
 import { DEVNET_CHAINS } from '../../src/devnet/constants.ts';
 import { createSilentLogger } from '../../src/internal/logger.ts';
 import { createYieldService } from '../../src/yield/index.ts';
@@ -42,7 +43,6 @@ const RATE_TOLERANCE_CONFIGURED = 0.01;
 
 let net: TestDevnet;
 let yieldServer: YieldServer;
-let url: string;
 let user: Address;
 /** Per market id: totalAssets and yieldPerSecond just after the first listing, before the warp. */
 const before = new Map<string, { totalAssets: bigint; yieldPerSecond: bigint }>();
@@ -52,7 +52,7 @@ const idOf = (chain: TestDevnetChain, vault: Address) =>
   `erc4626-${chain.entry.chainId}-${vault.toLowerCase()}`;
 const fresh = (): Address => privateKeyToAddress(generatePrivateKey());
 const markets = async (body: Json = {}, prefix: Prefix = 'Trails') => {
-  const { status, json } = await rpc(url, 'YieldGetMarkets', body, prefix);
+  const { status, json } = await rpc(yieldServer, 'YieldGetMarkets', body, prefix);
   expect(status, JSON.stringify(json)).toBe(200);
   return json;
 };
@@ -61,7 +61,6 @@ const ids = (list: Json[]) => list.map((m) => m.id as string);
 beforeAll(async () => {
   net = await startTestDevnet();
   yieldServer = await startYieldServer(net);
-  url = yieldServer.url;
   user = net.devnet.accounts.user.address;
   firstListing = await markets();
   for (const { chain, vault } of vaultsOf(net)) {
@@ -76,7 +75,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  await yieldServer?.server.close();
+  await yieldServer?.stop();
   await net?.stop();
 });
 
@@ -147,7 +146,7 @@ describe('YieldGetMarkets', () => {
     const listing = await markets();
     for (const item of listing.items) {
       const token = item.metadata.token;
-      const { json } = await rpc(url, 'GetTokenPrices', {
+      const { json } = await rpc(yieldServer, 'GetTokenPrices', {
         tokens: [{ chainId: Number(item.chainId), tokenAddress: token.address }],
       });
       const price = json.tokenPrices[0].priceUsd as number;
@@ -235,7 +234,7 @@ describe('YieldGetMarkets', () => {
     ];
     for (const [body, field] of cases) {
       for (const prefix of ['Trails', 'Service'] as const) {
-        const { status, json } = await rpc(url, 'YieldGetMarkets', body, prefix);
+        const { status, json } = await rpc(yieldServer, 'YieldGetMarkets', body, prefix);
         expect(status, JSON.stringify(body)).toBe(400);
         expect(json.code).toBe(2000);
         expect(json.error).toBe('InvalidArgument');
@@ -255,7 +254,7 @@ describe('YieldCreateEnterAction', () => {
     const gamma = net.chains[2]!;
     const vault = gamma.entry.contracts.usdcVault as Address;
     const usdc = gamma.entry.tokens.USDC as Address;
-    const { status, json } = await rpc(url, 'YieldCreateEnterAction', {
+    const { status, json } = await rpc(yieldServer, 'YieldCreateEnterAction', {
       earnMarketId: gammaUsdcId(),
       userWalletAddress: user,
       args: { amount: '5000.25' },
@@ -317,7 +316,7 @@ describe('YieldCreateEnterAction', () => {
     const receiver = fresh();
     const amount = 123_456_789_000_000_000_000n;
     const { json } = await rpc(
-      url,
+      yieldServer,
       'YieldCreateEnterAction',
       {
         earnMarketId: idOf(beta, vault).toUpperCase().replace('ERC', 'erc'),
@@ -338,7 +337,7 @@ describe('YieldCreateEnterAction', () => {
   });
 
   it('answers NotFound for an unknown market and InvalidArgument for a bad wallet, receiver or amount', async () => {
-    const call = (body: Json) => rpc(url, 'YieldCreateEnterAction', body);
+    const call = (body: Json) => rpc(yieldServer, 'YieldCreateEnterAction', body);
     const unknown = await call({
       earnMarketId: 'erc4626-1-0x0000000000000000000000000000000000000001',
       userWalletAddress: user,
@@ -390,8 +389,9 @@ describe('configured markets', () => {
         : c,
     );
     const service = createYieldService({ chains, prices: yieldServer.prices, log: createSilentLogger() });
+    const { YieldGetMarkets } = createYieldHandlers(service);
     const ctx = { projectId: 1, method: 'YieldGetMarkets' as const, dialect: 'Trails' as const };
-    const lending = await service.handlers.YieldGetMarkets({ type: 'lending' }, ctx);
+    const lending = await YieldGetMarkets({ type: 'lending' }, ctx);
     expect(lending.total).toBe(1);
     const [market] = lending.items as Json[];
     expect(market).toMatchObject({
@@ -400,7 +400,7 @@ describe('configured markets', () => {
       mechanics: { type: 'lending' },
       metadata: { name: 'Acme DAI', token: { symbol: 'DAI' } },
     });
-    expect((await service.handlers.YieldGetMarkets({ provider: 'acme' }, ctx)).total).toBe(1);
-    expect((await service.handlers.YieldGetMarkets({}, ctx)).total).toBe(4);
+    expect((await YieldGetMarkets({ provider: 'acme' }, ctx)).total).toBe(1);
+    expect((await YieldGetMarkets({}, ctx)).total).toBe(4);
   });
 });

@@ -1,15 +1,11 @@
 /**
- * A devnet with the real API in front of it and the yield service wired in, for the yield tests. Yield methods
+ * The process `switchyard start` runs (test/harness/app.ts) on a devnet, for the yield tests. Yield methods
  * are not in the 0.9.4 client, so they are called with plain fetch on either prefix (`Trails`, `Service`).
  */
 import { type Address, parseAbi } from 'viem';
-import { type ApiServer, createApiServer } from '../../src/api/server.ts';
-import { createSilentLogger } from '../../src/internal/logger.ts';
-import { createPriceSource, type PriceSource } from '../../src/pricing/index.ts';
-import { createYieldService, type YieldService } from '../../src/yield/index.ts';
+import { devnetOperator } from '../../src/app/devnet-operator.ts';
+import { startTestService, type TestService } from '../harness/app.ts';
 import type { TestDevnet, TestDevnetChain } from '../harness/devnet.ts';
-
-export const KEY = 'sy_yield_test_key';
 
 export const vaultReadAbi = parseAbi([
   'function totalAssets() view returns (uint256)',
@@ -39,27 +35,16 @@ export function assetsFor(chain: TestDevnetChain, vault: Address, shares: bigint
   });
 }
 
-export interface YieldServer {
-  server: ApiServer;
-  url: string;
-  prices: PriceSource;
-  yieldService: YieldService;
-}
+export type YieldServer = TestService;
 
-export async function startYieldServer(net: TestDevnet): Promise<YieldServer> {
-  const log = createSilentLogger();
-  const prices = createPriceSource({ chains: net.chainConfigs, log });
-  const yieldService = createYieldService({ chains: net.chainConfigs, prices, log });
-  const server = await createApiServer({
+/** No yield call executes an intent: the engine is a test double, so no workers run beside the tests. */
+export function startYieldServer(net: TestDevnet): Promise<YieldServer> {
+  return startTestService({
     chains: net.chainConfigs,
-    services: yieldService.handlers,
-    prices,
-    log,
-    resolveAccessKey: (key) => (key === KEY ? { projectId: 1 } : undefined),
+    operator: devnetOperator(net.devnet),
+    engine: { requestExecution: async () => {} },
     rateLimit: false,
   });
-  const url = await server.listen(0, '127.0.0.1');
-  return { server, url, prices, yieldService };
 }
 
 export type Prefix = 'Trails' | 'Service';
@@ -67,10 +52,15 @@ export type Prefix = 'Trails' | 'Service';
 // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary response JSON
 export type Json = { [key: string]: any };
 
-export async function rpc(url: string, method: string, body: unknown, prefix: Prefix = 'Trails') {
-  const response = await fetch(`${url}/rpc/${prefix}/${method}`, {
+export async function rpc(
+  server: Pick<YieldServer, 'url' | 'key'>,
+  method: string,
+  body: unknown,
+  prefix: Prefix = 'Trails',
+) {
+  const response = await fetch(`${server.url}/rpc/${prefix}/${method}`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-access-key': KEY },
+    headers: { 'content-type': 'application/json', 'x-access-key': server.key },
     body: JSON.stringify(body),
   });
   return { status: response.status, json: (await response.json()) as Json };

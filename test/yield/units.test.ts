@@ -1,9 +1,8 @@
 /** The yield service's pure parts: the registry from configuration, exact amounts, the rate maths and sampling. */
 import type { Address, PublicClient } from 'viem';
 import { describe, expect, it } from 'vitest';
-import { InvalidArgumentError } from '../../src/api/errors/rpc-errors.ts';
 import type { ChainConfig } from '../../src/internal/config-types.ts';
-import { ConfigError } from '../../src/internal/errors.ts';
+import { ConfigError, InvalidInputError } from '../../src/internal/errors.ts';
 import { createSilentLogger } from '../../src/internal/logger.ts';
 import { createRateTracker } from '../../src/yield/create-rate-tracker.ts';
 import { annualiseGrowth, resolveMarkets } from '../../src/yield/index.ts';
@@ -87,7 +86,7 @@ describe('amounts', () => {
 
   it('refuses zero, negatives, non-numbers, too many decimals and more than uint256, naming the field', () => {
     for (const value of ['0', '0.0', '-1', 'abc', '1e6', '', '.5', '1.', ' ', 5]) {
-      expect(() => parseHumanAmount('args.amount', value, 6), String(value)).toThrow(InvalidArgumentError);
+      expect(() => parseHumanAmount('args.amount', value, 6), String(value)).toThrow(InvalidInputError);
     }
     expect(() => parseHumanAmount('args.amount', '1.0000001', 6)).toThrow(
       /args\.amount: has 7 decimal places/,

@@ -1,6 +1,8 @@
 /**
- * One SwitchyardError subclass per condition an API caller can meet. Each names its webrpc table
- * entry; `toWireError` (the one boundary converter) turns it into the JSON error body.
+ * The API's own refusals (the request as HTTP and as a webrpc call: its route, body, schema, access key
+ * and rate), one SwitchyardError subclass per condition, each naming its webrpc table entry. The
+ * domain's conditions are its own classes, mapped by DOMAIN_ERROR_TABLE; `toWireError` (the one boundary
+ * converter) turns both into the JSON error body.
  */
 import { type ErrorDetails, SwitchyardError } from '../../internal/errors.ts';
 import type { RpcErrorName } from './table.ts';
@@ -92,62 +94,6 @@ export class FailedAuthLimitedError extends RpcError {
 export class NotFoundError extends RpcError {
   override readonly name = 'NotFoundError';
   readonly rpc = 'NotFound' as const;
-}
-
-export class UnsupportedNetworkError extends RpcError {
-  override readonly name = 'UnsupportedNetworkError';
-  readonly rpc = 'UnsupportedNetwork' as const;
-  override readonly causeText: string;
-  constructor(
-    readonly field: string,
-    readonly chainId: number,
-  ) {
-    super(`${field}: chain ${chainId} is not supported by this server`, { details: { field, chainId } });
-    this.causeText = `field=${field}`;
-  }
-}
-
-/** How long a caller should wait before retrying during a database outage (s): a restart takes seconds. */
-const DATABASE_RETRY_AFTER_SECONDS = 5;
-
-/**
- * The database cannot be reached (a restart, a failover): a temporary outage, so 503 with
- * Retry-After rather than the table's 400 for Unavailable. The driver's text stays in the log.
- */
-export class DatabaseUnavailableRpcError extends RpcError {
-  override readonly name = 'DatabaseUnavailableRpcError';
-  readonly rpc = 'Unavailable' as const;
-  override readonly httpStatus = 503;
-  override readonly headers = { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS) };
-  override readonly causeText = 'database unavailable';
-  constructor(cause: unknown) {
-    super(
-      `the service is temporarily unavailable: its database cannot be reached; retry in ${DATABASE_RETRY_AFTER_SECONDS} seconds`,
-      { details: { retryAfterSeconds: DATABASE_RETRY_AFTER_SECONDS }, cause },
-    );
-  }
-}
-
-/** How long a caller should wait before retrying a read a chain did not answer (s): an RPC node's hiccup. */
-const CHAIN_RETRY_AFTER_SECONDS = 5;
-
-/**
- * A chain this request reads did not answer (refused, timed out, 5xx or 429 from its RPC): a temporary
- * outage, answered like the database's (503 with Retry-After). The RPC's own text stays in the log.
- */
-export class ChainUnavailableRpcError extends RpcError {
-  override readonly name = 'ChainUnavailableRpcError';
-  readonly rpc = 'Unavailable' as const;
-  override readonly httpStatus = 503;
-  override readonly headers = { 'retry-after': String(CHAIN_RETRY_AFTER_SECONDS) };
-  override readonly causeText = 'chain unavailable';
-  constructor(chainId: number | undefined, cause: unknown) {
-    const chain = chainId === undefined ? 'a chain this request reads' : `chain ${chainId}`;
-    super(
-      `the service is temporarily unavailable: ${chain} did not answer; retry in ${CHAIN_RETRY_AFTER_SECONDS} seconds`,
-      { details: { chainId, retryAfterSeconds: CHAIN_RETRY_AFTER_SECONDS }, cause },
-    );
-  }
 }
 
 /** The method exists but the service behind it is not configured on this server (yet). */
@@ -253,42 +199,7 @@ export class ServerClosingError extends RpcError {
   }
 }
 
-/** The intent is in a status that does not allow the operation; `cause` carries `status=<S>`. */
-export class IntentStatusError extends RpcError {
-  override readonly name = 'IntentStatusError';
-  readonly rpc = 'IntentStatus' as const;
-  override readonly causeText: string;
-  constructor(
-    message: string,
-    readonly status: string,
-  ) {
-    super(message, { details: { status } });
-    this.causeText = `intent status=${status}`;
-  }
-}
-
-export class QuoteExpiredError extends RpcError {
-  override readonly name = 'QuoteExpiredError';
-  readonly rpc = 'QuoteExpired' as const;
-}
-
 export class RequestTimeoutError extends RpcError {
   override readonly name = 'RequestTimeoutError';
   readonly rpc = 'Timeout' as const;
-}
-
-/**
- * A quote the operator cannot serve now for a reason of capacity, not of the request's fields: the solver's
- * inventory on the destination chain is short, or gas on a chain of the route costs more than the
- * operator's cap. Unavailable (2002): the same request may succeed later or with a smaller amount, and
- * nothing in it is malformed. `cause` carries the numbers a client can act on.
- */
-export class CapacityUnavailableError extends RpcError {
-  override readonly name = 'CapacityUnavailableError';
-  readonly rpc = 'Unavailable' as const;
-  override readonly causeText: string;
-  constructor(message: string, causeText: string, details: ErrorDetails = {}) {
-    super(message, { details });
-    this.causeText = causeText;
-  }
 }

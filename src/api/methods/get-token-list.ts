@@ -5,8 +5,9 @@
  * unless none of the asked chains is known (then UnsupportedNetwork). `includeAllListed` and
  * `includeExternal` are accepted and change nothing: this server lists only configured tokens.
  */
+
+import { ChainNotSupportedError } from '../../internal/errors.ts';
 import type { ApiDeps, Handler } from '../context.ts';
-import { UnsupportedNetworkError } from '../errors/rpc-errors.ts';
 import type { TokenInfo } from '../schemas/catalogue.ts';
 import { listedTokens, sameAddress } from './listed-tokens.ts';
 
@@ -15,7 +16,7 @@ export function createGetTokenList(deps: ApiDeps): Handler<'GetTokenList'> {
   return (input) => {
     const asked = input.chainIds.length > 0 ? input.chainIds : deps.chains.map((c) => c.chainId);
     const known = asked.filter((id) => byChain.has(id));
-    if (known.length === 0) throw new UnsupportedNetworkError('chainIds[0]', asked[0]!);
+    if (known.length === 0) throw new ChainNotSupportedError('chainIds[0]', asked[0]!);
     const query = input.searchQuery?.trim().toLowerCase();
     const excluded = new Set((input.excludeTokens ?? []).map((a) => a.toLowerCase()));
     const tokens: TokenInfo[] = [];

@@ -1,4 +1,5 @@
 /** Enumerations of the wire, as the official client (0.9.4) and the seed spec name them. */
+import { ROUTE_PROVIDER_NAMES } from '../../intents/intent-document.ts';
 import { StringEnum } from './wire.ts';
 
 /** The seed's eight statuses (0.9.4 lacks INVALID; its client does not validate enums). */
@@ -32,22 +33,10 @@ export const TRANSACTION_STATUSES = [
 export const TransactionStatus = StringEnum(TRANSACTION_STATUSES, 'transaction status');
 
 /**
- * Route providers: the seed's and the client's names plus Switchyard's own (UNISWAP_V2, SWITCHYARD).
- * docs/api.md says which of them this server can actually route through.
+ * Route providers: the seed's and the client's names plus Switchyard's own (UNISWAP_V2, SWITCHYARD), the
+ * domain's list (a quote lists them). docs/api.md says which of them this server can actually route through.
  */
-export const ROUTE_PROVIDERS = [
-  'AUTO',
-  'CCTP',
-  'GASZIP',
-  'LIFI',
-  'LZ_OFT',
-  'RELAY',
-  'SUSHI',
-  'WETH',
-  'ZEROX',
-  'UNISWAP_V2',
-  'SWITCHYARD',
-] as const;
+export const ROUTE_PROVIDERS = ROUTE_PROVIDER_NAMES;
 export const RouteProvider = StringEnum(ROUTE_PROVIDERS, 'route provider');
 
 export const TradeType = StringEnum(['EXACT_INPUT', 'EXACT_OUTPUT'] as const, 'trade type');

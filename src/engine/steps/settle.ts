@@ -7,13 +7,13 @@
  * included, is stored before it is broadcast.
  */
 import type { Address, Hex, PublicClient } from 'viem';
-import { isRetryable } from '../../chains/is-retryable.ts';
 import { withChainErrors } from '../../chains/map-chain-error.ts';
 import { originSettlerAbi } from '../../contracts/abis.generated.ts';
 import { encodeFillProof, encodeSettle } from '../../contracts/calldata.ts';
 import { OrderStatus } from '../../contracts/types.ts';
 import type { EngineContext, StepDefinition } from '../context.ts';
 import { UnexpectedOutcomeError } from '../errors.ts';
+import { isRetryable } from '../is-retryable.ts';
 import { FILL_PURPOSE } from './fill.ts';
 import { loadOrder } from './load-order.ts';
 

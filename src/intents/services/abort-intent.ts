@@ -5,17 +5,12 @@
  * intent's hash. Then the refund row is recorded and the intent becomes ABORTED. Repeats answer ABORTED.
  */
 import { type Address, type Hex, isAddressEqual, parseEventLogs, type TransactionReceipt } from 'viem';
-import type { Handler } from '../../api/context.ts';
-import {
-  IntentStatusError,
-  InvalidArgumentError,
-  NotFoundError,
-  UnsupportedNetworkError,
-} from '../../api/errors/rpc-errors.ts';
 import { intentAccountAbi } from '../../contracts/abis.generated.ts';
+import { ChainNotSupportedError, InvalidInputError } from '../../internal/errors.ts';
 import type { IntentRecord } from '../../store/index.ts';
+import { IntentNotFoundError, WrongStatusError } from '../errors.ts';
 import { decodePlan } from '../plan-codec.ts';
-import type { IntentServicesDeps } from './types.ts';
+import type { IntentServices, IntentServicesDeps } from './types.ts';
 
 interface Account {
   address: Address;
@@ -23,26 +18,26 @@ interface Account {
   depositToken: Address;
 }
 
-export function createAbortIntent(deps: IntentServicesDeps): Handler<'AbortIntent'> {
+export function createAbortIntent(deps: IntentServicesDeps): IntentServices['abort'] {
   const { store } = deps;
-  return async ({ intentId: rawId, chainId, abortTransactionHash }, ctx) => {
+  return async ({ intentId: rawId, chainId, abortTransactionHash }, projectId) => {
     const intentId = rawId.toLowerCase();
-    const record = await store.intents.get({ projectId: ctx.projectId!, intentId });
-    if (!record) throw new NotFoundError(`intent ${rawId} not found`);
+    const record = await store.intents.get({ projectId, intentId });
+    if (!record) throw new IntentNotFoundError(rawId);
     if (record.status === 'ABORTED') return { intentId: record.intentId, status: 'ABORTED' };
     if (record.status !== 'QUOTED' && record.status !== 'COMMITTED' && record.status !== 'EXECUTING') {
-      throw new IntentStatusError(
+      throw new WrongStatusError(
         `intent ${record.intentId} cannot be aborted: it is ${record.status}`,
         record.status,
       );
     }
     const account = accountOn(record, chainId);
     const client = deps.clients.get(chainId);
-    if (!client) throw new UnsupportedNetworkError('chainId', chainId);
+    if (!client) throw new ChainNotSupportedError('chainId', chainId);
     const hash = abortTransactionHash as Hex;
     const receipt = await client.getTransactionReceipt({ hash }).catch(() => undefined);
     if (!receipt) {
-      throw new InvalidArgumentError(
+      throw new InvalidInputError(
         'abortTransactionHash',
         `transaction ${hash} is not mined on chain ${chainId} (yet); call AbortIntent again once it is`,
       );
@@ -69,7 +64,7 @@ export function createAbortIntent(deps: IntentServicesDeps): Handler<'AbortInten
 /** The intent account on this chain: the origin's, or the destination's for a cross-chain intent. */
 function accountOn(record: IntentRecord, chainId: number): Account {
   if (!record.planJson) {
-    throw new IntentStatusError(
+    throw new WrongStatusError(
       `intent ${record.intentId} has no stored plan to check a cancellation against`,
       record.status,
     );
@@ -80,7 +75,7 @@ function accountOn(record: IntentRecord, chainId: number): Account {
       return { address: planned.address, hash: planned.hash, depositToken: planned.intent.depositToken };
     }
   }
-  throw new InvalidArgumentError(
+  throw new InvalidInputError(
     'chainId',
     `intent ${record.intentId} has no intent account on chain ${chainId}`,
   );
@@ -88,7 +83,7 @@ function accountOn(record: IntentRecord, chainId: number): Account {
 
 function checkCancellation(receipt: TransactionReceipt, account: Account): void {
   if (receipt.status !== 'success') {
-    throw new InvalidArgumentError('abortTransactionHash', `transaction ${receipt.transactionHash} reverted`);
+    throw new InvalidInputError('abortTransactionHash', `transaction ${receipt.transactionHash} reverted`);
   }
   const cancelled = parseEventLogs({
     abi: intentAccountAbi,
@@ -100,7 +95,7 @@ function checkCancellation(receipt: TransactionReceipt, account: Account): void 
       log.args.intentHash.toLowerCase() === account.hash.toLowerCase(),
   );
   if (!cancelled) {
-    throw new InvalidArgumentError(
+    throw new InvalidInputError(
       'abortTransactionHash',
       `transaction ${receipt.transactionHash} does not cancel intent account ${account.address} (no Cancelled event for this intent)`,
     );

@@ -3,11 +3,11 @@
  * docs/intents.md lists where each comes from. Amounts stay bigint here; the API turns them into strings.
  */
 import { type Address, erc20Abi, type Hex, isAddressEqual, zeroAddress } from 'viem';
-import type { MethodRequest, MethodResponse } from '../../api/schemas/methods.ts';
 import { encodeDeployIfNeededAndExecute } from '../../contracts/calldata.ts';
 import type { ChainConfig } from '../../internal/config-types.ts';
 import { keccak256 } from '../../internal/keccak256.ts';
 import { createCalldataEncoder } from '../../providers/calldata-encoder.ts';
+import type { GasFeeOptions, IntentDocument, QuoteRequest } from '../intent-document.ts';
 import type { ChainGas, ExecutionPlan, PlannedIntent } from '../plan/types.ts';
 import {
   DESTINATION_BEHAVIOR_ON_ERROR,
@@ -19,14 +19,14 @@ import { tokenDecimals } from './token-info.ts';
 
 const encodeTransfer = createCalldataEncoder(erc20Abi, 'transfer');
 
-export type WireIntent = MethodResponse<'QuoteIntent'>['intent'];
-export type WireGasFeeOptions = MethodResponse<'QuoteIntent'>['gasFeeOptions'];
+export type WireIntent = IntentDocument;
+export type WireGasFeeOptions = GasFeeOptions;
 type WireCalls = WireIntent['originCalls'];
 type WireGasFee = WireIntent['fees']['originGas'];
 type WireMetaTxn = WireIntent['originMetaTxn'];
 
 export interface WireIntentInput {
-  request: MethodRequest<'QuoteIntent'>;
+  request: QuoteRequest;
   plan: ExecutionPlan;
   origin: ChainConfig;
   destination: ChainConfig;
@@ -142,7 +142,7 @@ function quote(plan: ExecutionPlan, intentId: string): WireIntent['quote'] {
     priceImpactUsd: x.priceImpactUsd,
   });
   return {
-    routeProviders: plan.routeProviders as WireIntent['quote']['routeProviders'],
+    routeProviders: plan.routeProviders,
     routeProvidersRequestIds: plan.routeProviders.map((_, i) => `${intentId}:${i}`),
     routeProvidersFeeUsd: plan.fees.providerFeesUsd,
     fromAmount: amounts.fromAmount,

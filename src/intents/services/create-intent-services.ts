@@ -1,7 +1,8 @@
 /**
- * The intent services behind QuoteIntent, CommitIntent, ExecuteIntent, AbortIntent and WaitIntentReceipt.
- * They own the statuses QUOTED, COMMITTED and ABORTED; the engine owns everything from EXECUTING on.
- * docs/intents.md describes the lifecycle and the rules.
+ * The intent services: quote, commit, execute, abort and wait for an intent's receipt. They own the
+ * statuses QUOTED, COMMITTED and ABORTED; the engine owns everything from EXECUTING on. They take plain
+ * inputs and throw the errors of src/intents/errors.ts; the API's adapters (src/api/methods/intents/) put
+ * them on the wire. docs/intents.md describes the lifecycle and the rules.
  */
 import { createSolverInventory } from '../../solver/create-solver-inventory.ts';
 import { createAbortIntent } from './abort-intent.ts';
@@ -10,7 +11,7 @@ import { WAIT_HOLD_MS } from './constants.ts';
 import { createExecuteIntent } from './execute-intent.ts';
 import { createQuoteIntent } from './quote-intent.ts';
 import type { IntentServices, IntentServicesDeps } from './types.ts';
-import { createWaitIntentReceipt } from './wait-intent-receipt.ts';
+import { createReceiptWaiter } from './wait-intent-receipt.ts';
 
 export function createIntentServices(given: IntentServicesDeps): IntentServices {
   const deps: IntentServicesDeps = {
@@ -26,17 +27,14 @@ export function createIntentServices(given: IntentServicesDeps): IntentServices 
   };
   const now = deps.config?.now ?? (() => new Date());
   const closing = new AbortController();
+  const holdMs = deps.config?.waitHoldMs ?? WAIT_HOLD_MS;
   return {
-    QuoteIntent: createQuoteIntent(deps, now),
-    CommitIntent: createCommitIntent(deps, now),
-    ExecuteIntent: createExecuteIntent(deps, now),
-    AbortIntent: createAbortIntent(deps),
-    WaitIntentReceipt: createWaitIntentReceipt({
-      store: deps.store,
-      chains: deps.chains,
-      holdMs: deps.config?.waitHoldMs ?? WAIT_HOLD_MS,
-      closing: closing.signal,
-    }),
+    quote: createQuoteIntent(deps, now),
+    commit: createCommitIntent(deps, now),
+    execute: createExecuteIntent(deps, now),
+    abort: createAbortIntent(deps),
+    receiptWaiter: (answer) =>
+      createReceiptWaiter({ store: deps.store, holdMs, closing: closing.signal, answer }),
     close: () => closing.abort(),
   };
 }

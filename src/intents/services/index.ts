@@ -2,4 +2,14 @@
 
 export { EXECUTE_WINDOW_MS, WAIT_HOLD_MS } from './constants.ts';
 export { createIntentServices } from './create-intent-services.ts';
-export type { IntentServices, IntentServicesConfig, IntentServicesDeps } from './types.ts';
+export type {
+  AbortRequest,
+  ExecuteRequest,
+  IntentServices,
+  IntentServicesConfig,
+  IntentServicesDeps,
+  ReceiptWaiter,
+  SubmittedIntent,
+  WaitCaller,
+  WaitRequest,
+} from './types.ts';

@@ -1,20 +1,19 @@
 /**
- * QuoteIntent: normalise the request, build the execution plan, turn it into the wire Intent, and store the
- * intent as QUOTED with its encoded plan and the three UNKNOWN receipt rows (deposit, origin, destination).
+ * QuoteIntent: normalise the request, build the execution plan, turn it into the quote document, and store
+ * the intent as QUOTED with its encoded plan and the three UNKNOWN receipt rows (deposit, origin, destination).
  */
 import type { Address } from 'viem';
-import type { CallContext, Handler } from '../../api/context.ts';
-import type { MethodRequest } from '../../api/schemas/methods.ts';
 import { type ChainFees, readChainFees } from '../../chains/chain-fees.ts';
 import { createTtlMemo } from '../../chains/ttl-memo.ts';
 import type { ChainConfig } from '../../internal/config-types.ts';
 import type { Store } from '../../store/index.ts';
+import type { IntentDocument, Quote, QuoteRequest } from '../intent-document.ts';
 import { buildExecutionPlan } from '../plan/build-execution-plan.ts';
 import { QUOTE_FEE_CACHE_MS } from '../plan/constants.ts';
 import type { ExecutionPlan, PlanDeps, PlanRequest } from '../plan/types.ts';
 import { encodePlan } from '../plan-codec.ts';
-import { buildGasFeeOptions, buildWireIntent, type WireIntent } from './build-wire-intent.ts';
-import { planErrorToRpc } from './plan-error-to-rpc.ts';
+import { buildGasFeeOptions, buildWireIntent } from './build-wire-intent.ts';
+import { refusalOfPlan } from './refusal-of-plan.ts';
 import { createPermitProbe } from './token-info.ts';
 import type { IntentServicesDeps } from './types.ts';
 
@@ -33,7 +32,7 @@ export function toStoredJson(value: unknown): unknown {
   return out;
 }
 
-export function toPlanRequest(input: MethodRequest<'QuoteIntent'>, serviceFeeBps: bigint): PlanRequest {
+export function toPlanRequest(input: QuoteRequest, serviceFeeBps: bigint): PlanRequest {
   const hex = (value: string | undefined) => value as `0x${string}` | undefined;
   return {
     ownerAddress: input.ownerAddress as Address,
@@ -60,7 +59,10 @@ export function toPlanRequest(input: MethodRequest<'QuoteIntent'>, serviceFeeBps
   };
 }
 
-export function createQuoteIntent(deps: IntentServicesDeps, now: () => Date): Handler<'QuoteIntent'> {
+export function createQuoteIntent(
+  deps: IntentServicesDeps,
+  now: () => Date,
+): (request: QuoteRequest, projectId: number) => Promise<Quote> {
   const chainById = new Map(deps.chains.map((c) => [c.chainId, c]));
   const getClient = (chainId: number) => {
     const client = deps.clients.get(chainId);
@@ -87,12 +89,12 @@ export function createQuoteIntent(deps: IntentServicesDeps, now: () => Date): Ha
   };
   const version = deps.config?.version ?? '0.1.0';
 
-  return async (input, ctx) => {
+  return async (input, projectId) => {
     let plan: ExecutionPlan;
     try {
       plan = await buildExecutionPlan(toPlanRequest(input, deps.config?.serviceFeeBps ?? 0n), planDeps);
     } catch (error) {
-      throw planErrorToRpc(error);
+      throw refusalOfPlan(error);
     }
     const origin = chainById.get(input.originChainId) as ChainConfig;
     const destination = chainById.get(input.destinationChainId) as ChainConfig;
@@ -100,22 +102,22 @@ export function createQuoteIntent(deps: IntentServicesDeps, now: () => Date): Ha
     const is2612 = await Promise.all(
       plan.gasFeeOptions.feeOptions.map((o) => supportsPermit(origin.chainId, o.tokenAddress)),
     );
-    await storeQuote(deps.store, ctx, intent, plan, now());
+    await storeQuote(deps.store, projectId, intent, plan, now());
     return { intent, gasFeeOptions: buildGasFeeOptions(plan, is2612) };
   };
 }
 
 async function storeQuote(
   store: Store,
-  ctx: CallContext,
-  intent: WireIntent,
+  projectId: number,
+  intent: IntentDocument,
   plan: ExecutionPlan,
   createdAt: Date,
 ): Promise<void> {
   const request = intent.quoteRequest;
   await store.intents.insert({
     intentId: intent.intentId,
-    projectId: ctx.projectId!,
+    projectId,
     ownerAddress: intent.ownerAddress,
     originChainId: intent.originChainId,
     destinationChainId: intent.destinationChainId,
@@ -142,7 +144,7 @@ async function storeQuote(
 }
 
 /** The three receipt rows a fresh quote already has: what each transaction will move, status UNKNOWN. */
-function receiptRows(intent: WireIntent, plan: ExecutionPlan) {
+function receiptRows(intent: IntentDocument, plan: ExecutionPlan) {
   const base = { intentId: intent.intentId, status: 'UNKNOWN' as const };
   const deposit = {
     ...base,

@@ -1,47 +1,43 @@
 /**
- * WaitIntentReceipt: answers at once when the intent is in a terminal status (`done: true`) or when its
- * receiptStates differ from `lastReceiptStates` (or that is missing or empty); otherwise holds the call until
+ * WaitIntentReceipt's hold: a call answers at once when the intent is in a terminal status or when its
+ * receipt states differ from `lastReceiptStates` (or that is missing or empty); otherwise it is held until
  * the store publishes a change of this intent (`store.events`, LISTEN/NOTIFY on Postgres) that alters the
- * states, or until the hold time passes (then 200 with `done: false`). A waiter costs one subscription and
- * a place in the shared hold timer's queue, no polling; both are released when the call ends, the client
- * disconnects or the services close.
+ * states, or until the hold time passes (then it answers with the states unchanged). The answer itself is
+ * the caller's (`answer(record, caller)`: the API encodes the receipt). A held call costs one subscription
+ * and a place in the shared hold timer's queue, no polling; both are released when the call ends, the
+ * client disconnects or the services close.
  * bench/wait.ts measures 10,000 held calls (docs/benchmarks.md).
  */
 import { performance } from 'node:perf_hooks';
-import type { CallContext, Handler } from '../../api/context.ts';
-import { NotFoundError } from '../../api/errors/rpc-errors.ts';
-import { receiptToWire } from '../../api/methods/reads/to-wire.ts';
-import type { MethodRequest, MethodResponse } from '../../api/schemas/methods.ts';
-import type { ChainConfig } from '../../internal/config-types.ts';
 import { type IntentReceiptRecord, isTerminal, type Store } from '../../store/index.ts';
-import { receiptInDialect, receiptStates, sameStates, storedReceiptStates } from './receipt-states.ts';
+import { IntentNotFoundError } from '../errors.ts';
+import { sameStates, storedReceiptStates } from './receipt-states.ts';
+import type { ReceiptWaiter, WaitCaller, WaitRequest } from './types.ts';
 
-export interface WaitDeps {
+export interface WaitDeps<C extends WaitCaller, A> {
   store: Store;
-  chains: readonly ChainConfig[];
   holdMs: number;
   /** Aborted by IntentServices.close(): every held call answers at once. */
   closing: AbortSignal;
+  /** The answer of a call that ends with this record (the caller's encoding of the receipt). */
+  answer(record: IntentReceiptRecord, caller: C): A;
 }
 
-type WaitResponse = MethodResponse<'WaitIntentReceipt'>;
-type WaitRequest = MethodRequest<'WaitIntentReceipt'>;
-
-/** What every held call of one handler shares (one object, not a closure per call). */
-interface Shared {
+/** What every held call of one waiter shares (one object, not a closure per call). */
+interface Shared<C extends WaitCaller, A> {
   store: Store;
-  wireDeps: { chainById: ReadonlyMap<number, ChainConfig> };
+  answer(record: IntentReceiptRecord, caller: C): A;
   closing: AbortSignal;
   /** The held calls in the order they began; with one hold time that is also the order they time out. */
-  held: Set<HeldCall>;
+  held: Set<HeldCall<C, A>>;
   expiry: HoldExpiry;
 }
 
-export function createWaitIntentReceipt(deps: WaitDeps): Handler<'WaitIntentReceipt'> {
-  const held = new Set<HeldCall>();
-  const shared: Shared = {
+export function createReceiptWaiter<C extends WaitCaller, A>(deps: WaitDeps<C, A>): ReceiptWaiter<C, A> {
+  const held = new Set<HeldCall<C, A>>();
+  const shared: Shared<C, A> = {
     store: deps.store,
-    wireDeps: { chainById: new Map(deps.chains.map((c) => [c.chainId, c])) },
+    answer: deps.answer,
     closing: deps.closing,
     held,
     expiry: new HoldExpiry(held, deps.holdMs),
@@ -51,7 +47,14 @@ export function createWaitIntentReceipt(deps: WaitDeps): Handler<'WaitIntentRece
   deps.closing.addEventListener('abort', () => {
     for (const call of held) call.end();
   });
-  return (input, ctx) => new HeldCall(shared, input, ctx).run();
+  return (request, caller) => new HeldCall(shared, request, caller).run();
+}
+
+/** What the shared timer needs of a held call. */
+interface Timed {
+  readonly startedAt: number;
+  readonly over: boolean;
+  end(): void;
 }
 
 /**
@@ -61,10 +64,10 @@ export function createWaitIntentReceipt(deps: WaitDeps): Handler<'WaitIntentRece
  */
 class HoldExpiry {
   private timer: NodeJS.Timeout | undefined;
-  private readonly held: Set<HeldCall>;
+  private readonly held: Set<Timed>;
   private readonly holdMs: number;
 
-  constructor(held: Set<HeldCall>, holdMs: number) {
+  constructor(held: Set<Timed>, holdMs: number) {
     this.held = held;
     this.holdMs = holdMs;
   }
@@ -116,27 +119,27 @@ class HoldExpiry {
  * memory (docs/benchmarks.md). Held, a call is this object, its answer's promise, one store subscription
  * and one close listener on the response.
  */
-class HeldCall {
+class HeldCall<C extends WaitCaller, A> implements Timed {
   over = false;
   /** performance.now() (monotonic) when the call began. */
   readonly startedAt = performance.now();
-  private readonly shared: Shared;
+  private readonly shared: Shared<C, A>;
   private readonly input: WaitRequest;
-  private readonly ctx: CallContext;
+  private readonly caller: C;
   private dirty = false;
   private reading = false;
   private unsubscribe: (() => void) | undefined;
-  private resolve: ((response: WaitResponse) => void) | undefined;
+  private resolve: ((response: A) => void) | undefined;
   private reject: ((error: unknown) => void) | undefined;
 
-  constructor(shared: Shared, input: WaitRequest, ctx: CallContext) {
+  constructor(shared: Shared<C, A>, input: WaitRequest, caller: C) {
     this.shared = shared;
     this.input = input;
-    this.ctx = ctx;
+    this.caller = caller;
   }
 
-  run(): Promise<WaitResponse> {
-    return new Promise<WaitResponse>((resolve, reject) => {
+  run(): Promise<A> {
+    return new Promise<A>((resolve, reject) => {
       this.resolve = resolve;
       this.reject = reject;
       // Subscribe before the first read so a change between the read and the hold is not missed.
@@ -145,8 +148,8 @@ class HeldCall {
       );
       this.shared.held.add(this);
       this.shared.expiry.arm();
-      if (this.ctx.onClientLeave) this.ctx.onClientLeave(this);
-      else this.ctx.signal?.addEventListener('abort', this);
+      if (this.caller.onClientLeave) this.caller.onClientLeave(this);
+      else this.caller.signal?.addEventListener('abort', this);
       this.read();
     });
   }
@@ -177,7 +180,7 @@ class HeldCall {
     this.dirty = false;
     const { store } = this.shared;
     const intentId = this.input.intentId.toLowerCase();
-    store.intents.getReceipt({ projectId: this.ctx.projectId!, intentId }).then(
+    store.intents.getReceipt({ projectId: this.caller.projectId!, intentId }).then(
       (record) => this.answerOrHold(record),
       (error: unknown) => this.finish(undefined, error),
     );
@@ -194,7 +197,7 @@ class HeldCall {
 
   private decide(record: IntentReceiptRecord | undefined): void {
     if (!record) {
-      this.finish(undefined, new NotFoundError(`intent ${this.input.intentId} not found`));
+      this.finish(undefined, new IntentNotFoundError(this.input.intentId));
       return;
     }
     // Whether to hold is decided on the stored rows alone; the answer is built only to answer. Nothing of
@@ -204,41 +207,28 @@ class HeldCall {
       !isTerminal(record.intent.status) &&
       last !== undefined &&
       last.length > 0 &&
-      sameStates(storedReceiptStates(record, this.ctx.dialect), last) &&
+      sameStates(storedReceiptStates(record), last) &&
       !this.over &&
       !this.shared.closing.aborted;
     if (!hold) {
-      this.finish(answer(this.shared.wireDeps, record, this.ctx.dialect), undefined);
+      this.finish(this.shared.answer(record, this.caller), undefined);
       return;
     }
     // A change or an end that came while reading: read again.
     if (this.dirty || this.over) this.read();
   }
 
-  private finish(response: WaitResponse | undefined, error: unknown): void {
+  private finish(response: A | undefined, error: unknown): void {
     this.over = true;
     this.unsubscribe?.();
     this.unsubscribe = undefined;
     this.shared.held.delete(this);
     if (this.shared.held.size === 0) this.shared.expiry.disarm();
-    if (!this.ctx.onClientLeave) this.ctx.signal?.removeEventListener('abort', this);
+    if (!this.caller.onClientLeave) this.caller.signal?.removeEventListener('abort', this);
     const { resolve, reject } = this;
     this.resolve = undefined;
     this.reject = undefined;
-    if (response) resolve?.(response);
+    if (response !== undefined) resolve?.(response);
     else reject?.(error);
   }
-}
-
-function answer(
-  wireDeps: Shared['wireDeps'],
-  record: IntentReceiptRecord,
-  dialect: CallContext['dialect'],
-): WaitResponse {
-  const receipt = receiptToWire(wireDeps, record);
-  return {
-    intentReceipt: receiptInDialect(receipt, dialect),
-    receiptStates: receiptStates(receipt, dialect),
-    done: isTerminal(record.intent.status),
-  };
 }

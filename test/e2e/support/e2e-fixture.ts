@@ -4,8 +4,9 @@
  * assembled as production does (test/harness/app.ts). Tests talk to it only the way a user would: the
  * official client (or plain fetch), and the chains.
  */
-import { type Address, type Hex, zeroAddress } from 'viem';
+import type { Address, Hex } from 'viem';
 import { FAST_ENGINE_OPTIONS, startTestSwitchyard, type TestSwitchyard } from '../../harness/app.ts';
+import { balanceOf } from '../../harness/balances.ts';
 import type { TestDevnetChain } from '../../harness/devnet.ts';
 
 /** The service fee the e2e server charges (bps): non-zero so the fee collector's balance must move. */
@@ -28,23 +29,7 @@ export async function startE2eService(): Promise<E2eService> {
   };
 }
 
-export function balanceOf(chain: TestDevnetChain, token: Address, holder: Address): Promise<bigint> {
-  if (token === zeroAddress) return chain.publicClient.getBalance({ address: holder });
-  return chain.publicClient.readContract({
-    address: token,
-    abi: [
-      {
-        type: 'function',
-        name: 'balanceOf',
-        stateMutability: 'view',
-        inputs: [{ name: 'a', type: 'address' }],
-        outputs: [{ name: '', type: 'uint256' }],
-      },
-    ] as const,
-    functionName: 'balanceOf',
-    args: [holder],
-  });
-}
+export { balanceOf };
 
 /** The native cost a transaction's sender paid for gas (wei). */
 export async function gasPaid(chain: TestDevnetChain, hash: Hex): Promise<bigint> {

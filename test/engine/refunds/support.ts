@@ -6,6 +6,7 @@
 import { type Address, encodeFunctionData, erc20Abi, type Hex, zeroAddress } from 'viem';
 import { expect } from 'vitest';
 import type { ApiDeps, CallContext } from '../../../src/api/context.ts';
+import { createWaitIntentReceipt } from '../../../src/api/methods/intents/wait-intent-receipt.ts';
 import { createReadHandlers } from '../../../src/api/methods/reads/index.ts';
 import { PreSerialised } from '../../../src/api/methods/reads/pre-serialised.ts';
 import type { MethodResponse } from '../../../src/api/schemas/methods.ts';
@@ -15,7 +16,7 @@ import type { IntentEngine } from '../../../src/engine/types.ts';
 import type { ExecutionPlan } from '../../../src/intents/plan/types.ts';
 import { createAbortIntent } from '../../../src/intents/services/abort-intent.ts';
 import type { IntentServicesDeps } from '../../../src/intents/services/types.ts';
-import { createWaitIntentReceipt } from '../../../src/intents/services/wait-intent-receipt.ts';
+import { createReceiptWaiter } from '../../../src/intents/services/wait-intent-receipt.ts';
 import { createSilentLogger } from '../../../src/internal/logger.ts';
 import type { IntentTransactionRecord, Store } from '../../../src/store/types.ts';
 import type { TestDevnetChain } from '../../harness/devnet.ts';
@@ -54,16 +55,18 @@ export async function startRefundFixture(): Promise<RefundFixture> {
     dialect: 'Service',
   });
   const closing = new AbortController();
-  const wait = createWaitIntentReceipt({
-    store: f.store,
-    chains: f.net.chainConfigs,
-    holdMs: 0,
-    closing: closing.signal,
-  });
+  const chainById = new Map(f.net.chainConfigs.map((c) => [c.chainId, c]));
+  const wait = createWaitIntentReceipt(
+    {
+      receiptWaiter: (answer) =>
+        createReceiptWaiter({ store: f.store, holdMs: 0, closing: closing.signal, answer }),
+    },
+    chainById,
+  );
   const abort = createAbortIntent({ store: f.store, clients } as unknown as IntentServicesDeps);
   const apiDeps: ApiDeps = {
     chains: f.net.chainConfigs,
-    chainById: new Map(f.net.chainConfigs.map((c) => [c.chainId, c])),
+    chainById,
     log: createSilentLogger(),
     version: 'test',
     startedAt: new Date(),
@@ -142,7 +145,7 @@ export async function startRefundFixture(): Promise<RefundFixture> {
       expect(row?.minedAt?.getTime()).toBe(Number(block.timestamp) * 1000);
     },
     async abortIntent(input) {
-      const answer = await abort(input, ctx('AbortIntent'));
+      const answer = await abort(input, f.projectId);
       return answer.status;
     },
     waitReceipt: (intentId) => wait({ intentId }, ctx('WaitIntentReceipt')),

@@ -5,8 +5,6 @@
  */
 import { TrailsApi, type TransactionStatus } from '@0xtrails/api';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { type ApiServer, createApiServer } from '../../../src/api/server.ts';
-import { createIntentServices, type IntentServices } from '../../../src/intents/services/index.ts';
 import { createSilentLogger } from '../../../src/internal/logger.ts';
 import {
   createStore,
@@ -17,6 +15,7 @@ import {
 } from '../../../src/store/index.ts';
 import { newIntent } from '../../../src/store/testing.ts';
 import { CHAINS } from '../../api/fixtures.ts';
+import { startTestService, throwawayOperator } from '../../harness/app.ts';
 import { createTestDatabase, type TestDatabase } from '../../harness/database.ts';
 import { createRecordingEngine } from './support.ts';
 
@@ -25,41 +24,22 @@ const LONG_HOLD_MS = 60_000;
 const SHORT_HOLD_MS = 200;
 
 interface Served {
-  server: ApiServer;
-  services: IntentServices;
   api: TrailsApi;
   url: string;
   close(): Promise<void>;
 }
 
+/** The process `switchyard serve` assembles, on the test's store; the engine records and never sends. */
 async function serve(store: Store, key: string, holdMs: number): Promise<Served> {
-  const log = createSilentLogger();
-  const services = createIntentServices({
-    store,
+  const app = await startTestService({
     chains: CHAINS,
-    clients: new Map(),
-    prices: { getPriceUsd: () => undefined },
+    operator: throwawayOperator(),
+    store,
     engine: createRecordingEngine(),
-    operator: {
-      relayer: CHAINS[0]!.contracts.intentFactory,
-      solver: CHAINS[0]!.contracts.intentFactory,
-      feeCollector: CHAINS[0]!.contracts.intentFactory,
-    },
-    config: { waitHoldMs: holdMs },
-    log,
+    intentServices: { waitHoldMs: holdMs },
+    rateLimit: false,
   });
-  const server = await createApiServer({ chains: CHAINS, store, services, log, rateLimit: false });
-  const url = await server.listen(0, '127.0.0.1');
-  return {
-    server,
-    services,
-    url,
-    api: new TrailsApi(key, { hostname: url }),
-    async close() {
-      services.close();
-      await server.close();
-    },
-  };
+  return { url: app.url, api: new TrailsApi(key, { hostname: app.url }), close: () => app.stop() };
 }
 
 async function quotedIntent(store: Store, projectId: number): Promise<string> {

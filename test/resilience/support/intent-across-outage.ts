@@ -7,9 +7,10 @@
  * hash, the recipient paid exactly the quoted amount once, every operator transaction sent once and every
  * token conserved: support/audit.ts, support/token-totals.ts).
  */
-import { type Address, erc20Abi, type Hex } from 'viem';
+import type { Address, Hex } from 'viem';
 import { expect } from 'vitest';
 import { freshAddress, usdc } from '../../e2e/support/requests.ts';
+import { balanceOf } from '../../harness/balances.ts';
 import type { TestDevnetChain } from '../../harness/devnet.ts';
 import { auditSends } from './audit.ts';
 import { chainHealth } from './chain-health.ts';
@@ -109,12 +110,7 @@ export async function intentAcrossOutage(suite: ResilienceSuite, c: OutageCase):
   expect({ status: row?.status, receipt: receipt.status }).toEqual(
     reverted ? { status: 'failed', receipt: 'reverted' } : { status: 'mined', receipt: 'success' },
   );
-  const received = await beta.publicClient.readContract({
-    address: beta.entry.tokens.USDC as Address,
-    abi: erc20Abi,
-    functionName: 'balanceOf',
-    args: [recipient],
-  });
+  const received = await balanceOf(beta, beta.entry.tokens.USDC as Address, recipient);
   // Paid once, as quoted: a second fill or destination execution would pay the fresh recipient twice.
   expect(received).toBe(intent.quote.toAmount);
   suite.audited.push({

@@ -17,6 +17,7 @@ import { createStore } from '../../../src/store/create-store.ts';
 import type { Store } from '../../../src/store/types.ts';
 import { createTestDatabase, type Dialect, type TestDatabase } from '../../harness/database.ts';
 import { startTestDevnet, type TestDevnet, type TestDevnetChain } from '../../harness/devnet.ts';
+import { freePort } from '../../harness/free-port.ts';
 import { type ServeProcess, ServeStartError, startServeProcess } from './serve-process.ts';
 
 /**
@@ -169,16 +170,4 @@ function toFileChain(c: ChainConfig) {
     tokens: c.tokens,
     contracts: Object.fromEntries(Object.entries(c.contracts).filter(([, v]) => v !== undefined)),
   };
-}
-
-export async function freePort(): Promise<number> {
-  const { createServer } = await import('node:net');
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }

@@ -4,9 +4,9 @@
  * field that differs; otherwise it was signed by someone else.
  */
 import { type Address, type Hex, isAddressEqual, recoverTypedDataAddress, zeroAddress } from 'viem';
-import { InvalidArgumentError } from '../../../api/errors/rpc-errors.ts';
 import { signedBy } from '../../../engine/gasless/classify-authorization.ts';
 import type { ChainConfig } from '../../../internal/config-types.ts';
+import { InvalidInputError } from '../../../internal/errors.ts';
 import type { Store } from '../../../store/types.ts';
 import type { ExecutionPlan } from '../../plan/types.ts';
 import { decodePlan } from '../../plan-codec.ts';
@@ -25,7 +25,7 @@ export interface Explained {
   expected: TrailsIntentFields;
 }
 
-export async function explainIntentSignature(e: Explained): Promise<InvalidArgumentError> {
+export async function explainIntentSignature(e: Explained): Promise<InvalidInputError> {
   const owner = e.expected.user;
   const tries = (fields: TrailsIntentFields) =>
     signedBy({ ...trailsIntentTypedData(fields), signature: e.signature }, owner);
@@ -34,7 +34,7 @@ export async function explainIntentSignature(e: Explained): Promise<InvalidArgum
     const chainId = BigInt(chain.chainId);
     if (chainId === e.expected.chainId) continue;
     if (await tries({ ...e.expected, chainId, entrypoint: chain.contracts.intentFactory })) {
-      return new InvalidArgumentError(
+      return new InvalidInputError(
         SIGNATURE,
         `was signed for chain ${chainId}, but intent ${e.intentId} deposits on chain ${e.expected.chainId}`,
       );
@@ -43,7 +43,7 @@ export async function explainIntentSignature(e: Explained): Promise<InvalidArgum
   for (const option of e.plan.gasFeeOptions.feeOptions) {
     if (option.amount === e.expected.feeAmount || isAddressEqual(option.tokenAddress, zeroAddress)) continue;
     if (await tries({ ...e.expected, feeAmount: option.amount })) {
-      return new InvalidArgumentError(
+      return new InvalidInputError(
         'depositSignature.selectedGasFeeOption',
         `the signature covers a fee of ${option.amount}, not the selected option's ${e.expected.feeAmount}`,
       );
@@ -51,7 +51,7 @@ export async function explainIntentSignature(e: Explained): Promise<InvalidArgum
   }
   const other = await otherIntentSigned(e, tries);
   if (other) {
-    return new InvalidArgumentError(
+    return new InvalidInputError(
       SIGNATURE,
       `signs intent ${other} (another origin address and amount), not intent ${e.intentId}`,
     );
@@ -60,7 +60,7 @@ export async function explainIntentSignature(e: Explained): Promise<InvalidArgum
     ...trailsIntentTypedData(e.expected),
     signature: e.signature,
   }).catch(() => undefined);
-  return new InvalidArgumentError(
+  return new InvalidInputError(
     SIGNATURE,
     recovered
       ? `recovers ${recovered}, not the intent owner ${owner}: it must be signed by the owner`

@@ -4,7 +4,7 @@
  * transfer, so a native option cannot pay for a gasless deposit.
  */
 import { isAddressEqual, zeroAddress } from 'viem';
-import { InvalidArgumentError } from '../../../api/errors/rpc-errors.ts';
+import { InvalidInputError } from '../../../internal/errors.ts';
 import type { ExecutionPlan, FeeOption } from '../../plan/types.ts';
 
 const FIELD = 'depositSignature.selectedGasFeeOption';
@@ -17,7 +17,7 @@ export interface SelectedOption {
 
 export function selectFeeOption(plan: ExecutionPlan, selected: SelectedOption): FeeOption {
   if (isAddressEqual(selected.tokenAddress as `0x${string}`, zeroAddress)) {
-    throw new InvalidArgumentError(
+    throw new InvalidInputError(
       FIELD,
       'is the native option: a gasless deposit pays its fee in the deposit token (choose an ERC-20 option)',
     );
@@ -32,13 +32,13 @@ export function selectFeeOption(plan: ExecutionPlan, selected: SelectedOption): 
     const offered = plan.gasFeeOptions.feeOptions
       .filter((o) => !isAddressEqual(o.tokenAddress, zeroAddress))
       .map((o) => `${o.tokenSymbol} ${o.tokenAddress} amount ${o.amount} collector ${o.feeCollectorAddress}`);
-    throw new InvalidArgumentError(
+    throw new InvalidInputError(
       FIELD,
       `is not one of this quote's gas fee options (got token ${selected.tokenAddress} amount ${selected.amount} collector ${selected.feeCollectorAddress}; offered: ${offered.join('; ') || 'none'})`,
     );
   }
   if (!isAddressEqual(match.tokenAddress, plan.origin.intent.depositToken)) {
-    throw new InvalidArgumentError(FIELD, 'must be in the deposit token: the fee comes out of the deposit');
+    throw new InvalidInputError(FIELD, 'must be in the deposit token: the fee comes out of the deposit');
   }
   return match;
 }

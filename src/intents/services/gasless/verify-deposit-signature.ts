@@ -3,10 +3,10 @@
  * the selected fee option is the quote's, the signed deadline has not passed, the intent signature
  * recovers the owner over this intent's address, chain, token, amount, deadline, fee amount and fee
  * collector, and the deposit authorization (EIP-2612 permit or EIP-3009 ReceiveWithAuthorization) is the
- * owner's, for this account and amount, and still usable. Each refusal is InvalidArgument naming the field.
+ * owner's, for this account and amount, and still usable. Each refusal is an InvalidInputError naming the
+ * field.
  */
 import { type Address, erc20Abi, type Hex, isAddressEqual, type PublicClient, zeroAddress } from 'viem';
-import { InvalidArgumentError } from '../../../api/errors/rpc-errors.ts';
 import { withChainErrors } from '../../../chains/map-chain-error.ts';
 import { devUsdcAbi } from '../../../contracts/abis.generated.ts';
 import { depositAuthorizationNonce } from '../../../contracts/auth-data.ts';
@@ -24,6 +24,7 @@ import {
 } from '../../../engine/gasless/deposit-intent-entry.ts';
 import { readTokenDomain } from '../../../engine/gasless/token-domain.ts';
 import type { ChainConfig } from '../../../internal/config-types.ts';
+import { InvalidInputError } from '../../../internal/errors.ts';
 import type { IntentRecord, Store } from '../../../store/types.ts';
 import type { ExecutionPlan } from '../../plan/types.ts';
 import { decodePlan } from '../../plan-codec.ts';
@@ -54,7 +55,7 @@ export async function verifyDepositSignature(
 ): Promise<void> {
   const { record, signature } = input;
   if (!record.planJson) {
-    throw new InvalidArgumentError(
+    throw new InvalidInputError(
       'depositSignature',
       `intent ${record.intentId} has no stored plan to verify against`,
     );
@@ -64,10 +65,7 @@ export async function verifyDepositSignature(
   const stored = await readDepositIntentEntry(deps.store, record.intentId);
   if (stored) return checkRepeat(record.intentId, o.depositAmount, stored, signature);
   if (isAddressEqual(o.depositToken, zeroAddress)) {
-    throw new InvalidArgumentError(
-      'depositSignature',
-      'a native-currency deposit cannot be gasless: send it',
-    );
+    throw new InvalidInputError('depositSignature', 'a native-currency deposit cannot be gasless: send it');
   }
   const chain = deps.chains.find((c) => BigInt(c.chainId) === o.chainId);
   const client = deps.clients.get(Number(o.chainId));
@@ -116,7 +114,7 @@ function checkRepeat(
 ): void {
   const field = differingEntryField(stored, toDepositIntentEntry(signature));
   if (field) {
-    throw new InvalidArgumentError(
+    throw new InvalidInputError(
       field,
       `differs from the deposit signature intent ${intentId} already holds (verified when first accepted); a repeat must send the same signature`,
     );
@@ -126,7 +124,7 @@ function checkRepeat(
 
 function checkPermitAmount(signature: DepositSignatureInput, depositAmount: bigint): void {
   if (signature.permitAmount !== undefined && signature.permitAmount !== depositAmount) {
-    throw new InvalidArgumentError(
+    throw new InvalidInputError(
       'depositSignature.permitAmount',
       `must be the deposit amount ${depositAmount} (the account pulls exactly that), got ${signature.permitAmount}`,
     );
@@ -135,10 +133,7 @@ function checkPermitAmount(signature: DepositSignatureInput, depositAmount: bigi
 
 function notExpired(field: string, deadline: number, now: bigint): void {
   if (BigInt(deadline) <= now) {
-    throw new InvalidArgumentError(
-      field,
-      `expired at ${deadline} (unix seconds); the chain's time is ${now}`,
-    );
+    throw new InvalidInputError(field, `expired at ${deadline} (unix seconds); the chain's time is ${now}`);
   }
 }
 
@@ -155,7 +150,7 @@ async function checkAuthorization(
   const inAccount = await balanceAt(client, o.depositToken, account);
   if (inAccount >= o.depositAmount) return; // already deposited by a transfer: nothing to pull
   if (held < o.depositAmount) {
-    throw new InvalidArgumentError(
+    throw new InvalidInputError(
       'depositSignature',
       `the owner ${o.owner} holds ${held} of the ${o.depositAmount} base units the deposit pulls`,
     );
@@ -163,13 +158,13 @@ async function checkAuthorization(
   if (!signature.permitSignature) {
     const allowance = await readAllowance(client, o.depositToken, o.owner, account);
     if (allowance >= o.depositAmount) return;
-    throw new InvalidArgumentError(
+    throw new InvalidInputError(
       'depositSignature.permitSignature',
       `is required: the owner has not approved the origin account ${account} for ${o.depositAmount}`,
     );
   }
   if (signature.permitDeadline === undefined) {
-    throw new InvalidArgumentError('depositSignature.permitDeadline', 'is required with permitSignature');
+    throw new InvalidInputError('depositSignature.permitDeadline', 'is required with permitSignature');
   }
   checkPermitAmount(signature, o.depositAmount);
   notExpired('depositSignature.permitDeadline', signature.permitDeadline, now);
@@ -197,7 +192,7 @@ async function checkAuthorization(
     }),
   );
   if (await signedBy({ ...permitFor(subject, nonce), signature: subject.signature }, o.owner)) return;
-  throw new InvalidArgumentError(
+  throw new InvalidInputError(
     'depositSignature.permitSignature',
     `is neither the owner's EIP-2612 permit (spender = the origin account ${account}, value ${o.depositAmount}, ` +
       `nonce ${nonce}, deadline = permitDeadline) nor their EIP-3009 ReceiveWithAuthorization (to = the account, ` +
@@ -221,7 +216,7 @@ async function authorizationUnused(client: PublicClient, token: Address, owner: 
     }),
   );
   if (used) {
-    throw new InvalidArgumentError(
+    throw new InvalidInputError(
       'depositSignature.permitSignature',
       'this EIP-3009 authorization was already used',
     );

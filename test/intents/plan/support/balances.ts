@@ -1,16 +1,9 @@
 /** Balances on a devnet chain: ERC-20 or native (zero address). */
-import { type Address, erc20Abi, isAddressEqual, zeroAddress } from 'viem';
+import type { Address } from 'viem';
+import { balanceOf } from '../../../harness/balances.ts';
 import type { TestDevnetChain } from '../../../harness/devnet.ts';
 
-export function balanceOf(chain: TestDevnetChain, token: Address, owner: Address): Promise<bigint> {
-  if (isAddressEqual(token, zeroAddress)) return chain.publicClient.getBalance({ address: owner });
-  return chain.publicClient.readContract({
-    address: token,
-    abi: erc20Abi,
-    functionName: 'balanceOf',
-    args: [owner],
-  });
-}
+export { balanceOf };
 
 /** Every listed token and native on the chain: what an intent account must not keep after a run. */
 export async function leftovers(chain: TestDevnetChain, account: Address): Promise<Record<string, bigint>> {

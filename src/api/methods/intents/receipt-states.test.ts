@@ -1,17 +1,19 @@
 /**
- * The states a held WaitIntentReceipt compares on its stored rows are the states of the receipt it answers
- * with, for any mix of transactions, statuses and either dialect.
+ * The states a held WaitIntentReceipt compares on its stored rows (the intent services') are the states of
+ * the receipt it answers with (the API's), read back in the store's spelling, for any mix of transactions,
+ * statuses and either dialect.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { receiptToWire } from '../../api/methods/reads/to-wire.ts';
+import { storedReceiptStates } from '../../../intents/services/receipt-states.ts';
 import {
   type IntentReceiptRecord,
   type IntentTransactionRecord,
   TRANSACTION_STATUSES,
   type TransactionKind,
-} from '../../store/index.ts';
-import { receiptStates, storedReceiptStates } from './receipt-states.ts';
+} from '../../../store/index.ts';
+import { receiptToWire } from '../reads/to-wire.ts';
+import { inStoreSpelling, receiptStates } from './receipt-states.ts';
 
 const ADDRESS = '0x00000000000000000000000000000000000000aa';
 const at = new Date('2026-11-24T12:00:00Z');
@@ -84,20 +86,27 @@ describe('storedReceiptStates', () => {
             if (status) transactions[kind] = row(kind, status);
           const record = { intent, transactions };
           const chainById = new Map();
-          expect(storedReceiptStates(record, dialect)).toEqual(
-            receiptStates(receiptToWire({ chainById }, record), dialect),
+          expect(storedReceiptStates(record)).toEqual(
+            inStoreSpelling(receiptStates(receiptToWire({ chainById }, record, dialect))),
           );
         },
       ),
     );
   });
 
-  it('spells RELAYED as SENT on /rpc/Trails', () => {
+  it('are spelled with RELAYED as SENT on /rpc/Trails, and read back in either spelling', () => {
     const record = {
       intent,
       transactions: { deposit: row('deposit', 'SUCCEEDED'), origin: row('origin', 'RELAYED') },
     };
-    expect(storedReceiptStates(record, 'Trails')).toEqual(['SUCCEEDED', 'SENT', 'UNKNOWN']);
-    expect(storedReceiptStates(record, 'Service')).toEqual(['SUCCEEDED', 'RELAYED', 'UNKNOWN']);
+    const chainById = new Map();
+    const trails = receiptStates(receiptToWire({ chainById }, record, 'Trails'));
+    expect(trails).toEqual(['SUCCEEDED', 'SENT', 'UNKNOWN']);
+    expect(receiptStates(receiptToWire({ chainById }, record, 'Service'))).toEqual([
+      'SUCCEEDED',
+      'RELAYED',
+      'UNKNOWN',
+    ]);
+    expect(inStoreSpelling(trails)).toEqual(storedReceiptStates(record));
   });
 });

@@ -3,7 +3,6 @@
  * backoff; any other error fails the step with its message as the reason.
  */
 
-import { DatabaseUnavailableError } from '../store/errors.ts';
 import {
   ChainRpcError,
   ChainUnavailableError,
@@ -13,8 +12,9 @@ import {
   RetryLaterError,
   SenderUnderfundedError,
   TransactionPendingError,
-} from './errors.ts';
-import { mapChainError } from './map-chain-error.ts';
+} from '../chains/errors.ts';
+import { mapChainError } from '../chains/map-chain-error.ts';
+import { DatabaseUnavailableError } from '../store/errors.ts';
 
 /** Errors a later attempt can get past without anyone changing the intent. */
 const RETRYABLE = [

@@ -4,7 +4,7 @@
  * - `items[]`, the 0.18.4 client's YieldMarket: `rewardRate` is `{ total, … }` (it reads `rewardRate.total`).
  * Everything else is the same in both; `rewardRateDetails` carries the object in the spec form as well.
  */
-import type { MarketReading } from './types.ts';
+import type { MarketReading } from '../../../yield/index.ts';
 
 export interface RewardRateDetails {
   /** Annualised, compounded share-price growth (0.05 = 5 %). */
