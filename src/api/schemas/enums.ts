@@ -32,7 +32,7 @@ export const TRANSACTION_STATUSES = [
 export const TransactionStatus = StringEnum(TRANSACTION_STATUSES, 'transaction status');
 
 /**
- * Route providers: the seed's and the client's names plus Switchyard's own (UNISWAP_V2, SWITCHYARD).
+ * Route providers: the seed's and the client's names plus Switchyard's own (UNISWAP_V2, UNISWAP_V3, SWITCHYARD).
  * docs/api.md says which of them this server can actually route through.
  */
 export const ROUTE_PROVIDERS = [
@@ -46,6 +46,7 @@ export const ROUTE_PROVIDERS = [
   'WETH',
   'ZEROX',
   'UNISWAP_V2',
+  'UNISWAP_V3',
   'SWITCHYARD',
 ] as const;
 export const RouteProvider = StringEnum(ROUTE_PROVIDERS, 'route provider');

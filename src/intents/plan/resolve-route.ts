@@ -7,7 +7,7 @@
 import { type Address, type Hex, isAddressEqual, zeroAddress } from 'viem';
 import type { ChainConfig, TokenConfig } from '../../internal/config-types.ts';
 import { UnsupportedRouteError } from '../../providers/errors.ts';
-import type { BridgeProvider, SwapProvider } from '../../providers/types.ts';
+import type { BridgeProvider, SwapRouter } from '../../providers/types.ts';
 import { UnsupportedChainError, UnsupportedTokenError } from './errors.ts';
 import type { PlanRequest } from './types.ts';
 
@@ -15,6 +15,7 @@ export interface SwapLeg {
   chain: ChainConfig;
   tokenIn: Address;
   tokenOut: Address;
+  /** Gas of the leg's route: 0 until the route is chosen (quote-legs.ts sets it). */
   gas: bigint;
 }
 
@@ -81,7 +82,7 @@ function workToken(chain: ChainConfig, token: TokenConfig): TokenConfig {
 
 export interface ResolveDeps {
   chains: readonly ChainConfig[];
-  swap: SwapProvider;
+  swap: SwapRouter;
   bridge: BridgeProvider;
 }
 
@@ -179,32 +180,28 @@ async function crossChainShape(base: ShapeBase, deps: ResolveDeps): Promise<Rout
 }
 
 async function swapLeg(
-  swap: SwapProvider,
+  swap: SwapRouter,
   chain: ChainConfig,
   tokenIn: Address,
   tokenOut: Address,
 ): Promise<SwapLeg>;
 async function swapLeg(
-  swap: SwapProvider,
+  swap: SwapRouter,
   chain: ChainConfig,
   tokenIn: Address,
   tokenOut: Address,
   optional: true,
 ): Promise<SwapLeg | null>;
 async function swapLeg(
-  swap: SwapProvider,
+  swap: SwapRouter,
   chain: ChainConfig,
   tokenIn: Address,
   tokenOut: Address,
   optional = false,
 ) {
-  const gas = await swap.estimateGas(chain, tokenIn, tokenOut);
-  if (gas !== undefined) return { chain, tokenIn, tokenOut, gas };
+  if (await swap.canSwap(chain, tokenIn, tokenOut)) return { chain, tokenIn, tokenOut, gas: 0n };
   if (optional) return null;
-  throw new UnsupportedRouteError(
-    `no ${swap.id} pool path from ${tokenIn} to ${tokenOut} on chain ${chain.chainId}`,
-    {
-      details: { chainId: chain.chainId, tokenIn, tokenOut },
-    },
-  );
+  throw new UnsupportedRouteError(`no pool path from ${tokenIn} to ${tokenOut} on chain ${chain.chainId}`, {
+    details: { chainId: chain.chainId, tokenIn, tokenOut },
+  });
 }

@@ -2,7 +2,7 @@
 import type { Address, Hex, PublicClient } from 'viem';
 import type { Intent, OrderData } from '../../contracts/types.ts';
 import type { ChainConfig } from '../../internal/config-types.ts';
-import type { ProviderChoice, ProviderId, TradeType } from '../../providers/types.ts';
+import type { ProviderChoice, ProviderId, SwapAlternative, TradeType } from '../../providers/types.ts';
 
 export interface PlanRequest {
   ownerAddress: Address;
@@ -126,6 +126,33 @@ export interface GasFeeOptions {
   expiresAt: bigint;
 }
 
+/** One part of a swap leg's route as the quote shows it. */
+export interface SwapRoutePart {
+  provider: ProviderId;
+  /** tokenIn … tokenOut. */
+  tokens: readonly Address[];
+  /** Each hop's LP fee in pips (3000 = 0.3 %). */
+  fees: readonly number[];
+  amountIn: bigint;
+  amountOut: bigint;
+  /** What the part's swap call enforces: its least output (EXACT_INPUT) or its most input (EXACT_OUTPUT). */
+  limit: bigint;
+}
+
+/** A swap leg's chosen route, its split and what the routes weighed against it would have given. */
+export interface SwapRouteSummary {
+  leg: 'origin' | 'destination';
+  chainId: number;
+  tokenIn: Address;
+  tokenOut: Address;
+  amountIn: bigint;
+  amountOut: bigint;
+  gasEstimate: bigint;
+  /** Largest first; more than one when the leg is split. */
+  parts: SwapRoutePart[];
+  alternatives: readonly SwapAlternative[];
+}
+
 export interface PlannedIntent {
   intent: Intent;
   hash: Hex;
@@ -160,6 +187,8 @@ export interface ExecutionPlan {
   fees: PlanFees;
   priceImpact: PriceImpactBreakdown;
   routeProviders: ProviderId[];
+  /** Per swap leg (origin first): the route taken, its split and the alternatives (docs/api.md). */
+  swapRoutes?: SwapRouteSummary[] | undefined;
   gasFeeOptions: GasFeeOptions;
   /** Unix seconds. */
   deadlines: {

@@ -1,6 +1,8 @@
 /**
  * Every route kind the plan builder supports, built against the devnet and then executed by hand the way the
- * engine will (support/run-plan.ts), with the balances that matter checked on-chain at the end.
+ * engine will (support/run-plan.ts), with the balances that matter checked on-chain at the end. Swaps are
+ * pinned to UNISWAP_V2 here, so every kind runs through Router02; test/routing runs the kinds with the
+ * best route across V2 and V3 (AUTO), where most of them go through SwapRouter02.
  */
 import { type Address, encodeFunctionData, type Hex, parseEther, parseUnits, zeroAddress } from 'viem';
 import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts';
@@ -69,6 +71,7 @@ function request(p: {
     originTokenAmount: p.amountIn,
     destinationTokenAmount: p.amountOut,
     serviceFeeBps: SERVICE_FEE_BPS,
+    swapProvider: 'UNISWAP_V2',
     ...p.extra,
   };
 }
