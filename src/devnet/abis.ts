@@ -45,6 +45,7 @@ export const uniswapV3FactoryAbi = parseAbi([
   'function enableFeeAmount(uint24 fee, int24 tickSpacing)',
   'function feeAmountTickSpacing(uint24 fee) view returns (int24)',
   'function getPool(address tokenA, address tokenB, uint24 fee) view returns (address pool)',
+  'function createPool(address tokenA, address tokenB, uint24 fee) returns (address pool)',
 ]);
 
 export const uniswapV3PoolAbi = parseAbi([
