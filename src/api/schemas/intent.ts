@@ -138,6 +138,7 @@ const SwapRouteHops = {
 export const SwapRoutePart = Type.Object(
   {
     ...SwapRouteHops,
+    pools: Type.Array(Address, { description: "each hop's pool (V2 pair or V3 pool)" }),
     amountIn: Amount,
     amountOut: Amount,
     limit: Amount,

@@ -57,6 +57,7 @@ export function swapRoutesOf(legs: LegAmounts, shape: Pick<RouteShape, 'crossCha
       parts: quote.parts.map((part, i) => ({
         provider: part.provider,
         tokens: part.tokens,
+        pools: part.pools,
         fees: part.fees,
         amountIn: part.amountIn,
         amountOut: part.amountOut,

@@ -131,6 +131,8 @@ export interface SwapRoutePart {
   provider: ProviderId;
   /** tokenIn … tokenOut. */
   tokens: readonly Address[];
+  /** Each hop's pool (V2 pair or V3 pool). */
+  pools: readonly Address[];
   /** Each hop's LP fee in pips (3000 = 0.3 %). */
   fees: readonly number[];
   amountIn: bigint;

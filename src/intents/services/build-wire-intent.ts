@@ -166,7 +166,12 @@ function quote(plan: ExecutionPlan, intentId: string): WireIntent['quote'] {
     estimatedDuration: plan.estimatedDuration,
     swapRoutes: plan.swapRoutes?.map((route) => ({
       ...route,
-      parts: route.parts.map((part) => ({ ...part, tokens: [...part.tokens], fees: [...part.fees] })),
+      parts: route.parts.map((part) => ({
+        ...part,
+        tokens: [...part.tokens],
+        pools: [...part.pools],
+        fees: [...part.fees],
+      })),
       alternatives: route.alternatives.map((a) => ({
         ...a,
         parts: a.parts.map((part) => ({ ...part, tokens: [...part.tokens], fees: [...part.fees] })),
