@@ -1,6 +1,6 @@
 /**
  * UNISWAP_V2: any Uniswap-V2-style factory and router (Router02 interface; SushiSwap's is the same). Paths are
- * direct, or through one other listed token. Quotes are the router's own formula (getAmountsOut /
+ * direct, or through the wrapped native or the USD reference token (hub-tokens.ts). Quotes are the router's own formula (getAmountsOut /
  * getAmountsIn: 0.3 % fee, constant product) applied to the pairs' reserves, read once per plan; the spot
  * price (for the execution price impact) comes from the same reserves. A route of one V2 path executes
  * through Router02 (`uniswapV2RouterCalls`); a split route's V2 parts through SwapRouter02.
@@ -12,7 +12,9 @@ import { uniswapV2FactoryAbi, uniswapV2PairAbi, uniswapV2RouterAbi } from './abi
 import { createCalldataEncoder } from './calldata-encoder.ts';
 import { createContractRead } from './contract-read.ts';
 import { SWAP_HOP_GAS } from './gas.ts';
+import { hubTokens } from './hub-tokens.ts';
 import { memoPathQuote } from './memo-path-quote.ts';
+import { createPoolDirectory, type PoolDirectory } from './pool-directory.ts';
 import {
   type PathQuote,
   ProviderId,
@@ -46,6 +48,8 @@ const encodeSwap = {
 export interface UniswapV2ProviderDeps {
   /** A public client for the chain (reads only). */
   getClient(chainId: number): PublicClient;
+  /** Pair addresses known across plans; a plan of its own when absent. */
+  directory?: PoolDirectory | undefined;
 }
 
 interface Pair {
@@ -55,6 +59,7 @@ interface Pair {
 }
 
 export function createUniswapV2Provider(deps: UniswapV2ProviderDeps): SwapProvider {
+  const directory = deps.directory ?? createPoolDirectory();
   // A provider is created for each plan: every pair is looked up and its reserves read once per plan, so
   // nothing goes stale and the several paths through one pair share the reads.
   const pairs = new Map<string, Promise<Pair | undefined>>();
@@ -72,8 +77,13 @@ export function createUniswapV2Provider(deps: UniswapV2ProviderDeps): SwapProvid
     const factory = chain.contracts.uniswapV2Factory;
     if (!factory) return undefined;
     const client = deps.getClient(chain.chainId);
-    const address = await readPair(client, factory, [a, b]);
-    if (isAddressEqual(address, zeroAddress)) return undefined;
+    let address = directory.v2Pair(chain.chainId, a, b);
+    if (address === undefined) {
+      const found = await readPair(client, factory, [a, b]);
+      address = isAddressEqual(found, zeroAddress) ? null : found;
+      directory.noteV2Pair(chain.chainId, a, b, address);
+    }
+    if (address === null) return undefined;
     const [r0, r1] = await readReserves(client, address, []);
     if (r0 === 0n || r1 === 0n) return undefined;
     // token0 is the lower address (the factory sorts), so the order needs no read.
@@ -84,9 +94,7 @@ export function createUniswapV2Provider(deps: UniswapV2ProviderDeps): SwapProvid
     id: ProviderId.UniswapV2,
     async paths(chain, tokenIn, tokenOut) {
       if (!chain.contracts.uniswapV2Router || isAddressEqual(tokenIn, tokenOut)) return [];
-      const middles = chain.tokens
-        .map((t) => t.address)
-        .filter((m) => ![zeroAddress, tokenIn, tokenOut].some((t) => isAddressEqual(t, m)));
+      const middles = hubTokens(chain, [tokenIn, tokenOut]);
       const [direct, ...viaMiddle] = await Promise.all([
         pairOf(chain, tokenIn, tokenOut),
         ...middles.map((m) => Promise.all([pairOf(chain, tokenIn, m), pairOf(chain, m, tokenOut)])),

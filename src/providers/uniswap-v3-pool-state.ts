@@ -1,9 +1,10 @@
 /**
  * Reads Uniswap V3 pool state for local swap simulation: `slot0` and `liquidity` of a pool (its address is
- * computed, so a pool that does not exist answers with empty data and is skipped), then the initialized
- * ticks of its bitmap words — the word of the current tick and its neighbours up front, further words when
- * a simulation reaches them. Ticks come from TickLens (one read per word) when the chain has it, else from
- * the pool's own `tickBitmap` and `ticks`.
+ * computed, so a pool that does not exist answers with empty data and is skipped), and the initialized ticks
+ * of the bitmap word its price is in — read beside the price when the pool directory remembers the word,
+ * after it otherwise — then further words when a simulation reaches them. Ticks come from TickLens (one read
+ * per word) when the chain has it, else from the pool's own `tickBitmap` and `ticks`. The directory also
+ * spares the reads of pools known not to exist.
  *
  * One reader serves one plan: every read happens once, and the snapshot it builds stays as of that moment.
  */
@@ -11,11 +12,10 @@ import { type Address, decodeFunctionResult, type Hex, type PublicClient } from 
 import type { ChainConfig } from '../internal/config-types.ts';
 import { uniswapV3PoolAbi, uniswapV3TickLensAbi } from './abis.ts';
 import { createCalldataEncoder } from './calldata-encoder.ts';
+import type { PoolDirectory } from './pool-directory.ts';
 import { FEE_TIER_TICK_SPACING, poolAddress, sortTokens } from './uniswap-v3-pool-address.ts';
 import type { V3PoolSnapshot } from './uniswap-v3-simulate-swap.ts';
 
-/** Bitmap words read with the pool, on each side of the current one: a swap within them needs no more reads. */
-export const NEIGHBOUR_WORDS = 1;
 /**
  * Most bitmap words one pool may have read in a plan. A swap that would walk further moves the price by a
  * factor of ~e^(spacing·2048/10,000) (±22 % for the 0.01 % tier, far more for the others): the pool counts as
@@ -46,7 +46,10 @@ const encode = {
   populated: createCalldataEncoder(uniswapV3TickLensAbi, 'getPopulatedTicksInWord'),
 };
 
-export function createV3PoolReader(deps: { getClient(chainId: number): PublicClient }): V3PoolReader {
+export function createV3PoolReader(deps: {
+  getClient(chainId: number): PublicClient;
+  directory: PoolDirectory;
+}): V3PoolReader {
   const pools = new Map<string, Promise<V3PoolState | undefined>>();
   const words = new Map<V3PoolState, Map<number, Promise<void>>>();
 
@@ -61,36 +64,49 @@ export function createV3PoolReader(deps: { getClient(chainId: number): PublicCli
     if (!factory || tickSpacing === undefined) return undefined;
     const [token0, token1] = sortTokens(tokenA, tokenB);
     const address = poolAddress(factory, token0, token1, fee);
-    const [slot0, liquidity] = await Promise.all([
-      call(chain, address, encode.slot0),
-      call(chain, address, encode.liquidity),
-    ]);
-    // No code at the computed address: no such pool.
-    if (slot0 === '0x' || liquidity === '0x') return undefined;
-    const [sqrtPriceX96, tick] = decodeFunctionResult({
-      abi: uniswapV3PoolAbi,
-      functionName: 'slot0',
-      data: slot0,
-    });
-    // Created but never initialised: no price, nothing to trade against.
-    if (sqrtPriceX96 === 0n) return undefined;
+    const known = deps.directory.v3Pool(chain.chainId, address);
+    if (known === null) return undefined;
     const state: V3PoolState = {
       address,
       token0,
       token1,
       fee,
       tickSpacing,
-      sqrtPriceX96,
-      tick,
-      liquidity: decodeFunctionResult({ abi: uniswapV3PoolAbi, functionName: 'liquidity', data: liquidity }),
+      sqrtPriceX96: 0n,
+      tick: 0,
+      liquidity: 0n,
       words: new Map(),
       liquidityNet: new Map(),
     };
+    const guessed = known ? loadWord(chain, state, known.word) : undefined;
+    guessed?.catch(() => {}); // awaited below; a rejection before that is not unhandled
+    const [slot0, liquidity] = await Promise.all([
+      call(chain, address, encode.slot0),
+      call(chain, address, encode.liquidity),
+    ]);
+    // No code at the computed address: no such pool.
+    if (slot0 === '0x' || liquidity === '0x') {
+      deps.directory.noteV3Pool(chain.chainId, address, null);
+      return undefined;
+    }
+    const [sqrtPriceX96, tick] = decodeFunctionResult({
+      abi: uniswapV3PoolAbi,
+      functionName: 'slot0',
+      data: slot0,
+    });
+    // Created but never initialised: no price, nothing to trade against (not noted: it may be initialised).
+    if (sqrtPriceX96 === 0n) return undefined;
+    state.sqrtPriceX96 = sqrtPriceX96;
+    state.tick = tick;
+    state.liquidity = decodeFunctionResult({
+      abi: uniswapV3PoolAbi,
+      functionName: 'liquidity',
+      data: liquidity,
+    });
     const current = Math.floor(tick / tickSpacing) >> 8;
-    const first: Promise<boolean>[] = [];
-    for (let w = current - NEIGHBOUR_WORDS; w <= current + NEIGHBOUR_WORDS; w++)
-      first.push(loadWord(chain, state, w));
-    await Promise.all(first);
+    deps.directory.noteV3Pool(chain.chainId, address, { word: current });
+    await guessed;
+    await loadWord(chain, state, current);
     return state;
   }
 

@@ -1,13 +1,15 @@
 /**
  * UNISWAP_V3: the Uniswap V3 pools of a chain's canonical factory, at every fee tier. Paths are direct, or
- * through one other listed token (any fee tier on each hop). Quotes are local simulations of the pools' swap
+ * through the wrapped native or the USD reference token (hub-tokens.ts; any fee tier on each hop). Quotes are local simulations of the pools' swap
  * loop on one snapshot of their state per plan (uniswap-v3-simulate-swap.ts), equal to QuoterV2's answers
  * without a read per amount; execution goes through SwapRouter02 (uniswap-swap-router02-calls.ts).
  */
-import { type Address, isAddressEqual, type PublicClient, zeroAddress } from 'viem';
+import { type Address, isAddressEqual, type PublicClient } from 'viem';
 import type { ChainConfig } from '../internal/config-types.ts';
 import { V3_SWAP_HOP_GAS, V3_TICK_CROSS_GAS } from './gas.ts';
+import { hubTokens } from './hub-tokens.ts';
 import { memoPathQuote } from './memo-path-quote.ts';
+import { createPoolDirectory, type PoolDirectory } from './pool-directory.ts';
 import { type PathQuote, ProviderId, type SwapPath, type SwapProvider, type TradeType } from './types.ts';
 import { FEE_TIER_TICK_SPACING } from './uniswap-v3-pool-address.ts';
 import { createV3PoolReader, type V3PoolReader, type V3PoolState } from './uniswap-v3-pool-state.ts';
@@ -18,12 +20,14 @@ import { createSqrtRatioMemo } from './uniswap-v3-tick-math.ts';
 
 export interface UniswapV3ProviderDeps {
   getClient(chainId: number): PublicClient;
+  /** Pools known to exist or not, across plans; a plan of its own when absent. */
+  directory?: PoolDirectory | undefined;
 }
 
 const FEE_TIERS = [...FEE_TIER_TICK_SPACING.keys()];
 
 export function createUniswapV3Provider(deps: UniswapV3ProviderDeps): SwapProvider {
-  const reader = createV3PoolReader(deps);
+  const reader = createV3PoolReader({ ...deps, directory: deps.directory ?? createPoolDirectory() });
   const sqrtAt = createSqrtRatioMemo();
   const poolsOf = (chain: ChainConfig, a: Address, b: Address) =>
     Promise.all(FEE_TIERS.map((fee) => reader.pool(chain, a, b, fee))).then((found) =>
@@ -47,9 +51,7 @@ export function createUniswapV3Provider(deps: UniswapV3ProviderDeps): SwapProvid
       // V3 paths execute through SwapRouter02 only: without one, the chain's V3 pools are not routed through.
       const { uniswapV3Factory, uniswapSwapRouter02 } = chain.contracts;
       if (!uniswapV3Factory || !uniswapSwapRouter02 || isAddressEqual(tokenIn, tokenOut)) return [];
-      const middles = chain.tokens
-        .map((t) => t.address)
-        .filter((m) => ![zeroAddress, tokenIn, tokenOut].some((t) => isAddressEqual(t, m)));
+      const middles = hubTokens(chain, [tokenIn, tokenOut]);
       // Every pool a path could use is read side by side: the direct pair and both legs through each middle.
       const [direct, ...viaMiddle] = await Promise.all([
         poolsOf(chain, tokenIn, tokenOut),

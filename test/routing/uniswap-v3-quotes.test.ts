@@ -14,6 +14,7 @@ import { mint } from '../../src/devnet/mint.ts';
 import { sendAndWait } from '../../src/devnet/send-and-wait.ts';
 import { loadUniswapArtifacts } from '../../src/devnet/uniswap-artifacts.ts';
 import type { ChainConfig } from '../../src/internal/config-types.ts';
+import { createPoolDirectory } from '../../src/providers/pool-directory.ts';
 import { createUniswapV3Provider } from '../../src/providers/uniswap-v3.ts';
 import { poolAddress } from '../../src/providers/uniswap-v3-pool-address.ts';
 import { createV3PoolReader } from '../../src/providers/uniswap-v3-pool-state.ts';
@@ -110,7 +111,10 @@ async function compareSingle(
   fee: number,
   decimals: number,
 ): Promise<{ served: number; wordsRead: number }> {
-  const reader = createV3PoolReader({ getClient: () => chain.publicClient as PublicClient });
+  const reader = createV3PoolReader({
+    getClient: () => chain.publicClient as PublicClient,
+    directory: createPoolDirectory(),
+  });
   const pool = (await reader.pool(config, tokenIn, tokenOut, fee))!;
   const zeroForOne = tokenIn.toLowerCase() === pool.token0.toLowerCase();
   const limit = zeroForOne ? MIN_SQRT_RATIO + 1n : MAX_SQRT_RATIO - 1n;

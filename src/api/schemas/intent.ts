@@ -172,7 +172,10 @@ export const SwapRoute = Type.Object(
     parts: Type.Array(SwapRoutePart),
     alternatives: Type.Array(SwapRouteAlternative),
   },
-  { title: 'SwapRoute', description: "a swap leg's chosen route, its split and the alternatives (docs/api.md)" },
+  {
+    title: 'SwapRoute',
+    description: "a swap leg's chosen route, its split and the alternatives (docs/api.md)",
+  },
 );
 
 export const IntentProviderQuote = Type.Object(

@@ -57,7 +57,7 @@ export async function buildExecutionPlan(request: PlanRequest, deps: PlanDeps): 
     request.swapProvider && request.swapProvider !== 'AUTO'
       ? (request.swapProvider as ProviderId)
       : undefined;
-  const swap = createSwapRouter({ getClient: deps.getClient, only });
+  const swap = createSwapRouter({ getClient: deps.getClient, only, directory: deps.poolDirectory });
   const bridge = createSwitchyardBridgeProvider({
     getClient: deps.getClient,
     solver: deps.operator.solver,

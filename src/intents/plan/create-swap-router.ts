@@ -5,6 +5,7 @@
  */
 import type { Address, PublicClient } from 'viem';
 import type { ChainConfig } from '../../internal/config-types.ts';
+import type { PoolDirectory } from '../../providers/pool-directory.ts';
 import { swapCalls } from '../../providers/swap-calls.ts';
 import type { ProviderId, SwapPath, SwapRouter } from '../../providers/types.ts';
 import { createUniswapV2Provider } from '../../providers/uniswap-v2.ts';
@@ -14,6 +15,7 @@ import { chooseSwapRoute } from './choose-swap-route.ts';
 export function createSwapRouter(deps: {
   getClient(chainId: number): PublicClient;
   only?: ProviderId | undefined;
+  directory?: PoolDirectory | undefined;
 }): SwapRouter {
   const providers = [createUniswapV2Provider(deps), createUniswapV3Provider(deps)].filter(
     (p) => !deps.only || p.id === deps.only,

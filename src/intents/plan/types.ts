@@ -2,6 +2,7 @@
 import type { Address, Hex, PublicClient } from 'viem';
 import type { Intent, OrderData } from '../../contracts/types.ts';
 import type { ChainConfig } from '../../internal/config-types.ts';
+import type { PoolDirectory } from '../../providers/pool-directory.ts';
 import type { ProviderChoice, ProviderId, SwapAlternative, TradeType } from '../../providers/types.ts';
 
 export interface PlanRequest {
@@ -57,6 +58,8 @@ export interface PlanDeps {
   randomSalt?: () => Hex;
   /** Solver spread in bps; default SOLVER_SPREAD_BPS. */
   solverSpreadBps?: bigint;
+  /** Where pools are, learnt across quotes (providers/pool-directory.ts); each plan learns alone without it. */
+  poolDirectory?: PoolDirectory;
 }
 
 export interface ChainGas {

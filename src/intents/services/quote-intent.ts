@@ -6,6 +6,7 @@ import type { Address } from 'viem';
 import type { CallContext, Handler } from '../../api/context.ts';
 import type { MethodRequest } from '../../api/schemas/methods.ts';
 import type { ChainConfig } from '../../internal/config-types.ts';
+import { createPoolDirectory } from '../../providers/pool-directory.ts';
 import type { Store } from '../../store/index.ts';
 import { buildExecutionPlan } from '../plan/build-execution-plan.ts';
 import type { ExecutionPlan, PlanDeps, PlanRequest } from '../plan/types.ts';
@@ -74,6 +75,8 @@ export function createQuoteIntent(deps: IntentServicesDeps, now: () => Date): Ha
       settlementGraceSeconds: deps.config.settlementGraceSeconds,
     }),
     nowSeconds: () => BigInt(Math.floor(now().getTime() / 1000)),
+    // One per service: quotes learn where pools are (and are not) from the quotes before them.
+    poolDirectory: createPoolDirectory(),
   };
   const version = deps.config?.version ?? '0.1.0';
 
