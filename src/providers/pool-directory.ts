@@ -9,7 +9,6 @@
  * Absence is remembered for POOL_ABSENCE_TTL_MS only, so a pool created later is found that much later.
  */
 import type { Address } from 'viem';
-import { createLru } from '../internal/lru.ts';
 
 /** How long (ms) "no pool here" is believed: a new pool joins quotes within a minute. */
 export const POOL_ABSENCE_TTL_MS = 60_000;
@@ -39,7 +38,8 @@ interface Entry<T> {
 export function createPoolDirectory(options: { now?: () => number; ttlMs?: number } = {}): PoolDirectory {
   const now = options.now ?? Date.now;
   const ttlMs = options.ttlMs ?? POOL_ABSENCE_TTL_MS;
-  const entries = createLru<string, Entry<unknown>>({ maxWeight: POOL_DIRECTORY_ENTRIES, weigh: () => 1 });
+  // A Map keeps insertion order: when full, the oldest note goes first (notes are cheap to learn again).
+  const entries = new Map<string, Entry<unknown>>();
   const lookUp = <T>(key: string): T | null | undefined => {
     const entry = entries.get(key) as Entry<T> | undefined;
     if (!entry) return undefined;
@@ -49,8 +49,11 @@ export function createPoolDirectory(options: { now?: () => number; ttlMs?: numbe
     }
     return entry.value;
   };
-  const note = <T>(key: string, value: T | null) =>
+  const note = <T>(key: string, value: T | null) => {
+    entries.delete(key);
+    if (entries.size >= POOL_DIRECTORY_ENTRIES) entries.delete(entries.keys().next().value as string);
     entries.set(key, { value, absentSince: value === null ? now() : 0 });
+  };
   const pairKey = (chainId: number, a: Address, b: Address) => {
     const [x, y] = [a.toLowerCase(), b.toLowerCase()].sort();
     return `v2:${chainId}:${x}:${y}`;
