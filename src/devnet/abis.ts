@@ -60,4 +60,5 @@ export const positionManagerAbi = parseAbi([
   'function mint(MintParams params) payable returns (uint256 tokenId, uint128 liquidity, uint256 amount0, uint256 amount1)',
   'function refundETH() payable',
   'function multicall(bytes[] data) payable returns (bytes[] results)',
+  'function totalSupply() view returns (uint256)',
 ]);

@@ -16,7 +16,7 @@ import { deployUniswapV3 } from './deploy-uniswap-v3.ts';
 import { deployVaults, seedVaults } from './deploy-vaults.ts';
 import type { DevnetChainEntry } from './devnet-file.ts';
 import { fundAccounts } from './fund-accounts.ts';
-import { seedPools } from './seed-pools.ts';
+import { seedPools, startAccumulators } from './seed-pools.ts';
 import { seedUniswapV3 } from './seed-uniswap-v3.ts';
 import { deploymentDigest, hasSetupMarker, markSetupComplete, readSetupState } from './setup-marker.ts';
 import type { UniswapArtifacts } from './uniswap-artifacts.ts';
@@ -81,21 +81,19 @@ async function seedAndFund({ clients, accounts, spec, log }: SetupChainInput, de
   const { uniswap, uniswapV3, tokens, vaults } = deployed;
   await timed(log, 'seeding pools…', false, async () => {
     const pools = { usdc: tokens.USDC, dai: tokens.DAI, weth: uniswap.weth };
-    await seedPools(
-      clients,
-      { ...pools, factory: uniswap.uniswapV2Factory, router: uniswap.uniswapV2Router },
-      log,
-    );
+    const v2 = { ...pools, factory: uniswap.uniswapV2Factory, router: uniswap.uniswapV2Router };
+    await seedPools(clients, v2, log);
     await seedUniswapV3(
       clients,
       {
         tokens: { USDC: tokens.USDC, DAI: tokens.DAI, WETH: uniswap.weth },
-        factory: uniswapV3.uniswapV3Factory,
         positionManager: uniswapV3.uniswapV3PositionManager,
       },
       log,
     );
     await seedVaults(clients, vaults, tokens, spec.vaults);
+    // Last: its wait for the second after the V2 seeding overlaps the seeding after it.
+    await startAccumulators(clients, v2, log);
   });
   await timed(log, 'funding accounts…', false, () =>
     fundAccounts(clients, { accounts, usdc: tokens.USDC, dai: tokens.DAI, weth: uniswap.weth }),
