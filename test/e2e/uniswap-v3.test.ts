@@ -64,6 +64,11 @@ afterAll(async () => {
 });
 
 describe('Uniswap V3 through the official client', () => {
+  it('lists every devnet chain for the UNISWAP_V3 route provider', async () => {
+    const { chains } = await api.getChains({ routeProvider: 'UNISWAP_V3' });
+    expect(chains.map((c) => c.id)).toEqual(svc.net.chainConfigs.map((c) => c.chainId));
+  });
+
   it(
     "quotes a large WETH → USDC swap through UNISWAP_V3, runs it to SUCCEEDED, the owner's USDC up by at least toAmountMin",
     async () => {
