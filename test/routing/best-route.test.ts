@@ -312,6 +312,26 @@ describe('the best route across Uniswap V2 and V3', () => {
     expect(received).toBeGreaterThanOrEqual(plan.amounts.toAmountMin);
   });
 
+  it('buys exactly 2 ETH with USDC through V3, the router unwrapping to the recipient', async () => {
+    const recipient = fresh();
+    await mintTo(alpha, 'USDC', user, parseUnits('10000', 6));
+    const { plan, received } = await buildAndRunPlan(
+      net,
+      deps,
+      request(alpha, 'USDC', alpha, 'ETH', {
+        recipient,
+        amountIn: parseUnits('10000', 6),
+        amountOut: parseEther('2'),
+      }),
+      recipient,
+    );
+    expect(plan.routeProviders).toContain('UNISWAP_V3');
+    // At least the 2 ETH asked for. A V2 part through SwapRouter02 swaps what its pair received, and the input
+    // V2's getAmountsIn rounds up by a base unit of USDC, worth ~3·10^8 wei: no more than that comes on top.
+    expect(received).toBeGreaterThanOrEqual(parseEther('2'));
+    expect(received - parseEther('2')).toBeLessThan(10n ** 9n);
+  });
+
   it('swaps through V3 at both ends of a cross-chain route: WETH on alpha → DAI on beta', async () => {
     const recipient = fresh();
     const { plan, received } = await buildAndRunPlan(

@@ -189,7 +189,9 @@ function toSwapQuote(
   route: Route,
   alternatives: readonly SwapAlternative[],
 ): SwapQuote {
-  const parts = [...route.parts].sort((a, b) => (b.quote.amountIn > a.quote.amountIn ? 1 : -1));
+  const parts = [...route.parts].sort((a, b) =>
+    b.quote.amountIn > a.quote.amountIn ? 1 : b.quote.amountIn < a.quote.amountIn ? -1 : 0,
+  );
   const main = parts[0]!;
   const router =
     route.via === 'UNISWAP_V2_ROUTER'
