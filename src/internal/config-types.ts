@@ -36,6 +36,14 @@ export interface ExternalContracts {
   weth?: Address;
   uniswapV2Factory?: Address;
   uniswapV2Router?: Address;
+  /** Uniswap V3: the canonical factory (pool addresses are derived from it and the pool init-code hash). */
+  uniswapV3Factory?: Address;
+  /** TickLens: a pool's initialized ticks one bitmap word per read (without it, the pool's own bitmap). */
+  uniswapV3TickLens?: Address;
+  uniswapV3QuoterV2?: Address;
+  uniswapV3PositionManager?: Address;
+  /** SwapRouter02: executes V3 paths, and every route that splits an order across pools (V2 pairs too). */
+  uniswapSwapRouter02?: Address;
   [name: string]: Address | undefined;
 }
 

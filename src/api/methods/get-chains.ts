@@ -3,7 +3,7 @@
  *
  * `routeProvider` filter — how the enum maps onto Switchyard's providers:
  * AUTO → every chain; SWITCHYARD → chains with our settlers (cross-chain transfers); UNISWAP_V2 and
- * SUSHI → chains with a Uniswap-V2-style router; WETH → chains with a WETH contract; CCTP, GASZIP,
+ * SUSHI → chains with a Uniswap-V2-style router; UNISWAP_V3 → chains with a V3 factory and SwapRouter02; WETH → chains with a WETH contract; CCTP, GASZIP,
  * LIFI, LZ_OFT, RELAY, ZEROX → no chain (no such provider is configured); anything else → InvalidArgument.
  */
 import type { ChainConfig } from '../../internal/config-types.ts';
@@ -18,6 +18,7 @@ const SERVES: Record<Provider, (chain: ChainConfig) => boolean> = {
   AUTO: () => true,
   SWITCHYARD: (c) => Boolean(c.contracts.originSettler && c.contracts.destinationSettler),
   UNISWAP_V2: (c) => Boolean(c.contracts.uniswapV2Router),
+  UNISWAP_V3: (c) => Boolean(c.contracts.uniswapV3Factory && c.contracts.uniswapSwapRouter02),
   SUSHI: (c) => Boolean(c.contracts.uniswapV2Router),
   WETH: (c) => Boolean(c.contracts.weth),
   CCTP: () => false,

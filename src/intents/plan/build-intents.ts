@@ -18,10 +18,11 @@ import {
 import { validateIntent } from '../../contracts/validate-intent.ts';
 import type { ChainConfig } from '../../internal/config-types.ts';
 import { createCalldataEncoder } from '../../providers/calldata-encoder.ts';
-import type { LegRecipient, SwapProvider, WrapProvider } from '../../providers/types.ts';
+import type { LegRecipient, SwapRouter, WrapProvider } from '../../providers/types.ts';
 import { destinationCallCalls } from './destination-call.ts';
 import type { LegAmounts } from './quote-amounts.ts';
 import type { RouteShape } from './resolve-route.ts';
+import { swapLimits } from './swap-routes.ts';
 import type { PlannedIntent } from './types.ts';
 
 /** Byte offset of the `depositor` word in `open(OrderData)` calldata (the first struct word). */
@@ -36,7 +37,7 @@ const encodeApprove = createCalldataEncoder(erc20Abi, 'approve');
 export interface IntentContext {
   shape: RouteShape;
   legs: LegAmounts;
-  swap: SwapProvider;
+  swap: SwapRouter;
   weth: WrapProvider;
   owner: Address;
   relayer: Address;
@@ -99,8 +100,7 @@ export function buildOriginIntent(
   const held = shape.wrapOnOrigin ? weth : depositToken;
   let order: OrderData | undefined;
   if (shape.crossChain) {
-    if (legs.originSwap)
-      calls.push(...swapCalls(ctx, legs.originSwap, legs.bridge!.inputAmount, { kind: 'self' }, false));
+    if (legs.originSwap) calls.push(...swapCalls(ctx, 'originSwap', { kind: 'self' }, false));
     order = orderFor(ctx, destination!);
     calls.push(...lockCalls(chain, order));
   } else {
@@ -171,13 +171,14 @@ function lockCalls(chain: ChainConfig, order: OrderData): IntentCall[] {
 
 function swapCalls(
   ctx: IntentContext,
-  quote: NonNullable<LegAmounts['originSwap']>,
-  limit: bigint,
+  which: 'originSwap' | 'destinationSwap',
   recipient: LegRecipient,
   nativeOut: boolean,
 ): IntentCall[] {
-  const deadline = quote.chainId === ctx.shape.origin.chainId ? ctx.originDeadline : ctx.destinationDeadline;
-  return ctx.swap.buildCalls({ quote, amountOutLimit: limit, recipient, nativeOut, deadline });
+  const quote = ctx.legs[which]!;
+  const deadline = which === 'originSwap' ? ctx.originDeadline : ctx.destinationDeadline;
+  const limits = swapLimits(which, ctx.legs, ctx.shape);
+  return ctx.swap.buildCalls({ quote, ...limits, recipient, nativeOut, deadline });
 }
 
 /**
@@ -199,8 +200,8 @@ function finalStage(
   const calls: IntentCall[] = [];
   let delivered = held;
   if (swap) {
-    const limit = swap.tradeType === 'EXACT_INPUT' ? legs.toAmountMin : legs.toAmount;
-    calls.push(...swapCalls(ctx, swap, limit, recipient, shape.nativeOutSwap));
+    const which = swap === legs.originSwap ? 'originSwap' : 'destinationSwap';
+    calls.push(...swapCalls(ctx, which, recipient, shape.nativeOutSwap));
     if (!toSelf) return calls;
     delivered = swap.tokenOut;
   }
