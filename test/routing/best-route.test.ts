@@ -31,8 +31,11 @@ import { poolPrices } from '../intents/plan/support/prices.ts';
 import { chainOf } from '../intents/plan/support/run-plan.ts';
 
 const SERVICE_FEE_BPS = 25n;
-/** A few dollars of WETH: V3's 0.25 % lower fee saves ~0.08 USD, SwapRouter02's extra gas costs more. */
-const SMALL_WETH = parseEther('0.01');
+/**
+ * ~6 USD of WETH: V3's 0.25 % lower fee saves ~0.015 USD, SwapRouter02's extra 20,000 gas costs more at the
+ * quote's gas price (the devnet's base fee × 3/2 plus its tip).
+ */
+const SMALL_WETH = parseEther('0.002');
 /** ~15,000 USD: 1.7 % of V2's pair moves it ~1 %, V3's 0.05 % pool barely (its depth is ~40× within ±1.5 %). */
 const MEDIUM_WETH = parseEther('5');
 /** ~300,000 USD: as much as the 0.05 % pool holds within ±6 %; no single pool gives what three give together. */
