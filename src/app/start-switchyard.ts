@@ -7,6 +7,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { createRecoveryHandlers } from '../api/methods/recovery/index.ts';
 import type { RateLimit } from '../api/rate-limiter.ts';
 import { createApiServer } from '../api/server.ts';
 import { createChainClients } from '../chains/create-chain-clients.ts';
@@ -15,6 +16,7 @@ import { loadNativeSecp256k1 } from '../chains/signing-account.ts';
 import { createIntentEngine, type IntentEngineOptions } from '../engine/index.ts';
 import type { IntentEngine } from '../engine/types.ts';
 import type { OperatorKeys } from '../intents/operator-from-env.ts';
+import { createRecoveryServices } from '../intents/recovery/index.ts';
 import { createIntentServices, type IntentServicesConfig } from '../intents/services/index.ts';
 import type { SwitchyardConfig } from '../internal/config-types.ts';
 import type { Logger } from '../internal/logger.ts';
@@ -43,7 +45,10 @@ export interface StartSwitchyardOptions {
    * (a test double, or a wrapper over engines the caller replaces). The caller owns it: it is neither
    * started nor stopped here, and `operator` then only gives the services its addresses.
    */
-  engine?: Pick<IntentEngine, 'requestExecution'> | undefined;
+  engine?:
+    | (Pick<IntentEngine, 'requestExecution'> &
+        Partial<Pick<IntentEngine, 'retryExecution' | 'relayRecovery'>>)
+    | undefined;
   /** The real engine's timings (tests on a devnet that mines at once poll faster); default production's. */
   engineOptions?: IntentEngineOptions | undefined;
   /** The intent services' settings (service fee, clock, WaitIntentReceipt hold); default production's. */
@@ -147,6 +152,24 @@ export async function startSwitchyard(options: StartSwitchyardOptions): Promise<
         })
       : undefined;
 
+  // Recovery and RetryIntent: the owner's signed recoveries (sent by anyone, or by the relayer) and retries.
+  // A test double of the engine without retries and relays leaves these methods Unavailable.
+  const retryExecution = executor?.retryExecution;
+  const relayRecovery = executor?.relayRecovery;
+  const recovery =
+    retryExecution && relayRecovery && operator
+      ? createRecoveryHandlers(
+          createRecoveryServices({
+            store,
+            chains: config.chains,
+            clients,
+            prices,
+            engine: { retryExecution, relayRecovery },
+            relayer: operator.relayer.address,
+          }),
+        )
+      : undefined;
+
   if (config.role === 'worker') return { url: '', store, prices, engine, chainHealth: undefined };
   const chainHealth =
     inventory &&
@@ -165,6 +188,7 @@ export async function startSwitchyard(options: StartSwitchyardOptions): Promise<
     prices,
     services: {
       ...services,
+      ...recovery,
       ...createYieldService({ chains: config.chains, prices, log: log.child({ component: 'yield' }) })
         .handlers,
     },

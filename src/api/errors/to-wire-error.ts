@@ -8,12 +8,22 @@
 import { BaseError as ViemError } from 'viem';
 import { ChainUnavailableError } from '../../chains/errors.ts';
 import { mapChainError } from '../../chains/map-chain-error.ts';
+import {
+  NothingToRecoverError,
+  RecoveryInputError,
+  RecoveryIntentNotFoundError,
+  RecoveryStatusError,
+  RetryWindowClosedError,
+} from '../../intents/recovery/errors.ts';
 import { DatabaseUnavailableError, InvalidPageError } from '../../store/errors.ts';
 import {
   ChainUnavailableRpcError,
   DatabaseUnavailableRpcError,
+  IntentStatusError,
   InvalidArgumentError,
   MalformedRequestError,
+  NotFoundError,
+  QuoteExpiredError,
   RequestTooLargeError,
   RpcError,
 } from './rpc-errors.ts';
@@ -51,6 +61,8 @@ function fromKnownError(error: unknown, bodyLimitBytes: number): RpcError | unde
   if (error instanceof DatabaseUnavailableError) return new DatabaseUnavailableRpcError(error);
   if (error instanceof InvalidPageError)
     return new InvalidArgumentError(`page.${error.field}`, error.problem);
+  const recovery = fromRecoveryError(error);
+  if (recovery) return recovery;
   // A chain call not wrapped where it was made still reaches here as viem's error: the same outage.
   const chainError = error instanceof ViemError ? mapChainError(error) : error;
   if (chainError instanceof ChainUnavailableError) {
@@ -58,6 +70,18 @@ function fromKnownError(error: unknown, bodyLimitBytes: number): RpcError | unde
     return new ChainUnavailableRpcError(typeof chainId === 'number' ? chainId : undefined, chainError);
   }
   return fromFrameworkError(error, bodyLimitBytes);
+}
+
+/** The recovery services' refusals (src/intents/recovery/errors.ts). */
+function fromRecoveryError(error: unknown): RpcError | undefined {
+  if (error instanceof RecoveryInputError) return new InvalidArgumentError(error.field, error.problem);
+  if (error instanceof RecoveryIntentNotFoundError || error instanceof NothingToRecoverError) {
+    return new NotFoundError(error.message, { details: error.details });
+  }
+  if (error instanceof RecoveryStatusError) return new IntentStatusError(error.message, error.status);
+  if (error instanceof RetryWindowClosedError)
+    return new QuoteExpiredError(error.message, { details: error.details });
+  return undefined;
 }
 
 /** Fastify's own 4xx errors (body parser, size limit, media type) are malformed requests. */

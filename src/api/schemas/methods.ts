@@ -6,10 +6,32 @@ import { type StaticDecode, type TSchema, Type } from '@sinclair/typebox';
 import { ChainInfo, RuntimeStatus, Token, TokenInfo, TokenPrice } from './catalogue.ts';
 import { IntentStatus, TransactionStatus } from './enums.ts';
 import { DepositSignature, GasFeeOptions, Intent, QuoteIntentRequest, TrailsContracts } from './intent.ts';
-import { IntentHistory, IntentReceipt, IntentSummary, Page } from './receipt.ts';
-import { Address, Bool, ChainId, IntentId, NonNegativeInt, Opt, Str, Timestamp, TxHash } from './wire.ts';
+import { IntentHistory, IntentReceipt, IntentSummary, Page, TokenBalance } from './receipt.ts';
+import {
+  Address,
+  Amount,
+  Bool,
+  ChainId,
+  HexData,
+  IntentId,
+  NonNegativeInt,
+  Opt,
+  Str,
+  StringEnum,
+  Timestamp,
+  TxHash,
+} from './wire.ts';
 
 const Empty = Type.Object({});
+
+/** The owner's signed recovery, as BuildIntentRecoveryTransaction and RelayIntentRecovery take it back. */
+const SignedRecoveryRequest = Type.Object({
+  intentId: IntentId,
+  payload: Type.Unknown({ description: 'the payload PrepareIntentRecovery answered, unchanged' }),
+  signature: HexData,
+  intentAddress: Address,
+  refundToAddress: Opt(Address),
+});
 
 const HistoryFilters = {
   page: Opt(Page),
@@ -99,6 +121,57 @@ export const METHODS = {
     auth: true,
     request: Type.Object({ intentId: IntentId, chainId: ChainId, abortTransactionHash: TxHash }),
     response: Type.Object({ intentId: IntentId, status: IntentStatus }),
+  },
+
+  PrepareIntentRecovery: {
+    auth: true,
+    request: Type.Object({
+      intentId: IntentId,
+      intentAddress: Opt(Address),
+      refundToAddress: Opt(Address),
+      tokenAddress: Opt(Address),
+    }),
+    response: Type.Object({
+      intentId: IntentId,
+      intentProtocol: Str(),
+      intentAddress: Address,
+      chainId: ChainId,
+      intentSource: StringEnum(['origin', 'destination'] as const),
+      recoveryTokens: Opt(Type.Array(TokenBalance)),
+      payload: Type.Unknown(),
+      typedData: Type.Unknown(),
+      payloadHash: TxHash,
+    }),
+  },
+  BuildIntentRecoveryTransaction: {
+    auth: true,
+    request: SignedRecoveryRequest,
+    response: Type.Object({
+      to: Address,
+      data: HexData,
+      value: Amount,
+      chainId: ChainId,
+      intentAddress: Address,
+      requiresDeploy: Bool,
+      payloadHash: Opt(TxHash),
+    }),
+  },
+  RelayIntentRecovery: {
+    auth: true,
+    request: SignedRecoveryRequest,
+    response: Type.Object({
+      intentId: IntentId,
+      chainId: ChainId,
+      intentAddress: Address,
+      transactionHash: TxHash,
+      transactionStatus: StringEnum(['SUCCEEDED', 'REVERTED'] as const),
+      fee: Amount,
+    }),
+  },
+  RetryIntent: {
+    auth: true,
+    request: Type.Object({ intentId: IntentId, depositTransactionHash: TxHash }),
+    response: Type.Object({ intentId: IntentId, intentStatus: IntentStatus }),
   },
 
   GetChains: {
