@@ -226,6 +226,26 @@ export const METHODS = {
     request: Empty,
     response: Type.Object({ TrailsContracts: TrailsContracts }),
   },
+  GetProtocolContracts: {
+    auth: true,
+    request: Type.Object({ intentProtocol: Opt(Str()) }),
+    response: Type.Object({
+      TrailsContracts: Type.Object(
+        { ...TrailsContracts.properties, trailsUtilsAddress: Address },
+        { title: 'ProtocolContracts' },
+      ),
+    }),
+  },
+  GetSupportedIntentProtocols: {
+    auth: true,
+    request: Empty,
+    response: Type.Object({ versions: Type.Array(Str()) }),
+  },
+  GetDefaultIntentProtocol: {
+    auth: true,
+    request: Empty,
+    response: Type.Object({ version: Str() }),
+  },
 
   YieldGetMarkets: {
     auth: true,

@@ -1,13 +1,11 @@
 /**
  * PrepareIntentRecovery on the wire: the request as the recovery services take it; the recoverable balances
- * as the reference's IntentTokenBalance (amounts as decimal strings, USD when priced). Switchyard has one
- * intent protocol, answered as `v1`.
+ * as the reference's IntentTokenBalance (amounts as decimal strings, USD when priced), with the one intent
+ * protocol (intent-protocol.ts).
  */
 import type { RecoverableBalance, RecoveryServices } from '../../../intents/recovery/index.ts';
 import type { Handler } from '../../context.ts';
-
-/** The one intent protocol (contracts tag `Switchyard.Intent.v1`), in the reference's enum spelling. */
-export const INTENT_PROTOCOL = 'v1';
+import { INTENT_PROTOCOL } from '../intent-protocol.ts';
 
 export function createPrepareIntentRecovery(recovery: RecoveryServices): Handler<'PrepareIntentRecovery'> {
   return async (input, ctx) => {
