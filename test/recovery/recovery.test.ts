@@ -412,6 +412,11 @@ describe.each(['Trails', 'Service'] as const)('recovery on /rpc/%s', (dialect) =
         payload: { ...prepared.payload, recipient: relayerAddress() },
       });
       expect(changed.message).toMatch(/^signature: is not the intent owner/);
+      for (const junk of ['0x1234', `0x${'00'.repeat(65)}`]) {
+        const notASignature = await build({ signature: junk });
+        expect(notASignature.error).toBe('InvalidArgument');
+        expect(notASignature.message).toMatch(/^signature: is not the intent owner/);
+      }
       const badPayload = await build({ signature, payload: { ...prepared.payload, nonce: 'one' } });
       expect(badPayload.message).toBe(
         'payload.nonce: must be an unsigned 256-bit integer as a decimal string',
