@@ -8,6 +8,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PublicClient } from 'viem';
+import { createRecoveryHandlers } from '../api/methods/recovery/index.ts';
 import type { RateLimit } from '../api/rate-limiter.ts';
 import { createApiServer } from '../api/server.ts';
 import { createChainClients } from '../chains/create-chain-clients.ts';
@@ -16,6 +17,7 @@ import { loadNativeSecp256k1 } from '../chains/signing-account.ts';
 import { createIntentEngine, type IntentEngineOptions } from '../engine/index.ts';
 import type { IntentEngine } from '../engine/types.ts';
 import type { OperatorKeys } from '../intents/operator-from-env.ts';
+import { createRecoveryServices } from '../intents/recovery/index.ts';
 import {
   createIntentServices,
   type IntentServices,
@@ -48,7 +50,10 @@ export interface StartSwitchyardOptions {
    * (a test double, or a wrapper over engines the caller replaces). The caller owns it: it is neither
    * started nor stopped here, and `operator` then only gives the services its addresses.
    */
-  engine?: Pick<IntentEngine, 'requestExecution'> | undefined;
+  engine?:
+    | (Pick<IntentEngine, 'requestExecution'> &
+        Partial<Pick<IntentEngine, 'retryExecution' | 'relayRecovery'>>)
+    | undefined;
   /** The real engine's timings (tests on a devnet that mines at once poll faster); default production's. */
   engineOptions?: IntentEngineOptions | undefined;
   /** The intent services' settings (service fee, clock, WaitIntentReceipt hold); default production's. */
@@ -164,6 +169,24 @@ export async function startSwitchyard(options: StartSwitchyardOptions): Promise<
       : undefined;
   const intents = built && (options.wrapIntents?.(built) ?? built);
 
+  // Recovery and RetryIntent: the owner's signed recoveries (sent by anyone, or by the relayer) and retries.
+  // A test double of the engine without retries and relays leaves these methods Unavailable.
+  const retryExecution = executor?.retryExecution;
+  const relayRecovery = executor?.relayRecovery;
+  const recovery =
+    retryExecution && relayRecovery && operator
+      ? createRecoveryHandlers(
+          createRecoveryServices({
+            store,
+            chains: config.chains,
+            clients,
+            prices,
+            engine: { retryExecution, relayRecovery },
+            relayer: operator.relayer.address,
+          }),
+        )
+      : undefined;
+
   if (config.role === 'worker') return { url: '', store, prices, engine, chainHealth: undefined };
   const chainHealth =
     inventory &&
@@ -182,6 +205,7 @@ export async function startSwitchyard(options: StartSwitchyardOptions): Promise<
     prices,
     intents,
     yield: createYieldService({ chains: config.chains, prices, log: log.child({ component: 'yield' }) }),
+    services: recovery,
     log: log.child({ component: 'api' }),
     rateLimit: options.rateLimit,
     chainHealth,

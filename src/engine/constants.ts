@@ -22,6 +22,12 @@ export const RETRY_BASE_DELAY_MS = 500;
 export const RETRY_MAX_DELAY_MS = 300_000;
 /** A deposit not (yet) enough, or not yet deep enough, is looked at again after this long (ms). */
 export const DEPOSIT_RECHECK_MS = 1_000;
+/**
+ * A deposit still short this long before the origin deadline (chain seconds) fails the intent: the owner has
+ * these last 5 minutes to send the rest and call RetryIntent; otherwise what arrived is returned after the
+ * deadline. Before this point a top-up needs nothing else (the deposit step keeps looking).
+ */
+export const SHORT_DEPOSIT_RETRY_WINDOW_SECONDS = 300n;
 /** The watcher looks for deposits to COMMITTED intents (sent without ExecuteIntent) this often (ms). */
 export const DEPOSIT_SCAN_INTERVAL_MS = 2_000;
 /** Committed intents checked per watcher round: bounds the RPC reads of one round. */

@@ -19,6 +19,8 @@ import { chainLookup, type EngineContext, type EngineKeys, type RefundTiming } f
 import { createDepositWatcher } from './deposit-watcher.ts';
 import { toDepositIntentEntry } from './gasless/index.ts';
 import { createOrderMemo } from './order-memo.ts';
+import { relayRecovery } from './relay-recovery.ts';
+import { retryExecution } from './retry-execution.ts';
 import { createSettlementBatcher } from './settlement-batcher.ts';
 import { startExecution } from './start-execution.ts';
 import { createStepRunner } from './step-runner.ts';
@@ -123,6 +125,11 @@ export function createIntentEngine(deps: IntentEngineDeps): IntentEngine {
       // A gasless deposit (verified by ExecuteIntent) is pulled inside the origin execution: src/engine/gasless.
       const gasless = depositSignature ? toDepositIntentEntry(depositSignature) : undefined;
       await startExecution(ctx, { intentId, depositTransactionHash, gasless });
+    },
+    retryExecution: (input) => retryExecution(ctx, input),
+    async relayRecovery(input) {
+      const sent = await relayRecovery(ctx, input);
+      return { hash: sent.hash, status: sent.receipt.status, minedAt: sent.minedAt };
     },
     async start() {
       const resent = await sender.rebroadcastUnconfirmed();

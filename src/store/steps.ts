@@ -96,6 +96,30 @@ export function createStepsRepo(ctx: StoreContext): StepsRepo {
       return ((await db.executeQuery(query)).numAffectedRows ?? 0n) > 0n;
     },
 
+    async requeue({ intentId, step, runAt }) {
+      const id = lower(intentId);
+      const at = runAt?.getTime() ?? ctx.now().getTime();
+      const inserted = await db.executeQuery<IntentStepRow>(
+        statements.insertReturning(pendingRow(id, step, at)),
+      );
+      if (inserted.rows.length > 0) return;
+      await db
+        .updateTable('intent_steps')
+        .set({
+          state: 'pending',
+          attempts: 0,
+          next_attempt_at: at,
+          last_error: null,
+          lease_owner: null,
+          lease_until: null,
+          updated_at: ctx.now().getTime(),
+        })
+        .where('intent_id', '=', id)
+        .where('step', '=', step)
+        .where('state', 'in', ['done', 'failed'])
+        .execute();
+    },
+
     async list(intentId) {
       const rows = await db
         .selectFrom('intent_steps')

@@ -293,6 +293,12 @@ export interface IntentsRepo {
   getForEngine(intentId: string): Promise<IntentRecord | undefined>;
   /** Moves the status forward only; enforced in the UPDATE's WHERE clause. */
   updateStatus(update: StatusUpdate): Promise<StatusUpdateResult>;
+  /**
+   * RetryIntent's one move back: a FAILED intent becomes EXECUTING again (no longer finished), with the
+   * replacement deposit's hash. Guarded by `status = FAILED` in the UPDATE's WHERE clause, so two retries
+   * (or a retry racing anything else) move it once; false when it was not FAILED.
+   */
+  reopenFailed(input: { intentId: string; depositTransactionHash: string; at?: Date }): Promise<boolean>;
   /** Intent plus its transactions in two queries. */
   /**
    * Its `intent.intent` holds only the wire intent's ReceiptWireFields (receipt-fields.ts), all a receipt
@@ -421,6 +427,11 @@ export interface StepsRepo {
   }): Promise<{ done: boolean; leased: IntentStep[] }>;
   /** Records a failure: retry at `retryAt`, or give up (`failed`) when it is absent. */
   fail(input: { id: number; owner: string; error: string; retryAt?: Date }): Promise<boolean>;
+  /**
+   * Journals a step to run again (RetryIntent): a `done` or `failed` step becomes pending at `runAt` (default
+   * now) with no attempts and no error; one pending or running is left as it is; an absent one is added.
+   */
+  requeue(input: { intentId: string; step: string; runAt?: Date }): Promise<void>;
   list(intentId: string): Promise<IntentStep[]>;
 }
 

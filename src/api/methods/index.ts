@@ -2,8 +2,11 @@
 import type { ApiDeps, ApiServices } from '../context.ts';
 import { createClock } from './clock.ts';
 import { createGetChains } from './get-chains.ts';
+import { createGetDefaultIntentProtocol } from './get-default-intent-protocol.ts';
 import { createGetExactInputRoutes } from './get-exact-input-routes.ts';
 import { createGetExactOutputRoutes } from './get-exact-output-routes.ts';
+import { createGetProtocolContracts } from './get-protocol-contracts.ts';
+import { createGetSupportedIntentProtocols } from './get-supported-intent-protocols.ts';
 import { createGetTokenList } from './get-token-list.ts';
 import { createGetTokenPrices } from './get-token-prices.ts';
 import { createGetTrailsContracts } from './get-trails-contracts.ts';
@@ -21,5 +24,8 @@ export function createCatalogueHandlers(deps: ApiDeps): ApiServices {
     GetExactInputRoutes: createGetExactInputRoutes(deps),
     GetExactOutputRoutes: createGetExactOutputRoutes(deps),
     GetTrailsContracts: createGetTrailsContracts(deps),
+    GetProtocolContracts: createGetProtocolContracts(deps),
+    GetSupportedIntentProtocols: createGetSupportedIntentProtocols(),
+    GetDefaultIntentProtocol: createGetDefaultIntentProtocol(),
   };
 }
