@@ -10,6 +10,8 @@ export interface CallContext {
   projectId: number | undefined;
   method: MethodName;
   dialect: Dialect;
+  /** The request's id (its X-Request-Id): put it in log lines about this call. */
+  requestId?: string | undefined;
   /** Aborted when the client goes away before the answer (long polls stop waiting). */
   signal?: AbortSignal | undefined;
   /**

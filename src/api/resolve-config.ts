@@ -8,6 +8,7 @@ import { resolve } from 'node:path';
 import { type StaticDecode, Type } from '@sinclair/typebox';
 import type { ChainConfig, SwitchyardConfig } from '../internal/config-types.ts';
 import { ConfigError } from '../internal/errors.ts';
+import { resolveMetricsListen } from '../metrics/resolve-metrics-listen.ts';
 import { InvalidArgumentError } from './errors/rpc-errors.ts';
 import { Address, Bool, ChainId, NonNegativeInt, Opt, Str } from './schemas/wire.ts';
 import { compileRequestDecoder } from './validate-request.ts';
@@ -53,9 +54,11 @@ const ChainSchema = Type.Object({
   contracts: Type.Record(Type.String(), Address),
 });
 
+const TcpPort = Type.Integer({ minimum: 0, maximum: 65535, 'x-error': 'must be a TCP port (0-65535)' });
+
 const FileSchema = Type.Object({
   host: Opt(Str()),
-  port: Opt(Type.Integer({ minimum: 0, maximum: 65535, 'x-error': 'must be a TCP port (0-65535)' })),
+  port: Opt(TcpPort),
   dataDir: Opt(Str()),
   databaseUrl: Opt(Str()),
   role: Opt(
@@ -64,6 +67,11 @@ const FileSchema = Type.Object({
     }),
   ),
   chains: Type.Array(ChainSchema, { minItems: 1 }),
+  metrics: Opt(
+    Type.Union([Type.Literal(false), Type.Object({ host: Opt(Str()), port: Opt(TcpPort) })], {
+      'x-error': 'must be false or { "host"?, "port"? }',
+    }),
+  ),
   prices: Opt(
     Type.Record(
       Type.String({ pattern: '^[0-9]{1,16}:0x[0-9a-fA-F]{40}$' }),
@@ -126,6 +134,8 @@ export function resolveConfig({ configPath, env, flags }: ConfigInputs): Switchy
   };
   if (databaseUrl) config.databaseUrl = databaseUrl;
   if (file.prices) config.prices = file.prices;
+  const metrics = resolveMetricsListen(env, file.metrics);
+  if (metrics) config.metrics = metrics;
   const ids = new Set<number>();
   config.chains.forEach((c, i) => {
     if (ids.has(c.chainId)) throw new ConfigError(`chains[${i}].chainId: ${c.chainId} is listed twice`);

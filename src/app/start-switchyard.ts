@@ -19,6 +19,10 @@ import { createIntentServices, type IntentServicesConfig } from '../intents/serv
 import type { SwitchyardConfig } from '../internal/config-types.ts';
 import type { Logger } from '../internal/logger.ts';
 import type { Shutdown } from '../internal/shutdown.ts';
+import { countStatusChanges } from '../metrics/count-status-changes.ts';
+import { createPrometheusMetrics } from '../metrics/create-prometheus-metrics.ts';
+import { meterRpcFetch } from '../metrics/meter-rpc-fetch.ts';
+import { serveMetrics } from '../metrics/serve-metrics.ts';
 import { createPriceSource, type PriceSource } from '../pricing/index.ts';
 import { createStore, type Store } from '../store/index.ts';
 import { createYieldService } from '../yield/index.ts';
@@ -57,6 +61,8 @@ export interface StartSwitchyardOptions {
 
 export interface RunningSwitchyard {
   url: string;
+  /** The Prometheus listener's `…/metrics` URL; absent when `config.metrics` is. */
+  metricsUrl?: string | undefined;
   store: Store;
   prices: PriceSource;
   engine: IntentEngine | undefined;
@@ -64,7 +70,11 @@ export interface RunningSwitchyard {
 
 export async function startSwitchyard(options: StartSwitchyardOptions): Promise<RunningSwitchyard> {
   const { config, operator, log, shutdown } = options;
-  const store = options.store ?? (await openStore(config, log, shutdown));
+  const opened = options.store ?? (await openStore(config, log, shutdown));
+  // Metrics are kept only when a listener will serve them; otherwise nothing is counted at all.
+  const prometheus = config.metrics ? createPrometheusMetrics() : undefined;
+  const metrics = prometheus?.metrics;
+  const store = metrics ? countStatusChanges(opened, metrics) : opened;
   const prices = createPriceSource({
     chains: config.chains,
     prices: config.prices,
@@ -74,22 +84,31 @@ export async function startSwitchyard(options: StartSwitchyardOptions): Promise<
   // the limit on answer size moves into it (src/chains/keep-alive-fetch.ts).
   const rpcFetch = createKeepAliveFetch();
   shutdown.add('rpc connections', async () => rpcFetch.close());
-  const clients = createChainClients(config.chains, {
-    fetchFn: rpcFetch.fetch,
-    batch: false,
-  });
+  const fetchFn = metrics ? meterRpcFetch(rpcFetch.fetch, config.chains, metrics) : rpcFetch.fetch;
+  const clients = createChainClients(config.chains, { fetchFn, batch: false });
+  const metricsUrl =
+    prometheus && config.metrics
+      ? await serveMetrics({
+          prometheus,
+          listen: config.metrics,
+          store,
+          chains: config.chains,
+          clients,
+          operator,
+          log: log.child({ component: 'metrics' }),
+          shutdown,
+        })
+      : undefined;
 
   const engine =
     operator && !options.engine
       ? createIntentEngine({
           store,
           chains: config.chains,
-          clients: createChainClients(config.chains, {
-            fetchFn: rpcFetch.fetch,
-            batch: true,
-          }),
+          clients: createChainClients(config.chains, { fetchFn, batch: true }),
           keys: operator,
           log: log.child({ component: 'engine' }),
+          metrics,
           ...(options.engineOptions && { options: options.engineOptions }),
         })
       : undefined;
@@ -132,7 +151,7 @@ export async function startSwitchyard(options: StartSwitchyardOptions): Promise<
         })
       : undefined;
 
-  if (config.role === 'worker') return { url: '', store, prices, engine };
+  if (config.role === 'worker') return { url: '', metricsUrl, store, prices, engine };
   const api = await createApiServer({
     config,
     chains: config.chains,
@@ -145,6 +164,7 @@ export async function startSwitchyard(options: StartSwitchyardOptions): Promise<
     },
     log: log.child({ component: 'api' }),
     rateLimit: options.rateLimit,
+    metrics,
   });
   const url = await api.listen(config.port, config.host);
   shutdown.add('api', async () => {
@@ -153,7 +173,7 @@ export async function startSwitchyard(options: StartSwitchyardOptions): Promise<
     await api.close();
   });
   log.info('API listening', { url, role: config.role, chains: config.chains.map((c) => c.chainId) });
-  return { url, store, prices, engine };
+  return { url, metricsUrl, store, prices, engine };
 }
 
 async function openStore(config: SwitchyardConfig, log: Logger, shutdown: Shutdown): Promise<Store> {

@@ -6,6 +6,7 @@
  */
 import { isRetryable } from '../chains/is-retryable.ts';
 import { mapChainError } from '../chains/map-chain-error.ts';
+import type { StepOutcome } from '../metrics/metrics.ts';
 import { isTerminal } from '../store/statuses.ts';
 import type { IntentStep } from '../store/types.ts';
 import {
@@ -98,6 +99,9 @@ export function createStepRunner(ctx: EngineContext, options: StepRunnerOptions)
 
   async function run(step: IntentStep): Promise<void> {
     const log = ctx.log.child({ intentId: step.intentId, step: step.step, attempt: step.attempts });
+    const started = performance.now();
+    const ran = (outcome: StepOutcome) =>
+      ctx.metrics?.stepRun(step.step, outcome, (performance.now() - started) / 1000);
     let input: StepInput | undefined;
     try {
       const definition = STEPS.get(step.step);
@@ -112,6 +116,7 @@ export function createStepRunner(ctx: EngineContext, options: StepRunnerOptions)
       }
       input = { intent, plan: plans.load(intent) };
       const result = await definition.run(ctx, input);
+      ran(result.kind);
       if (result.kind === 'wait') {
         await ctx.store.steps.fail({
           id: step.id,
@@ -137,6 +142,7 @@ export function createStepRunner(ctx: EngineContext, options: StepRunnerOptions)
       const mapped = mapChainError(error);
       const reason = `${mapped.name}: ${mapped.message}`.slice(0, MAX_ERROR_LENGTH);
       if (isRetryable(mapped)) {
+        ran('retry');
         const delay = retryDelayMs(step.attempts);
         log.warn('step failed, will retry', { reason, delayMs: delay });
         await ctx.store.steps.fail({
@@ -147,6 +153,7 @@ export function createStepRunner(ctx: EngineContext, options: StepRunnerOptions)
         });
         return;
       }
+      ran('failed');
       log.error('step failed for good', { reason });
       await ctx.store.steps.fail({ id: step.id, owner, error: reason });
       const definition = STEPS.get(step.step);

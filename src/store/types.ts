@@ -491,6 +491,19 @@ export interface ExpiredQuotesRepo {
   deleteExpired(input: { expiredBefore: Date; limit: number }): Promise<number>;
 }
 
+// ---------------------------------------------------------------- gauges
+
+/** Counts an operator watches (the Prometheus gauges), across every project. */
+export interface GaugesRepo {
+  /** Stored intents per status; a status no intent has is absent. */
+  intentsByStatus(): Promise<Partial<Record<IntentStatus, number>>>;
+  /**
+   * Steps a worker's lease would take now (pending, or running under an expired lease, and due), and steps
+   * running under a live lease.
+   */
+  steps(now?: Date): Promise<{ due: number; leased: number }>;
+}
+
 // ---------------------------------------------------------------- change notifications
 
 export type IntentListener = (intentId: string) => void;
@@ -539,6 +552,7 @@ export interface Store {
   readonly nonces: NoncesRepo;
   readonly signedTransactions: SignedTransactionsRepo;
   readonly expiredQuotes: ExpiredQuotesRepo;
+  readonly gauges: GaugesRepo;
   readonly events: IntentEvents;
   /** A trivial round trip, for RuntimeStatus; resolves to the latency in ms or throws. */
   ping(): Promise<number>;

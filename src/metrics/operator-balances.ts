@@ -1,0 +1,58 @@
+/**
+ * The relayer's and the solver's balances of every listed token (native included) on every chain, for the
+ * `switchyard_operator_balance_tokens` gauge. One round of reads serves every scrape for BALANCES_TTL_MS, so
+ * several Prometheus servers scraping every few seconds cost one round per chain and token. A read that
+ * fails leaves that balance out (the RPC error is counted by the metered fetch).
+ */
+import { type Address, erc20Abi, formatUnits, type PublicClient, zeroAddress } from 'viem';
+import { createTtlMemo } from '../chains/ttl-memo.ts';
+import type { ChainConfig } from '../internal/config-types.ts';
+import type { OperatorBalance } from './state-gauges.ts';
+
+/** How long one round of balance reads answers scrapes (ms): a balance moves once per fill or fee. */
+export const BALANCES_TTL_MS = 15_000;
+
+export interface OperatorBalancesDeps {
+  chains: readonly ChainConfig[];
+  clients: ReadonlyMap<number, PublicClient>;
+  operators: { relayer: Address; solver: Address };
+}
+
+export function createOperatorBalances(deps: OperatorBalancesDeps): () => Promise<OperatorBalance[]> {
+  const memo = createTtlMemo<'round', OperatorBalance[]>(BALANCES_TTL_MS);
+  const round = async (): Promise<OperatorBalance[]> => {
+    const reads = deps.chains.flatMap((chain) => {
+      const client = deps.clients.get(chain.chainId);
+      if (!client) return [];
+      return Object.entries(deps.operators).flatMap(([role, holder]) =>
+        tokensOf(chain).map(async (token): Promise<OperatorBalance> => {
+          const balance =
+            token.address === zeroAddress
+              ? await client.getBalance({ address: holder })
+              : await client.readContract({
+                  address: token.address,
+                  abi: erc20Abi,
+                  functionName: 'balanceOf',
+                  args: [holder],
+                });
+          // The one place an amount becomes a float: Prometheus holds float64 values only.
+          return {
+            role,
+            chainId: chain.chainId,
+            token: token.symbol,
+            tokens: Number(formatUnits(balance, token.decimals)),
+          };
+        }),
+      );
+    });
+    const settled = await Promise.allSettled(reads);
+    return settled.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+  };
+  return () => memo.get('round', round);
+}
+
+/** The chain's listed tokens, and its native currency when the list leaves it out. */
+function tokensOf(chain: ChainConfig): { address: Address; symbol: string; decimals: number }[] {
+  if (chain.tokens.some((t) => t.address === zeroAddress)) return chain.tokens;
+  return [{ address: zeroAddress, ...chain.nativeCurrency }, ...chain.tokens];
+}
