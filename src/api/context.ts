@@ -52,6 +52,8 @@ export interface ApiDeps {
   version: string;
   startedAt: Date;
   now: () => Date;
+  /** The server's own base URL (`http://host:port`) once it listens; undefined before. */
+  publicUrl?: (() => string | undefined) | undefined;
 }
 
 /** The configured chain with this id, or UnsupportedNetwork naming the request field. */

@@ -5,6 +5,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { type ExplorerOptions, registerExplorer } from '../explorer/register-explorer.ts';
 import type { ChainConfig, SwitchyardConfig } from '../internal/config-types.ts';
 import type { Logger } from '../internal/logger.ts';
 import type { Metrics } from '../metrics/metrics.ts';
@@ -77,6 +78,8 @@ export interface ApiServerOptions {
   now?: (() => Date) | undefined;
   /** Every answered request is counted and timed here (src/metrics); absent: nothing is counted. */
   metrics?: Metrics | undefined;
+  /** Serves the intent explorer at /explorer (src/explorer); absent: no explorer. */
+  explorer?: ExplorerOptions | undefined;
 }
 
 export interface ApiServer {
@@ -102,6 +105,8 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
   const bodyLimit = options.bodyLimitBytes ?? BODY_LIMIT_BYTES;
   const now = options.now ?? (() => new Date());
   const store = options.store;
+  // Set by listen(): the base of the links GetChains gives to the served explorer.
+  let listeningUrl: string | undefined;
   const deps: ApiDeps = {
     chains: options.chains,
     chainById: new Map(options.chains.map((c) => [c.chainId, c])),
@@ -111,6 +116,7 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
     version: options.version ?? API_VERSION,
     startedAt: now(),
     now,
+    publicUrl: () => listeningUrl,
   };
   const handlers: ApiServices = {
     ...createCatalogueHandlers(deps),
@@ -193,13 +199,16 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
     }
   }
 
+  if (options.explorer) registerExplorer(app, { store, access, options: options.explorer });
+
   return {
     app,
     async listen(port = options.config?.port ?? 0, host = options.config?.host ?? '127.0.0.1') {
       await app.listen({ port, host });
       const address = app.server.address();
       const bound = typeof address === 'object' && address ? address.port : port;
-      return `http://${host.includes(':') ? `[${host}]` : host}:${bound}`;
+      listeningUrl = `http://${host.includes(':') ? `[${host}]` : host}:${bound}`;
+      return listeningUrl;
     },
     close: () => {
       closing = true;

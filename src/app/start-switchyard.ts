@@ -57,6 +57,11 @@ export interface StartSwitchyardOptions {
    * its clock defaults to the intent services' `now`. Default production's (src/app/quote-retention.ts).
    */
   quoteRetention?: QuoteRetentionOptions | undefined;
+  /**
+   * The access key the explorer page opens with (`switchyard start`: the devnet's, known once the store is
+   * open); absent, the page asks for one.
+   */
+  explorerAccessKey?: (() => string | undefined) | undefined;
 }
 
 export interface RunningSwitchyard {
@@ -165,6 +170,7 @@ export async function startSwitchyard(options: StartSwitchyardOptions): Promise<
     log: log.child({ component: 'api' }),
     rateLimit: options.rateLimit,
     metrics,
+    explorer: { clients, accessKey: options.explorerAccessKey },
   });
   const url = await api.listen(config.port, config.host);
   shutdown.add('api', async () => {
