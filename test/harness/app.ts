@@ -50,6 +50,10 @@ export interface TestServiceOptions extends AssemblyOptions {
    * Suites that poll (WaitIntentReceipt in a loop) set more so the limiter is not what they end up testing.
    */
   keyRateLimitPerMinute?: number;
+  /** Keep metrics and serve them on a free loopback port (`metricsUrl`), as `serve` does on 9464. */
+  metrics?: boolean;
+  /** The explorer page opens with this service's access key filled in, as on `switchyard start`'s devnet. */
+  explorerWithKey?: boolean;
 }
 
 export interface TestService {
@@ -61,6 +65,8 @@ export interface TestService {
   projectId: number;
   /** The real engine, when the process built one (not when `engine` was given). */
   engine: IntentEngine | undefined;
+  /** The Prometheus listener's `…/metrics` URL, with `metrics: true`. */
+  metricsUrl: string | undefined;
   /** Stops the process (API, engine, the store unless it was given) and deletes the data dir. */
   stop(): Promise<void>;
 }
@@ -69,9 +75,18 @@ export async function startTestService(options: TestServiceOptions): Promise<Tes
   const dataDir = await mkdtemp(path.join(tmpdir(), 'switchyard-app-'));
   const shutdown = createShutdown();
   shutdown.add('data dir', () => rm(dataDir, { recursive: true, force: true }));
+  // The key is made once the store is open, after the API listens; the explorer reads it per page.
+  let explorerKey: string | undefined;
   try {
     const app = await startSwitchyard({
-      config: { host: TEST_HOST, port: TEST_PORT, dataDir, role: 'all', chains: options.chains },
+      config: {
+        host: TEST_HOST,
+        port: TEST_PORT,
+        dataDir,
+        role: 'all',
+        chains: options.chains,
+        ...(options.metrics && { metrics: { host: TEST_HOST, port: TEST_PORT } }),
+      },
       operator: options.operator,
       log: createSilentLogger(),
       shutdown,
@@ -80,14 +95,17 @@ export async function startTestService(options: TestServiceOptions): Promise<Tes
       engineOptions: options.engineOptions,
       intentServices: options.intentServices,
       rateLimit: options.rateLimit,
+      ...(options.explorerWithKey && { explorerAccessKey: () => explorerKey }),
     });
     const { key, projectId } = await projectKey(app.store, options);
+    explorerKey = key;
     return {
       url: app.url,
       store: app.store,
       key,
       projectId,
       engine: app.engine,
+      metricsUrl: app.metricsUrl,
       stop: () => shutdown.shutdown(),
     };
   } catch (error) {
@@ -115,6 +133,7 @@ export async function startTestSwitchyard(options: TestSwitchyardOptions = {}): 
   const net = await startTestDevnet(devnet);
   try {
     const app = await startTestService({
+      explorerWithKey: true,
       ...rest,
       chains: net.chainConfigs,
       operator: devnetOperator(net.devnet),
