@@ -67,10 +67,12 @@ const FileSchema = Type.Object({
     }),
   ),
   chains: Type.Array(ChainSchema, { minItems: 1 }),
+  // `false` (no listener) is taken out before decoding (readConfigFile), so a bad member is named itself.
   metrics: Opt(
-    Type.Union([Type.Literal(false), Type.Object({ host: Opt(Str()), port: Opt(TcpPort) })], {
-      'x-error': 'must be false or { "host"?, "port"? }',
-    }),
+    Type.Object(
+      { host: Opt(Str()), port: Opt(TcpPort) },
+      { 'x-error': 'must be false or { "host"?, "port"? }' },
+    ),
   ),
   prices: Opt(
     Type.Record(
@@ -81,7 +83,8 @@ const FileSchema = Type.Object({
 });
 
 const decodeFile = compileRequestDecoder(FileSchema);
-type ConfigFile = Omit<StaticDecode<typeof FileSchema>, 'chains'> & {
+type ConfigFile = Omit<StaticDecode<typeof FileSchema>, 'chains' | 'metrics'> & {
+  metrics?: { host?: string | undefined; port?: number | undefined } | false;
   chains: (Omit<ChainConfig, 'isTestnet' | 'confirmations'> & {
     isTestnet?: boolean;
     confirmations?: number;
@@ -144,15 +147,19 @@ export function resolveConfig({ configPath, env, flags }: ConfigInputs): Switchy
   return config;
 }
 
-function readConfigFile(path: string) {
+function readConfigFile(path: string): ConfigFile {
   let raw: unknown;
   try {
     raw = JSON.parse(readFileSync(path, 'utf8'));
   } catch (error) {
     throw new ConfigError(`cannot read config file ${path}: ${(error as Error).message}`);
   }
+  const metricsOff =
+    typeof raw === 'object' && raw !== null && (raw as { metrics?: unknown }).metrics === false;
   try {
-    return decodeFile(raw) as ConfigFile;
+    if (!metricsOff) return decodeFile(raw) as ConfigFile;
+    const { metrics: _off, ...rest } = raw as Record<string, unknown>;
+    return { ...(decodeFile(rest) as ConfigFile), metrics: false };
   } catch (error) {
     if (error instanceof InvalidArgumentError) throw new ConfigError(`config file ${path}: ${error.message}`);
     throw error;

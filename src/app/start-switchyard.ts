@@ -62,6 +62,8 @@ export interface StartSwitchyardOptions {
    * open); absent, the page asks for one.
    */
   explorerAccessKey?: (() => string | undefined) | undefined;
+  /** How long a round of operator balance reads answers metrics scrapes (ms; tests: 0, every scrape reads). */
+  metricsBalancesTtlMs?: number | undefined;
 }
 
 export interface RunningSwitchyard {
@@ -102,6 +104,7 @@ export async function startSwitchyard(options: StartSwitchyardOptions): Promise<
           operator,
           log: log.child({ component: 'metrics' }),
           shutdown,
+          balancesTtlMs: options.metricsBalancesTtlMs,
         })
       : undefined;
 

@@ -49,9 +49,13 @@ export function createPrometheusMetrics(): PrometheusMetrics {
   const statusChanges = counter('intent_status_changes_total', 'Intents moved to a status by this process', [
     'status',
   ]);
+  const stepRuns = counter('step_runs_total', 'Engine step runs, by step and how each ended', [
+    'step',
+    'outcome',
+  ]);
   const stepSeconds = histogram(
     'step_duration_seconds',
-    'Engine step runs by step and outcome, and how long each took',
+    'How long engine step runs took, by step and outcome',
     ['step', 'outcome'],
     STEP_SECONDS_BUCKETS,
   );
@@ -111,7 +115,9 @@ export function createPrometheusMetrics(): PrometheusMetrics {
       statusChanges.inc({ status });
     },
     stepRun(step, outcome, seconds) {
-      stepSeconds.observe({ step, outcome }, seconds);
+      const labels = { step, outcome };
+      stepRuns.inc(labels);
+      stepSeconds.observe(labels, seconds);
     },
     stepLeaseTakenOver(step) {
       takeovers.inc({ step });

@@ -12,7 +12,13 @@ type Fetch = (input: string | URL | Request, init?: RequestInit) => Promise<Resp
 
 export function meterRpcFetch(fetchFn: Fetch, chains: readonly ChainConfig[], metrics: Metrics): Fetch {
   const chainByUrl = new Map<string, number>();
-  for (const chain of chains) for (const url of chain.rpcUrls) chainByUrl.set(url, chain.chainId);
+  // As configured and as viem's transport sends it (normalised: `http://host:port/`).
+  for (const chain of chains) {
+    for (const url of chain.rpcUrls) {
+      chainByUrl.set(url, chain.chainId);
+      chainByUrl.set(new URL(url).href, chain.chainId);
+    }
+  }
   return (input, init) => {
     const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
     const chainId = chainByUrl.get(url);

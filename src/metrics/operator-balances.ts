@@ -16,10 +16,13 @@ export interface OperatorBalancesDeps {
   chains: readonly ChainConfig[];
   clients: ReadonlyMap<number, PublicClient>;
   operators: { relayer: Address; solver: Address };
+  /** How long one round answers scrapes (ms); 0 reads at every scrape (tests). Default BALANCES_TTL_MS. */
+  ttlMs?: number | undefined;
 }
 
 export function createOperatorBalances(deps: OperatorBalancesDeps): () => Promise<OperatorBalance[]> {
-  const memo = createTtlMemo<'round', OperatorBalance[]>(BALANCES_TTL_MS);
+  const ttlMs = deps.ttlMs ?? BALANCES_TTL_MS;
+  const memo = ttlMs > 0 ? createTtlMemo<'round', OperatorBalance[]>(ttlMs) : undefined;
   const round = async (): Promise<OperatorBalance[]> => {
     const reads = deps.chains.flatMap((chain) => {
       const client = deps.clients.get(chain.chainId);
@@ -48,7 +51,7 @@ export function createOperatorBalances(deps: OperatorBalancesDeps): () => Promis
     const settled = await Promise.allSettled(reads);
     return settled.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
   };
-  return () => memo.get('round', round);
+  return () => (memo ? memo.get('round', round) : round());
 }
 
 /** The chain's listed tokens, and its native currency when the list leaves it out. */

@@ -23,6 +23,8 @@ export async function serveMetrics(deps: {
   operator: OperatorKeys | undefined;
   log: Logger;
   shutdown: Shutdown;
+  /** Operator balance reads answer scrapes this long (ms); default BALANCES_TTL_MS, 0 reads every time. */
+  balancesTtlMs?: number | undefined;
 }): Promise<string> {
   const { prometheus, store, operator, log } = deps;
   registerStateGauges(
@@ -35,6 +37,7 @@ export async function serveMetrics(deps: {
           chains: deps.chains,
           clients: deps.clients,
           operators: { relayer: operator.relayer.address, solver: operator.solver.address },
+          ttlMs: deps.balancesTtlMs,
         }),
       }),
     },

@@ -36,7 +36,7 @@ export const FAST_ENGINE_OPTIONS = { stepPollIntervalMs: 20, depositScanInterval
 /** What a test may set beyond production: passed to startSwitchyard as they are. */
 type AssemblyOptions = Pick<
   StartSwitchyardOptions,
-  'store' | 'engine' | 'engineOptions' | 'intentServices' | 'rateLimit'
+  'store' | 'engine' | 'engineOptions' | 'intentServices' | 'rateLimit' | 'metricsBalancesTtlMs'
 >;
 
 export interface TestServiceOptions extends AssemblyOptions {
@@ -95,6 +95,7 @@ export async function startTestService(options: TestServiceOptions): Promise<Tes
       engineOptions: options.engineOptions,
       intentServices: options.intentServices,
       rateLimit: options.rateLimit,
+      metricsBalancesTtlMs: options.metricsBalancesTtlMs,
       ...(options.explorerWithKey && { explorerAccessKey: () => explorerKey }),
     });
     const { key, projectId } = await projectKey(app.store, options);
