@@ -20,9 +20,8 @@ import type { SwitchyardConfig } from '../internal/config-types.ts';
 import type { Logger } from '../internal/logger.ts';
 import type { Shutdown } from '../internal/shutdown.ts';
 import { countStatusChanges } from '../metrics/count-status-changes.ts';
-import { createPrometheusMetrics } from '../metrics/create-prometheus-metrics.ts';
 import { meterRpcFetch } from '../metrics/meter-rpc-fetch.ts';
-import { serveMetrics } from '../metrics/serve-metrics.ts';
+import { addStateGauges, serveMetrics } from '../metrics/serve-metrics.ts';
 import { createPriceSource, type PriceSource } from '../pricing/index.ts';
 import { createStore, type Store } from '../store/index.ts';
 import { createYieldService } from '../yield/index.ts';
@@ -78,9 +77,11 @@ export interface RunningSwitchyard {
 export async function startSwitchyard(options: StartSwitchyardOptions): Promise<RunningSwitchyard> {
   const { config, operator, log, shutdown } = options;
   const opened = options.store ?? (await openStore(config, log, shutdown));
-  // Metrics are kept only when a listener will serve them; otherwise nothing is counted at all.
-  const prometheus = config.metrics ? createPrometheusMetrics() : undefined;
-  const metrics = prometheus?.metrics;
+  // Metrics are kept only when a listener serves them; otherwise nothing is counted at all.
+  const served = config.metrics
+    ? await serveMetrics({ listen: config.metrics, log: log.child({ component: 'metrics' }), shutdown })
+    : undefined;
+  const metrics = served?.prometheus.metrics;
   const store = metrics ? countStatusChanges(opened, metrics) : opened;
   const prices = createPriceSource({
     chains: config.chains,
@@ -93,20 +94,17 @@ export async function startSwitchyard(options: StartSwitchyardOptions): Promise<
   shutdown.add('rpc connections', async () => rpcFetch.close());
   const fetchFn = metrics ? meterRpcFetch(rpcFetch.fetch, config.chains, metrics) : rpcFetch.fetch;
   const clients = createChainClients(config.chains, { fetchFn, batch: false });
-  const metricsUrl =
-    prometheus && config.metrics
-      ? await serveMetrics({
-          prometheus,
-          listen: config.metrics,
-          store,
-          chains: config.chains,
-          clients,
-          operator,
-          log: log.child({ component: 'metrics' }),
-          shutdown,
-          balancesTtlMs: options.metricsBalancesTtlMs,
-        })
-      : undefined;
+  if (served) {
+    addStateGauges(served.prometheus, {
+      store,
+      chains: config.chains,
+      clients,
+      operator,
+      log: log.child({ component: 'metrics' }),
+      balancesTtlMs: options.metricsBalancesTtlMs,
+    });
+  }
+  const metricsUrl = served?.url;
 
   const engine =
     operator && !options.engine

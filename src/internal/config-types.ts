@@ -88,6 +88,11 @@ export interface ChainConfig {
 export interface MetricsListenConfig {
   host: string;
   port: number;
+  /**
+   * Set on the default listener (nobody chose the port): when another process holds it, this one starts
+   * without metrics and warns, instead of refusing to start.
+   */
+  skipIfTaken?: boolean;
 }
 
 export interface SwitchyardConfig {

@@ -1,6 +1,7 @@
 /**
  * Where the metrics listener listens: defaults ← environment (METRICS_HOST, METRICS_PORT) ← the config
  * file's `metrics` (`false` turns the listener off). `switchyard serve` and `switchyard start` both use it.
+ * The default port is skipped with a warning when taken (several processes on one box); a chosen one is not.
  */
 import type { MetricsListenConfig } from '../internal/config-types.ts';
 import { ConfigError } from '../internal/errors.ts';
@@ -15,8 +16,11 @@ export function resolveMetricsListen(
   file?: { host?: string | undefined; port?: number | undefined } | false,
 ): MetricsListenConfig | undefined {
   if (file === false) return undefined;
-  const port = file?.port ?? parsePort(env.METRICS_PORT) ?? DEFAULT_METRICS_PORT;
-  return { host: file?.host ?? env.METRICS_HOST ?? DEFAULT_METRICS_HOST, port };
+  const chosen = file?.port ?? parsePort(env.METRICS_PORT);
+  const host = file?.host ?? env.METRICS_HOST ?? DEFAULT_METRICS_HOST;
+  return chosen === undefined
+    ? { host, port: DEFAULT_METRICS_PORT, skipIfTaken: true }
+    : { host, port: chosen };
 }
 
 function parsePort(value: string | undefined): number | undefined {

@@ -11,7 +11,9 @@ import { Registry } from 'prom-client';
 import { afterAll, describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../src/api/resolve-config.ts';
 import { ConfigError, PortInUseError } from '../../src/internal/errors.ts';
-import { createSilentLogger } from '../../src/internal/logger.ts';
+import { createLogger, createSilentLogger } from '../../src/internal/logger.ts';
+import { createShutdown } from '../../src/internal/shutdown.ts';
+import { serveMetrics } from '../../src/metrics/serve-metrics.ts';
 import { startMetricsServer } from '../../src/metrics/start-metrics-server.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'switchyard-metrics-config-'));
@@ -41,7 +43,7 @@ function resolveWith(extra: Record<string, unknown>, env: NodeJS.ProcessEnv = {}
 
 describe('metrics listener configuration', () => {
   it('defaults to 127.0.0.1:9464; the environment and then the file change it; false turns it off', () => {
-    expect(resolveWith({}).metrics).toEqual({ host: '127.0.0.1', port: 9464 });
+    expect(resolveWith({}).metrics).toEqual({ host: '127.0.0.1', port: 9464, skipIfTaken: true });
     expect(resolveWith({}, { METRICS_HOST: '0.0.0.0', METRICS_PORT: '9100' }).metrics).toEqual({
       host: '0.0.0.0',
       port: 9100,
@@ -60,10 +62,11 @@ describe('metrics listener configuration', () => {
     expect(() => resolveWith({}, { METRICS_PORT: 'x' })).toThrow(/METRICS_PORT/);
   });
 
-  it('stops start-up when its port is taken, naming the setting', async () => {
+  it('stops start-up when a chosen port is taken, naming the setting; a taken default port is a warning', async () => {
     const holder: Server = createServer();
     await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
     const port = (holder.address() as { port: number }).port;
+    const shutdown = createShutdown();
     try {
       const start = startMetricsServer({
         registry: new Registry(),
@@ -72,8 +75,21 @@ describe('metrics listener configuration', () => {
       });
       await expect(start).rejects.toBeInstanceOf(PortInUseError);
       await expect(start).rejects.toThrow(/metrics listener \(config metrics\.port/);
+      await expect(
+        serveMetrics({ listen: { host: '127.0.0.1', port }, log: createSilentLogger(), shutdown }),
+      ).rejects.toBeInstanceOf(PortInUseError);
+
+      const warnings: string[] = [];
+      const log = createLogger({ format: 'json', write: (line) => warnings.push(JSON.parse(line).msg) });
+      expect(
+        await serveMetrics({ listen: { host: '127.0.0.1', port, skipIfTaken: true }, log, shutdown }),
+      ).toBeUndefined();
+      expect(warnings).toEqual([
+        'the default metrics port is taken: this process keeps no metrics; set metrics.port to give it one',
+      ]);
     } finally {
       holder.close();
+      await shutdown.shutdown();
     }
   });
 });
