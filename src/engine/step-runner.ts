@@ -178,7 +178,21 @@ export function createStepRunner(ctx: EngineContext, options: StepRunnerOptions)
     const free = batch - inFlight.size;
     if (free <= 0) return;
     const steps = await ctx.store.steps.leaseDue({ owner, limit: free, leaseMs });
-    for (const step of steps) dispatch(step);
+    for (const step of steps) {
+      if (step.takenOverFrom) tookOver(step);
+      dispatch(step);
+    }
+  }
+
+  /** The step's last worker stopped renewing its lease (it died or stalled): counted and logged. */
+  function tookOver(step: IntentStep): void {
+    ctx.metrics?.stepLeaseTakenOver(step.step);
+    ctx.log.warn('step taken over: the lease of the worker running it ran out', {
+      intentId: step.intentId,
+      step: step.step,
+      from: step.takenOverFrom,
+      attempt: step.attempts,
+    });
   }
 
   function kick(): void {

@@ -46,4 +46,22 @@ describeEachDialect('gauges', ({ openStore }) => {
     await store.steps.complete({ id: deposit!.id, owner: 'w2' });
     expect(await store.gauges.steps(at(61))).toEqual({ due: 1, leased: 1 });
   });
+
+  it('says which worker a lease took a step over from, and nothing for a step leased from pending', async () => {
+    const project = await store.projects.create('gauges-takeover');
+    const { intentId } = await store.intents.insert(newIntent(project.id));
+    // Before the other tests' steps are due, so the leases below see only this step.
+    const t0 = new Date('2029-01-01T00:00:00Z');
+    const at = (seconds: number) => new Date(t0.getTime() + seconds * 1000);
+    await store.steps.enqueue({ intentId, step: 'fill', runAt: t0 });
+    const [first] = await store.steps.leaseDue({ owner: 'w1', limit: 1, leaseMs: 30_000, now: at(1) });
+    expect(first?.takenOverFrom).toBeNull();
+    // w1 stops renewing: w2 takes the step over once the lease has run out.
+    const [taken] = await store.steps.leaseDue({ owner: 'w2', limit: 1, leaseMs: 30_000, now: at(40) });
+    expect([taken?.leaseOwner, taken?.takenOverFrom]).toEqual(['w2', 'w1']);
+    // w2 asks for a retry; the next lease comes from pending: no takeover.
+    await store.steps.fail({ id: taken!.id, owner: 'w2', error: 'waiting: fill not mined', retryAt: at(41) });
+    const [retried] = await store.steps.leaseDue({ owner: 'w3', limit: 1, leaseMs: 30_000, now: at(42) });
+    expect([retried?.leaseOwner, retried?.takenOverFrom]).toEqual(['w3', null]);
+  });
 });

@@ -354,6 +354,11 @@ export interface IntentStep {
   lastError: string | null;
   leaseOwner: string | null;
   leaseUntil: Date | null;
+  /**
+   * Set by `leaseDue` when this lease replaced another worker's that had run out (the step was still
+   * `running`): that worker's id. Null when the step was leased from `pending`.
+   */
+  takenOverFrom: string | null;
   createdAt: Date;
   updatedAt: Date;
 }

@@ -8,6 +8,7 @@ import { migration0001 } from './0001_initial.ts';
 import { migration0002 } from './0002_execution_plan.ts';
 import { migration0003 } from './0003_history_owner_indexes.ts';
 import { migration0004 } from './0004_signed_transactions_mined_block.ts';
+import { migration0013 } from './0013_step_takeovers.ts';
 
 export function migrationProvider(columns: ColumnTypes): MigrationProvider {
   return {
@@ -17,6 +18,7 @@ export function migrationProvider(columns: ColumnTypes): MigrationProvider {
         '0002_execution_plan': migration0002(),
         '0003_history_owner_indexes': migration0003(),
         '0004_signed_transactions_mined_block': migration0004(),
+        '0013_step_takeovers': migration0013(),
       };
     },
   };
