@@ -1,16 +1,16 @@
 /**
- * The explorer page: the frame (search, access key, navigation), then the view of the current path
- * (router.ts). Views are left by aborting their signal, which stops their live updates and refreshes.
+ * The explorer page: the frame (frame.ts), then the view of the current path (router.ts). A view is left
+ * by aborting its signal, which stops its live updates and refreshes.
  */
-
 import { devnetKey, forgetKey, storedKey, storeKey } from './access-key.ts';
 import { createApi } from './api.ts';
 import { type Catalogue, loadCatalogue } from './catalogue.ts';
 import { h, replace } from './dom.ts';
-import { BASE, paths, type Route, routeOf } from './router.ts';
+import { drawFrame } from './frame.ts';
+import { paths, type Route, routeOf } from './router.ts';
 import type { ViewContext } from './view-context.ts';
 import { chainHealth } from './views/chain-health.ts';
-import { errorBox, link, loading } from './views/common.ts';
+import { errorBox, loading } from './views/common.ts';
 import { intentList } from './views/intent-list.ts';
 import { intentPage } from './views/intent-page.ts';
 import { searchResults } from './views/search-results.ts';
@@ -20,46 +20,34 @@ interface Session {
   catalogue: Promise<Catalogue>;
 }
 
-function start(): void {
-  const root = document.getElementById('app');
-  if (!root) return;
-  const main = h('main', { id: 'main', tabindex: -1 });
-  const live = h('div', { class: 'visually-hidden', 'aria-live': 'polite', role: 'status' });
-  const keyInput = h('input', {
-    id: 'access-key',
-    name: 'accessKey',
-    type: 'password',
-    autocomplete: 'off',
-    spellcheck: 'false',
-    required: true,
-  });
-  const searchInput = h('input', {
-    id: 'search',
-    name: 'q',
-    type: 'search',
-    autocomplete: 'off',
-    spellcheck: 'false',
-    placeholder: 'Intent id, transaction hash or address',
-  });
+function start(root: HTMLElement): void {
   let session: Session | undefined;
   let current: AbortController | undefined;
-
+  const frame = drawFrame(root, {
+    search: (query) => navigate(paths.search(query)),
+    useKey: (key) => {
+      storeKey(key);
+      use(key);
+      void show(true);
+    },
+    forgetKey: () => {
+      forgetKey();
+      session = undefined;
+      frame.keyInput.value = '';
+      void show(true);
+    },
+  });
+  const { main, keyInput } = frame;
   const use = (key: string) => {
-    const api = createApi(key);
-    session = { key, catalogue: loadCatalogue(api) };
+    session = { key, catalogue: loadCatalogue(createApi(key)) };
     keyInput.value = key;
   };
-  const initial = storedKey() ?? devnetKey();
-  if (initial) {
-    storeKey(initial);
-    use(initial);
-  }
-
   const navigate = (path: string, options: { replace?: boolean } = {}) => {
     if (options.replace) history.replaceState(null, '', path);
     else history.pushState(null, '', path);
     void show(true);
   };
+  const heading = (text: string) => h('h1', { tabindex: -1 }, text);
 
   const show = async (moveFocus: boolean) => {
     current?.abort();
@@ -68,15 +56,8 @@ function start(): void {
     const route = routeOf(location);
     document.title = `${titleOf(route)} · Switchyard explorer`;
     if (!session && route.view !== 'health') {
-      replace(
-        main,
-        h('h1', { tabindex: -1 }, 'Access key needed'),
-        h(
-          'p',
-          null,
-          'Enter your project’s access key above: the explorer shows that project’s intents only.',
-        ),
-      );
+      const why = 'Enter your project’s access key above: the explorer shows that project’s intents only.';
+      replace(main, heading('Access key needed'), h('p', null, why));
       keyInput.focus();
       return;
     }
@@ -85,7 +66,7 @@ function start(): void {
     try {
       catalogue = session ? await session.catalogue : emptyCatalogue();
     } catch (error) {
-      replace(main, h('h1', { tabindex: -1 }, 'The access key was not accepted'), errorBox(error));
+      replace(main, heading('The access key was not accepted'), errorBox(error));
       keyInput.focus();
       return;
     }
@@ -96,86 +77,20 @@ function start(): void {
       navigate,
       signal: controller.signal,
       announce: (text) => {
-        live.textContent = text;
+        frame.live.textContent = text;
       },
     };
-    const rendered = render(ctx, route);
+    const rendered = render(ctx, route, main);
     if (moveFocus) main.querySelector<HTMLElement>('h1')?.focus();
     await rendered;
     if (moveFocus && !controller.signal.aborted) main.querySelector<HTMLElement>('h1')?.focus();
   };
 
-  const keyForm = h(
-    'form',
-    {
-      class: 'key-form',
-      onsubmit: (event: Event) => {
-        event.preventDefault();
-        const key = keyInput.value.trim();
-        if (!key) return;
-        storeKey(key);
-        use(key);
-        void show(true);
-      },
-    },
-    h('label', { for: 'access-key' }, 'Access key'),
-    keyInput,
-    h('button', { type: 'submit' }, 'Use key'),
-    h(
-      'button',
-      {
-        type: 'button',
-        class: 'secondary',
-        onclick: () => {
-          forgetKey();
-          session = undefined;
-          keyInput.value = '';
-          void show(true);
-        },
-      },
-      'Forget key',
-    ),
-  );
-  const searchForm = h(
-    'form',
-    {
-      role: 'search',
-      class: 'search-form',
-      onsubmit: (event: Event) => {
-        event.preventDefault();
-        const query = searchInput.value.trim();
-        if (query) navigate(paths.search(query));
-      },
-    },
-    h('label', { for: 'search' }, 'Search'),
-    searchInput,
-    h('button', { type: 'submit' }, 'Search'),
-  );
-
-  replace(
-    root,
-    h('a', { class: 'skip-link', href: '#main' }, 'Skip to content'),
-    h(
-      'header',
-      { class: 'top' },
-      h(
-        'div',
-        { class: 'brand-row' },
-        link(BASE, h('span', { class: 'brand' }, 'Switchyard explorer')),
-        h(
-          'nav',
-          { 'aria-label': 'Explorer' },
-          link(paths.list(), 'Intents'),
-          link(paths.health(), 'Chain health'),
-        ),
-      ),
-      searchForm,
-      keyForm,
-    ),
-    live,
-    main,
-  );
-
+  const initial = storedKey() ?? devnetKey();
+  if (initial) {
+    storeKey(initial);
+    use(initial);
+  }
   // Links inside the explorer change the view without a reload.
   document.addEventListener('click', (event) => {
     const anchor = (event.target as Element | null)?.closest?.('a[data-link]') as HTMLAnchorElement | null;
@@ -188,8 +103,7 @@ function start(): void {
   void show(false);
 }
 
-function render(ctx: ViewContext, route: Route): Promise<void> {
-  const main = document.getElementById('main')!;
+function render(ctx: ViewContext, route: Route, main: HTMLElement): Promise<void> {
   switch (route.view) {
     case 'list':
       return intentList(ctx, main, route);
@@ -210,8 +124,7 @@ function render(ctx: ViewContext, route: Route): Promise<void> {
 }
 
 function highlightOf(fragment: string): string | undefined {
-  const match = /^#tx-(0x[0-9a-fA-F]{64})$/.exec(fragment);
-  return match?.[1];
+  return /^#tx-(0x[0-9a-fA-F]{64})$/.exec(fragment)?.[1];
 }
 
 function titleOf(route: Route): string {
@@ -238,4 +151,5 @@ function emptyCatalogue(): Catalogue {
   return { chains: [], chainName: (id) => `chain ${id}`, token: () => undefined };
 }
 
-start();
+const root = document.getElementById('app');
+if (root) start(root);
