@@ -74,6 +74,17 @@ const shown = (locator: Locator) => locator.innerText();
 const shot = (page: Page, name: string) =>
   page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
 
+/** The explorer's own read of an intent (deadlines, block and gas). */
+async function details(intentId: string): Promise<{ deadlines: Record<string, string> }> {
+  const response = await fetch(`${svc.url}/explorer/rpc/IntentDetails`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-access-key': svc.key },
+    body: JSON.stringify({ intentId }),
+  });
+  expect(response.status).toBe(200);
+  return (await response.json()) as { deadlines: Record<string, string> };
+}
+
 /** A page that records every URL it asks for, so a test can say that nothing left this server. */
 async function openPage(viewport?: { width: number; height: number }) {
   const page = await browser.newPage(viewport ? { viewport } : {});
@@ -106,6 +117,8 @@ describe('the explorer on a devnet, in Chromium', () => {
       const { page, requested } = await openPage();
       await page.goto(`${svc.url}/explorer`);
       await expect.poll(() => page.getByLabel('Access key').inputValue()).toBe(svc.key);
+      // Kept for the tab only.
+      expect(await page.evaluate('sessionStorage.getItem("switchyard-explorer-access-key")')).toBe(svc.key);
       await page.getByRole('heading', { name: 'Latest intents' }).waitFor();
       await page.locator(`tr[data-intent-id="${intent.intentId}"]`).waitFor();
       await shot(page, '1-latest-intents');
@@ -119,7 +132,15 @@ describe('the explorer on a devnet, in Chromium', () => {
       await expect
         .poll(() => page.locator('section.transaction.highlighted').getAttribute('data-kind'))
         .toBe('deposit');
-      await expect.poll(() => shown(page.locator('.next'))).toMatch(/If the fill does not happen by .* UTC/);
+      // The words carry the plan's real fill deadline, and the refund goes to the owner on the origin chain.
+      const { deadlines } = await details(intent.intentId);
+      const utc = (iso: string) => `${iso.slice(0, 19).replace('T', ' ')} UTC`;
+      await expect
+        .poll(() => shown(page.locator('.next')))
+        .toContain(`If the fill does not happen by ${utc(deadlines.fillDeadline)}, `);
+      expect(await shown(page.locator('.next'))).toContain(
+        `go back to ${user.slice(0, 6)}…${user.slice(-4)} on ${alpha.entry.name}`,
+      );
       await page.evaluate('window.stillTheSamePage = true');
       await shot(page, '2-intent-executing');
 
@@ -223,6 +244,42 @@ describe('the explorer on a devnet, in Chromium', () => {
     expect(next).toContain(`on ${gamma.entry.name} in transaction`);
     await shot(page, '5-intent-refunded');
     await page.close();
+  });
+
+  it('IntentDetails answers the plan’s real deadlines to the intent’s project only, with webrpc errors', async () => {
+    const { intents } = await raw<{ intents: { intentId: string; expiresAt: string }[] }>(
+      'GetIntentHistory',
+      {},
+    );
+    const [latest] = intents;
+    const details = async (body: unknown, key?: string) => {
+      const response = await fetch(`${svc.url}/explorer/rpc/IntentDetails`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...(key && { 'x-access-key': key }) },
+        body: JSON.stringify(body),
+      });
+      return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+    };
+    const mine = await details({ intentId: latest!.intentId }, svc.key);
+    expect(mine.status).toBe(200);
+    const deadlines = mine.body.deadlines as Record<string, string>;
+    // The origin deadline is the quote's expiry plus the 10-minute execute window (docs/intents.md).
+    expect(Date.parse(deadlines.originDeadline!) - Date.parse(latest!.expiresAt)).toBe(600_000);
+    expect(Date.parse(deadlines.fillDeadline!)).toBeGreaterThan(Date.parse(deadlines.originDeadline!));
+    expect((mine.body.refundRecipient as string).toLowerCase()).toBe(user.toLowerCase());
+
+    const other = await svc.store.projects.ensure('someone-else');
+    const { key: otherKey } = await svc.store.accessKeys.create({ projectId: other.id });
+    const theirs = await details({ intentId: latest!.intentId }, otherKey);
+    expect([theirs.status, theirs.body.error]).toEqual([400, 'NotFound']);
+    const keyless = await details({ intentId: latest!.intentId });
+    expect([keyless.status, keyless.body.error]).toEqual([401, 'Unauthorized']);
+    const malformed = await details({ intentId: '0x12' }, svc.key);
+    expect([malformed.status, malformed.body.error, malformed.body.cause]).toEqual([
+      400,
+      'InvalidArgument',
+      'field=intentId',
+    ]);
   });
 
   it('shows the chain health RuntimeStatus reports', async () => {
