@@ -2,7 +2,8 @@
  * The relayer's and the solver's balances of every listed token (native included) on every chain, for the
  * `switchyard_operator_balance_tokens` gauge. One round of reads serves every scrape for BALANCES_TTL_MS, so
  * several Prometheus servers scraping every few seconds cost one round per chain and token. A read that
- * fails leaves that balance out (the RPC error is counted by the metered fetch).
+ * fails, or has not answered within BALANCE_READ_TIMEOUT_MS, leaves that balance out (the RPC error is
+ * counted by the metered fetch), so a chain that is down never holds the scrape past Prometheus's timeout.
  */
 import { type Address, erc20Abi, formatUnits, type PublicClient, zeroAddress } from 'viem';
 import { createTtlMemo } from '../chains/ttl-memo.ts';
@@ -11,6 +12,8 @@ import type { OperatorBalance } from './state-gauges.ts';
 
 /** How long one round of balance reads answers scrapes (ms): a balance moves once per fill or fee. */
 export const BALANCES_TTL_MS = 15_000;
+/** A balance read still unanswered after this long (ms) is left out: Prometheus gives up a scrape after 10 s. */
+export const BALANCE_READ_TIMEOUT_MS = 3_000;
 
 export interface OperatorBalancesDeps {
   chains: readonly ChainConfig[];
@@ -29,15 +32,16 @@ export function createOperatorBalances(deps: OperatorBalancesDeps): () => Promis
       if (!client) return [];
       return Object.entries(deps.operators).flatMap(([role, holder]) =>
         tokensOf(chain).map(async (token): Promise<OperatorBalance> => {
-          const balance =
+          const balance = await withinTimeout(
             token.address === zeroAddress
-              ? await client.getBalance({ address: holder })
-              : await client.readContract({
+              ? client.getBalance({ address: holder })
+              : client.readContract({
                   address: token.address,
                   abi: erc20Abi,
                   functionName: 'balanceOf',
                   args: [holder],
-                });
+                }),
+          );
           // The one place an amount becomes a float: Prometheus holds float64 values only.
           return {
             role,
@@ -52,6 +56,14 @@ export function createOperatorBalances(deps: OperatorBalancesDeps): () => Promis
     return settled.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
   };
   return () => (memo ? memo.get('round', round) : round());
+}
+
+function withinTimeout<T>(read: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error('balance read timed out')), BALANCE_READ_TIMEOUT_MS);
+  });
+  return Promise.race([read, late]).finally(() => clearTimeout(timer));
 }
 
 /** The chain's listed tokens, and its native currency when the list leaves it out. */
