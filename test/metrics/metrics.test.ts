@@ -162,4 +162,33 @@ describe('Prometheus metrics', () => {
       })
       .toEqual([0, 0]);
   });
+
+  it('counts a step the engine took over from a worker whose lease ran out', async () => {
+    const [intent] = await svc.store.intents.listByStatus(['SUCCEEDED'], 1);
+    const before = await scrape(svc.metricsUrl!);
+    // A worker leases a step and dies: its lease runs out 300 ms from now, when the step is due too. The step
+    // is one this engine does not know, so nothing runs for the intent; the lease is what is counted.
+    const step = 'a-step-of-a-dead-worker';
+    const dueAt = new Date(Date.now() + 300);
+    await svc.store.steps.enqueue({ intentId: intent!.intentId, step, runAt: dueAt });
+    const [leased] = await svc.store.steps.leaseDue({
+      owner: 'dead-worker',
+      limit: 1,
+      leaseMs: 1,
+      now: dueAt,
+    });
+    expect(leased?.step).toBe(step);
+    await expect
+      .poll(async () => {
+        const s = await scrape(svc.metricsUrl!);
+        return (
+          s.value('switchyard_step_lease_takeovers_total', { step }) -
+          before.value('switchyard_step_lease_takeovers_total', { step })
+        );
+      })
+      .toBe(1);
+    const [journaled] = (await svc.store.steps.list(intent!.intentId)).filter((s) => s.step === step);
+    expect(journaled?.takenOverFrom).toBe('dead-worker');
+    expect(journaled?.leaseOwner === 'dead-worker').toBe(false);
+  });
 });
