@@ -9,6 +9,7 @@ import { type StaticDecode, Type } from '@sinclair/typebox';
 import { parseGwei } from 'viem';
 import type { ChainConfig, SwitchyardConfig } from '../internal/config-types.ts';
 import { ConfigError } from '../internal/errors.ts';
+import { resolveMetricsListen } from '../metrics/resolve-metrics-listen.ts';
 import { InvalidArgumentError } from './errors/rpc-errors.ts';
 import { Address, Amount, Bool, ChainId, NonNegativeInt, Opt, Str } from './schemas/wire.ts';
 import { compileRequestDecoder } from './validate-request.ts';
@@ -78,9 +79,11 @@ const ChainSchema = Type.Object({
   contracts: Type.Record(Type.String(), Address),
 });
 
+const TcpPort = Type.Integer({ minimum: 0, maximum: 65535, 'x-error': 'must be a TCP port (0-65535)' });
+
 const FileSchema = Type.Object({
   host: Opt(Str()),
-  port: Opt(Type.Integer({ minimum: 0, maximum: 65535, 'x-error': 'must be a TCP port (0-65535)' })),
+  port: Opt(TcpPort),
   dataDir: Opt(Str()),
   databaseUrl: Opt(Str()),
   role: Opt(
@@ -89,6 +92,13 @@ const FileSchema = Type.Object({
     }),
   ),
   chains: Type.Array(ChainSchema, { minItems: 1 }),
+  // `false` (no listener) is taken out before decoding (readConfigFile), so a bad member is named itself.
+  metrics: Opt(
+    Type.Object(
+      { host: Opt(Str()), port: Opt(TcpPort) },
+      { 'x-error': 'must be false or { "host"?, "port"? }' },
+    ),
+  ),
   prices: Opt(
     Type.Record(
       Type.String({ pattern: '^[0-9]{1,16}:0x[0-9a-fA-F]{40}$' }),
@@ -98,7 +108,8 @@ const FileSchema = Type.Object({
 });
 
 const decodeFile = compileRequestDecoder(FileSchema);
-type ConfigFile = Omit<StaticDecode<typeof FileSchema>, 'chains'> & {
+type ConfigFile = Omit<StaticDecode<typeof FileSchema>, 'chains' | 'metrics'> & {
+  metrics?: { host?: string | undefined; port?: number | undefined } | false;
   chains: (Omit<ChainConfig, 'isTestnet' | 'confirmations'> & {
     isTestnet?: boolean;
     confirmations?: number;
@@ -154,6 +165,8 @@ export function resolveConfig({ configPath, env, flags }: ConfigInputs): Switchy
   };
   if (databaseUrl) config.databaseUrl = databaseUrl;
   if (file.prices) config.prices = file.prices;
+  const metrics = resolveMetricsListen(env, file.metrics);
+  if (metrics) config.metrics = metrics;
   const ids = new Set<number>();
   config.chains.forEach((c, i) => {
     if (ids.has(c.chainId)) throw new ConfigError(`chains[${i}].chainId: ${c.chainId} is listed twice`);
@@ -162,15 +175,19 @@ export function resolveConfig({ configPath, env, flags }: ConfigInputs): Switchy
   return config;
 }
 
-function readConfigFile(path: string) {
+function readConfigFile(path: string): ConfigFile {
   let raw: unknown;
   try {
     raw = JSON.parse(readFileSync(path, 'utf8'));
   } catch (error) {
     throw new ConfigError(`cannot read config file ${path}: ${(error as Error).message}`);
   }
+  const metricsOff =
+    typeof raw === 'object' && raw !== null && (raw as { metrics?: unknown }).metrics === false;
   try {
-    return decodeFile(raw) as ConfigFile;
+    if (!metricsOff) return decodeFile(raw) as ConfigFile;
+    const { metrics: _off, ...rest } = raw as Record<string, unknown>;
+    return { ...(decodeFile(rest) as ConfigFile), metrics: false };
   } catch (error) {
     if (error instanceof InvalidArgumentError) throw new ConfigError(`config file ${path}: ${error.message}`);
     throw error;

@@ -5,9 +5,11 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { type ExplorerOptions, registerExplorer } from '../explorer/register-explorer.ts';
 import type { IntentServices } from '../intents/services/index.ts';
 import type { ChainConfig, SwitchyardConfig } from '../internal/config-types.ts';
 import type { Logger } from '../internal/logger.ts';
+import type { Metrics } from '../metrics/metrics.ts';
 import type { Store } from '../store/index.ts';
 import type { YieldService } from '../yield/index.ts';
 import { type AccessControl, createAccessControl, type ResolveAccessKey } from './access.ts';
@@ -39,6 +41,7 @@ import { PreSerialised, type Serialize } from './methods/reads/pre-serialised.ts
 import { createYieldHandlers } from './methods/yield/index.ts';
 import { buildOpenApiDocument } from './openapi.ts';
 import { type RateLimit, rateLimitFromPerMinute } from './rate-limiter.ts';
+import { createRequestIds, REQUEST_ID_HEADER } from './request-id.ts';
 import { deriveSchema, hasRenamedKey } from './schemas/derive.ts';
 import { METHOD_ALIASES, METHODS, type MethodName } from './schemas/methods.ts';
 import { compileRequestDecoder } from './validate-request.ts';
@@ -82,6 +85,10 @@ export interface ApiServerOptions {
   bodyLimitBytes?: number | undefined;
   version?: string | undefined;
   now?: (() => Date) | undefined;
+  /** Every answered request is counted and timed here (src/metrics); absent: nothing is counted. */
+  metrics?: Metrics | undefined;
+  /** Serves the intent explorer at /explorer (src/explorer); absent: no explorer. */
+  explorer?: ExplorerOptions | undefined;
 }
 
 export interface ApiServer {
@@ -95,6 +102,10 @@ declare module 'fastify' {
   interface FastifyRequest {
     switchyardProjectId: number | undefined;
   }
+  interface FastifyContextConfig {
+    /** The name a route's requests are counted under in the metrics (the RPC method). */
+    metricName?: string;
+  }
 }
 
 const DIALECTS: readonly Dialect[] = ['Trails', 'Service'];
@@ -103,6 +114,8 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
   const bodyLimit = options.bodyLimitBytes ?? BODY_LIMIT_BYTES;
   const now = options.now ?? (() => new Date());
   const store = options.store;
+  // Set by listen(): the base of the links GetChains gives to the served explorer.
+  let listeningUrl: string | undefined;
   const deps: ApiDeps = {
     chains: options.chains,
     chainById: new Map(options.chains.map((c) => [c.chainId, c])),
@@ -113,6 +126,7 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
     version: options.version ?? API_VERSION,
     startedAt: now(),
     now,
+    publicUrl: () => listeningUrl,
   };
   const handlers: ApiServices = {
     ...createCatalogueHandlers(deps),
@@ -135,6 +149,7 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
   });
   const cors = options.cors ?? { allowedOrigins: '*' };
   const answer: ErrorAnswer = { bodyLimit, cors, log: options.log };
+  const requestIds = createRequestIds();
   // Set by close(): requests still arriving on kept-alive connections are told to go elsewhere.
   let closing = false;
 
@@ -144,7 +159,12 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true },
     // Node's and Fastify's own answers (header overflow, unparsable requests, a URL that does not decode,
     // shutting down) in the webrpc shape with CORS, like every other error.
-    clientErrorHandler: createClientErrorHandler({ cors, bodyLimitBytes: bodyLimit }),
+    clientErrorHandler: createClientErrorHandler({
+      cors,
+      bodyLimitBytes: bodyLimit,
+      requestId: requestIds.fresh,
+    }),
+    genReqId: requestIds.of,
     frameworkErrors: (error, request, reply) =>
       sendError(
         error.code === 'FST_ERR_BAD_URL' ? new MalformedHttpRequestError(error.message, error.code) : error,
@@ -156,17 +176,20 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
     // Checked in onRequest instead, so the refusal is a webrpc body (Node's is an empty 400).
     http: { requireHostHeader: false },
   });
-  app.server.on('checkExpectation', (request, response) => answerExpectation(request, response, answer));
+  app.server.on('checkExpectation', (request, response) =>
+    answerExpectation(request, response, answer, requestIds.of(request)),
+  );
   app.decorateRequest('switchyardProjectId', undefined);
   installBodyParser(app);
   app.addHook('onRequest', async (request, reply) => {
-    reply.headers(corsHeadersFor(cors, request.headers.origin));
+    reply.headers(corsHeadersFor(cors, request.headers.origin)).header(REQUEST_ID_HEADER, request.id);
     if (closing) throw new ServerClosingError();
     if (request.raw.httpVersion === '1.1' && !request.headers.host) {
       throw new MalformedHttpRequestError('an HTTP/1.1 request must carry a Host header');
     }
   });
   app.setErrorHandler((error, request, reply) => sendError(error, request, reply, answer));
+  if (options.metrics) countRequests(app, options.metrics);
   app.setNotFoundHandler((request) => {
     if (request.method !== 'POST') throw new MethodNotAllowedError(request.method);
     throw new UnknownMethodError(request.method, request.url);
@@ -188,13 +211,16 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
     }
   }
 
+  if (options.explorer) registerExplorer(app, { store, access, options: options.explorer });
+
   return {
     app,
     async listen(port = options.config?.port ?? 0, host = options.config?.host ?? '127.0.0.1') {
       await app.listen({ port, host });
       const address = app.server.address();
       const bound = typeof address === 'object' && address ? address.port : port;
-      return `http://${host.includes(':') ? `[${host}]` : host}:${bound}`;
+      listeningUrl = `http://${host.includes(':') ? `[${host}]` : host}:${bound}`;
+      return listeningUrl;
     },
     close: () => {
       closing = true;
@@ -237,6 +263,7 @@ function registerMethod(
   app.route({
     method: 'POST',
     url,
+    config: { metricName: name },
     schema: { response: { [HTTP_OK]: deriveSchema(def.response, 'response', rename) } },
     onRequest: def.auth
       ? async (request: FastifyRequest) => {
@@ -251,7 +278,7 @@ function registerMethod(
       try {
         const input = decode(request.body) as never;
         if (!handler) throw new MethodUnavailableError(name);
-        const ctx = new RequestContext(request.switchyardProjectId, name, dialect, reply.raw);
+        const ctx = new RequestContext(request.switchyardProjectId, name, dialect, reply.raw, request.id);
         return Promise.resolve(handler(input, ctx)).then((output) => respond(output, reply));
       } catch (error) {
         return Promise.reject(error);
@@ -271,14 +298,22 @@ class RequestContext implements CallContext {
   readonly projectId: number | undefined;
   readonly method: MethodName;
   readonly dialect: Dialect;
+  readonly requestId: string;
   private readonly raw: ServerResponse;
   private controller: AbortController | undefined;
 
-  constructor(projectId: number | undefined, method: MethodName, dialect: Dialect, raw: ServerResponse) {
+  constructor(
+    projectId: number | undefined,
+    method: MethodName,
+    dialect: Dialect,
+    raw: ServerResponse,
+    requestId: string,
+  ) {
     this.projectId = projectId;
     this.method = method;
     this.dialect = dialect;
     this.raw = raw;
+    this.requestId = requestId;
   }
 
   get signal(): AbortSignal {
@@ -332,6 +367,7 @@ function sendError(error: unknown, request: FastifyRequest, reply: FastifyReply,
   const wire = toWireError(error, answer.bodyLimit);
   if (wire.unexpected) {
     answer.log.error('unexpected error while answering a request', {
+      requestId: request.id,
       url: request.url,
       error: error instanceof Error ? error.message : String(error),
       stack: error instanceof Error ? error.stack : undefined,
@@ -342,6 +378,7 @@ function sendError(error: unknown, request: FastifyRequest, reply: FastifyReply,
       .code(wire.httpStatus)
       // Again here: a framework error (a URL that does not decode) is answered before the onRequest hook.
       .headers(corsHeadersFor(answer.cors, request.headers.origin))
+      .header(REQUEST_ID_HEADER, request.id)
       .headers(wire.headers)
       .type('application/json; charset=utf-8')
       .serializer((payload: unknown) => JSON.stringify(payload))
@@ -353,7 +390,12 @@ function sendError(error: unknown, request: FastifyRequest, reply: FastifyReply,
  * An `Expect` header other than 100-continue: Node would answer an empty 417 itself; this is the same
  * status with the webrpc body and CORS.
  */
-function answerExpectation(request: IncomingMessage, response: ServerResponse, answer: ErrorAnswer): void {
+function answerExpectation(
+  request: IncomingMessage,
+  response: ServerResponse,
+  answer: ErrorAnswer,
+  requestId: string,
+): void {
   const wire = toWireError(new ExpectationFailedError(String(request.headers.expect)), answer.bodyLimit);
   const body = JSON.stringify(wire.body);
   response
@@ -362,6 +404,21 @@ function answerExpectation(request: IncomingMessage, response: ServerResponse, a
       ...wire.headers,
       'content-type': 'application/json; charset=utf-8',
       'content-length': Buffer.byteLength(body),
+      [REQUEST_ID_HEADER]: requestId,
     })
     .end(body);
+}
+
+/**
+ * Counts and times every answered request: by its RPC method, another route by method and path, and a path
+ * no route serves as `unmatched` (one series, whatever strangers send). A callback hook, not an async one:
+ * no promise per request.
+ */
+function countRequests(app: FastifyInstance, metrics: Metrics): void {
+  app.addHook('onResponse', (request, reply, done) => {
+    const route = request.routeOptions;
+    const method = route.config.metricName ?? (route.url ? `${request.method} ${route.url}` : 'unmatched');
+    metrics.httpRequest(method, reply.statusCode, reply.elapsedTime / 1000);
+    done();
+  });
 }

@@ -26,6 +26,9 @@ import {
 import type { SwitchyardConfig } from '../internal/config-types.ts';
 import type { Logger } from '../internal/logger.ts';
 import type { Shutdown } from '../internal/shutdown.ts';
+import { countStatusChanges } from '../metrics/count-status-changes.ts';
+import { meterRpcFetch } from '../metrics/meter-rpc-fetch.ts';
+import { addStateGauges, serveMetrics } from '../metrics/serve-metrics.ts';
 import { createPriceSource, type PriceSource } from '../pricing/index.ts';
 import { createSolverInventory } from '../solver/create-solver-inventory.ts';
 import { type ChainHealth, startChainHealthMonitor } from '../solver/start-chain-health-monitor.ts';
@@ -74,10 +77,19 @@ export interface StartSwitchyardOptions {
   readClients?: ReadonlyMap<number, PublicClient> | undefined;
   /** Wraps the intent services the API serves (bench/quote.ts times a quote inside the process). */
   wrapIntents?: ((built: IntentServices) => IntentServices) | undefined;
+  /**
+   * The access key the explorer page opens with (`switchyard start`: the devnet's, known once the store is
+   * open); absent, the page asks for one.
+   */
+  explorerAccessKey?: (() => string | undefined) | undefined;
+  /** How long a round of operator balance reads answers metrics scrapes (ms; tests: 0, every scrape reads). */
+  metricsBalancesTtlMs?: number | undefined;
 }
 
 export interface RunningSwitchyard {
   url: string;
+  /** The Prometheus listener's `…/metrics` URL; absent when `config.metrics` is. */
+  metricsUrl?: string | undefined;
   store: Store;
   prices: PriceSource;
   engine: IntentEngine | undefined;
@@ -87,7 +99,13 @@ export interface RunningSwitchyard {
 
 export async function startSwitchyard(options: StartSwitchyardOptions): Promise<RunningSwitchyard> {
   const { config, operator, log, shutdown } = options;
-  const store = options.store ?? (await openStore(config, log, shutdown));
+  const opened = options.store ?? (await openStore(config, log, shutdown));
+  // Metrics are kept only when a listener serves them; otherwise nothing is counted at all.
+  const served = config.metrics
+    ? await serveMetrics({ listen: config.metrics, log: log.child({ component: 'metrics' }), shutdown })
+    : undefined;
+  const metrics = served?.prometheus.metrics;
+  const store = metrics ? countStatusChanges(opened, metrics) : opened;
   const prices = createPriceSource({
     chains: config.chains,
     prices: config.prices,
@@ -99,24 +117,29 @@ export async function startSwitchyard(options: StartSwitchyardOptions): Promise<
   // the limit on answer size moves into it (src/chains/keep-alive-fetch.ts).
   const rpcFetch = createKeepAliveFetch();
   shutdown.add('rpc connections', async () => rpcFetch.close());
-  const clients =
-    options.readClients ??
-    createChainClients(config.chains, {
-      fetchFn: rpcFetch.fetch,
-      batch: false,
+  const fetchFn = metrics ? meterRpcFetch(rpcFetch.fetch, config.chains, metrics) : rpcFetch.fetch;
+  const clients = options.readClients ?? createChainClients(config.chains, { fetchFn, batch: false });
+  if (served) {
+    addStateGauges(served.prometheus, {
+      store,
+      chains: config.chains,
+      clients,
+      operator,
+      log: log.child({ component: 'metrics' }),
+      balancesTtlMs: options.metricsBalancesTtlMs,
     });
+  }
+  const metricsUrl = served?.url;
 
   const engine =
     operator && !options.engine
       ? createIntentEngine({
           store,
           chains: config.chains,
-          clients: createChainClients(config.chains, {
-            fetchFn: rpcFetch.fetch,
-            batch: true,
-          }),
+          clients: createChainClients(config.chains, { fetchFn, batch: true }),
           keys: operator,
           log: log.child({ component: 'engine' }),
+          metrics,
           ...(options.engineOptions && { options: options.engineOptions }),
         })
       : undefined;
@@ -187,7 +210,7 @@ export async function startSwitchyard(options: StartSwitchyardOptions): Promise<
         )
       : undefined;
 
-  if (config.role === 'worker') return { url: '', store, prices, engine, chainHealth: undefined };
+  if (config.role === 'worker') return { url: '', metricsUrl, store, prices, engine, chainHealth: undefined };
   const chainHealth =
     inventory &&
     startChainHealthMonitor({
@@ -209,6 +232,8 @@ export async function startSwitchyard(options: StartSwitchyardOptions): Promise<
     log: log.child({ component: 'api' }),
     rateLimit: options.rateLimit,
     chainHealth,
+    metrics,
+    explorer: { clients, accessKey: options.explorerAccessKey },
   });
   const url = await api.listen(config.port, config.host);
   shutdown.add('api', async () => {
@@ -217,7 +242,7 @@ export async function startSwitchyard(options: StartSwitchyardOptions): Promise<
     await api.close();
   });
   log.info('API listening', { url, role: config.role, chains: config.chains.map((c) => c.chainId) });
-  return { url, store, prices, engine, chainHealth };
+  return { url, metricsUrl, store, prices, engine, chainHealth };
 }
 
 async function openStore(config: SwitchyardConfig, log: Logger, shutdown: Shutdown): Promise<Store> {

@@ -12,6 +12,7 @@ import { createTransactionSender, type TransactionSenderDeps } from '../chains/c
 import { createLatestBlockCache } from '../chains/latest-block-cache.ts';
 import type { ChainConfig } from '../internal/config-types.ts';
 import type { Logger } from '../internal/logger.ts';
+import type { Metrics } from '../metrics/metrics.ts';
 import type { Store } from '../store/types.ts';
 import { createAttester } from './attester.ts';
 import { type ChainWatchDeps, createChainWatch } from './chain-watch.ts';
@@ -52,6 +53,8 @@ export interface IntentEngineDeps {
   keys: EngineKeys;
   log: Logger;
   options?: IntentEngineOptions;
+  /** Step runs and lease takeovers are counted here; default not counted. */
+  metrics?: Metrics;
 }
 
 export function createIntentEngine(deps: IntentEngineDeps): IntentEngine {
@@ -91,6 +94,7 @@ export function createIntentEngine(deps: IntentEngineDeps): IntentEngine {
     latestBlocks,
     chain,
     ...(options.refundTiming && { refundTiming: options.refundTiming }),
+    ...(deps.metrics && { metrics: deps.metrics }),
     async enqueue(intentId, step, runAt) {
       await store.steps.enqueue({ intentId, step, ...(runAt && { runAt }) });
       runnerKick();

@@ -6,6 +6,7 @@
  */
 
 import { mapChainError } from '../chains/map-chain-error.ts';
+import type { StepOutcome } from '../metrics/metrics.ts';
 import { isTerminal } from '../store/statuses.ts';
 import type { IntentStep } from '../store/types.ts';
 import {
@@ -99,6 +100,9 @@ export function createStepRunner(ctx: EngineContext, options: StepRunnerOptions)
 
   async function run(step: IntentStep): Promise<void> {
     const log = ctx.log.child({ intentId: step.intentId, step: step.step, attempt: step.attempts });
+    const started = performance.now();
+    const ran = (outcome: StepOutcome) =>
+      ctx.metrics?.stepRun(step.step, outcome, (performance.now() - started) / 1000);
     let input: StepInput | undefined;
     try {
       const definition = STEPS.get(step.step);
@@ -113,6 +117,7 @@ export function createStepRunner(ctx: EngineContext, options: StepRunnerOptions)
       }
       input = { intent, plan: plans.load(intent) };
       const result = await definition.run(ctx, input);
+      ran(result.kind);
       if (result.kind === 'wait') {
         await ctx.store.steps.fail({
           id: step.id,
@@ -138,6 +143,7 @@ export function createStepRunner(ctx: EngineContext, options: StepRunnerOptions)
       const mapped = mapChainError(error);
       const reason = `${mapped.name}: ${mapped.message}`.slice(0, MAX_ERROR_LENGTH);
       if (isRetryable(mapped)) {
+        ran('retry');
         const delay = retryDelayMs(step.attempts);
         log.warn('step failed, will retry', { reason, delayMs: delay });
         await ctx.store.steps.fail({
@@ -148,6 +154,7 @@ export function createStepRunner(ctx: EngineContext, options: StepRunnerOptions)
         });
         return;
       }
+      ran('failed');
       log.error('step failed for good', { reason });
       await ctx.store.steps.fail({ id: step.id, owner, error: reason });
       const definition = STEPS.get(step.step);
@@ -172,7 +179,21 @@ export function createStepRunner(ctx: EngineContext, options: StepRunnerOptions)
     const free = batch - inFlight.size;
     if (free <= 0) return;
     const steps = await ctx.store.steps.leaseDue({ owner, limit: free, leaseMs });
-    for (const step of steps) dispatch(step);
+    for (const step of steps) {
+      if (step.takenOverFrom) tookOver(step);
+      dispatch(step);
+    }
+  }
+
+  /** The step's last worker stopped renewing its lease (it died or stalled): counted and logged. */
+  function tookOver(step: IntentStep): void {
+    ctx.metrics?.stepLeaseTakenOver(step.step);
+    ctx.log.warn('step taken over: the lease of the worker running it ran out', {
+      intentId: step.intentId,
+      step: step.step,
+      from: step.takenOverFrom,
+      attempt: step.attempts,
+    });
   }
 
   function kick(): void {

@@ -62,7 +62,13 @@ export interface ChainConfig {
   chainId: number;
   name: string;
   rpcUrls: string[];
+  /** The chain's block explorer; GetChains links to it (`<explorerUrl>/tx/<hash>`). */
   explorerUrl?: string;
+  /**
+   * The chain has no block explorer of its own: GetChains links to the transaction view of the explorer this
+   * API serves (`<api>/explorer/chains/<chainId>`). The devnet's chains set it.
+   */
+  servedExplorer?: boolean;
   nativeCurrency: { name: string; symbol: string; decimals: number };
   isTestnet: boolean;
   logoUri?: string;
@@ -97,6 +103,17 @@ export interface ChainConfig {
   yieldMarkets?: YieldMarketConfig[];
 }
 
+/** Where the Prometheus listener (`GET /metrics`) listens; port 0 takes any free port. */
+export interface MetricsListenConfig {
+  host: string;
+  port: number;
+  /**
+   * Set on the default listener (nobody chose the port): when another process holds it, this one starts
+   * without metrics and warns, instead of refusing to start.
+   */
+  skipIfTaken?: boolean;
+}
+
 export interface SwitchyardConfig {
   host: string;
   port: number;
@@ -107,4 +124,9 @@ export interface SwitchyardConfig {
   chains: ChainConfig[];
   /** Static USD prices `{ "<chainId>:<address>": usd }` for chains not priced from pools (src/pricing). */
   prices?: Record<string, number>;
+  /**
+   * The Prometheus listener (docs/metrics.md). Absent: no listener and no metrics are kept. `switchyard serve`
+   * and `switchyard start` set it (default 127.0.0.1:9464) unless the config file says `"metrics": false`.
+   */
+  metrics?: MetricsListenConfig;
 }

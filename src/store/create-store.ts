@@ -9,6 +9,7 @@ import { createAccessKeysRepo } from './access-keys.ts';
 import { type DialectProfile, POSTGRES_PROFILE, SQLITE_PROFILE } from './capabilities.ts';
 import type { StoreContext } from './context.ts';
 import { createExpiredQuotesRepo } from './expired-quotes.ts';
+import { createGaugesRepo } from './gauges.ts';
 import { createLocalIntentEvents } from './intent-events-local.ts';
 import type { WriteNotifications } from './intent-events-postgres.ts';
 import { createIntentsRepo } from './intents.ts';
@@ -131,6 +132,7 @@ export async function createStore(options: CreateStoreOptions): Promise<Store> {
     signedTransactions: createSignedTransactionsRepo(ctx),
     expiredQuotes: createExpiredQuotesRepo(ctx),
     solverInventory: createSolverInventoryRepo(ctx),
+    gauges: createGaugesRepo(ctx),
     events,
     async ping() {
       const started = performance.now();

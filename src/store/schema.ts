@@ -98,6 +98,8 @@ export interface IntentStepsTable {
   lease_until: MillisColumn | null;
   created_at: MillisColumn;
   updated_at: MillisColumn;
+  /** The worker whose expired lease the last lease replaced (migration 0013); null otherwise. */
+  taken_over_from: Generated<string | null>;
 }
 
 export interface NoncesTable {

@@ -219,6 +219,13 @@ function compileStatements({ db, capabilities }: StoreContext) {
           lease_owner: v.owner,
           lease_until: v.leaseUntil,
           attempts: eb('attempts', '+', 1),
+          // SET reads the row as it was: a step still `running` here had a lease that ran out.
+          taken_over_from: eb
+            .case()
+            .when('state', '=', 'running')
+            .then(eb.ref('lease_owner'))
+            .else(null)
+            .end(),
           updated_at: v.now,
         }))
         .where('id', 'in', due)

@@ -389,6 +389,11 @@ export interface IntentStep {
   lastError: string | null;
   leaseOwner: string | null;
   leaseUntil: Date | null;
+  /**
+   * Set by `leaseDue` when this lease replaced another worker's that had run out (the step was still
+   * `running`): that worker's id. Null when the step was leased from `pending`.
+   */
+  takenOverFrom: string | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -488,6 +493,19 @@ export interface SolverInventoryRepo {
   owed(input: { settleStep: string }): Promise<TokenAmount[]>;
 }
 
+// ---------------------------------------------------------------- gauges
+
+/** Counts an operator watches (the Prometheus gauges), across every project. */
+export interface GaugesRepo {
+  /** Stored intents per status; a status no intent has is absent. */
+  intentsByStatus(): Promise<Partial<Record<IntentStatus, number>>>;
+  /**
+   * Steps a worker's lease would take now (pending, or running under an expired lease, and due), and steps
+   * running under a live lease.
+   */
+  steps(now?: Date): Promise<{ due: number; leased: number }>;
+}
+
 // ---------------------------------------------------------------- change notifications
 
 export type IntentListener = (intentId: string) => void;
@@ -537,6 +555,7 @@ export interface Store {
   readonly signedTransactions: SignedTransactionsRepo;
   readonly expiredQuotes: ExpiredQuotesRepo;
   readonly solverInventory: SolverInventoryRepo;
+  readonly gauges: GaugesRepo;
   readonly events: IntentEvents;
   /** A trivial round trip, for RuntimeStatus; resolves to the latency in ms or throws. */
   ping(): Promise<number>;

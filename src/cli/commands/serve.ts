@@ -16,8 +16,10 @@ const USAGE = `usage: switchyard serve --config FILE [--host HOST] [--port PORT]
 
 FILE is JSON: { "host"?, "port"?, "dataDir"?, "databaseUrl"?, "role"?, "chains": [ { "chainId",
 "name", "rpcUrls": [...], "explorerUrl"?, "nativeCurrency": {name,symbol,decimals}, "tokens": [...],
-"contracts": { NAME: address } } ], "prices"?: { "<chainId>:<address>": usd } }. Precedence: defaults < HOST/PORT/SWITCHYARD_DATA_DIR/DATABASE_URL
-< file < flags. Secrets (relayer, attester keys) come from the environment only.
+"contracts": { NAME: address } } ], "prices"?: { "<chainId>:<address>": usd },
+"metrics"?: { "host"?, "port"? } | false }. Precedence: defaults < HOST/PORT/SWITCHYARD_DATA_DIR/DATABASE_URL/
+METRICS_HOST/METRICS_PORT < file < flags. Prometheus metrics: GET /metrics on 127.0.0.1:9464 unless
+"metrics" says otherwise. Secrets (relayer, attester keys) come from the environment only.
 
 Before it starts, serve runs the checks of 'switchyard doctor' and logs each one; a failed check stops it
 (exit 1) unless --skip-checks is given.
@@ -65,8 +67,14 @@ export async function run(argv: string[]): Promise<number> {
   if (values['skip-checks']) log.warn('start-up checks skipped (--skip-checks)');
   else if (!(await checksPass(config, log))) return 1;
   const shutdown = createShutdown((name, error) => log.error('shutdown step failed', { name, error }));
-  const { url } = await startSwitchyard({ config, operator: operatorFromEnv(process.env), log, shutdown });
+  const { url, metricsUrl } = await startSwitchyard({
+    config,
+    operator: operatorFromEnv(process.env),
+    log,
+    shutdown,
+  });
   process.stdout.write(`Switchyard API on ${url}\n`);
+  if (metricsUrl) process.stdout.write(`Prometheus metrics on ${metricsUrl}\n`);
   await new Promise<void>((done) => {
     process.once('SIGINT', done);
     process.once('SIGTERM', done);

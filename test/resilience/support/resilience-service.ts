@@ -88,6 +88,8 @@ export async function startResilienceService(
       ...(database.options.databaseUrl && { databaseUrl: database.options.databaseUrl }),
       role: 'all',
       chains: chainConfigs.map(toFileChain),
+      // Several serve processes run at once (this suite and others): metrics on any free port, not 9464.
+      metrics: { host: '127.0.0.1', port: 0 },
     }),
   );
   const accounts = devnet.devnet.accounts;
