@@ -19,6 +19,7 @@ import type { Database } from './schema.ts';
 import { createSignedTransactionsRepo } from './signed-transactions.ts';
 import { createSolverInventoryRepo } from './solver-inventory.ts';
 import { createStepsRepo } from './steps.ts';
+import { createTaskLeasesRepo } from './task-leases.ts';
 import { createTransactionsRepo } from './transactions.ts';
 import type { IntentEvents, Store } from './types.ts';
 
@@ -131,6 +132,7 @@ export async function createStore(options: CreateStoreOptions): Promise<Store> {
     signedTransactions: createSignedTransactionsRepo(ctx),
     expiredQuotes: createExpiredQuotesRepo(ctx),
     solverInventory: createSolverInventoryRepo(ctx),
+    taskLeases: createTaskLeasesRepo(ctx),
     events,
     async ping() {
       const started = performance.now();
