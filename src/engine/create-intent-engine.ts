@@ -12,9 +12,11 @@ import { createTransactionSender, type TransactionSenderDeps } from '../chains/c
 import { createLatestBlockCache } from '../chains/latest-block-cache.ts';
 import type { ChainConfig } from '../internal/config-types.ts';
 import type { Logger } from '../internal/logger.ts';
+import { createTaskLeaseHolder } from '../store/task-lease-holder.ts';
 import type { Store } from '../store/types.ts';
 import { createAttester } from './attester.ts';
 import { type ChainWatchDeps, createChainWatch } from './chain-watch.ts';
+import { ENGINE_STOP_WAIT_MS } from './constants.ts';
 import { chainLookup, type EngineContext, type EngineKeys, type RefundTiming } from './context.ts';
 import { createDepositWatcher } from './deposit-watcher.ts';
 import { toDepositIntentEntry } from './gasless/index.ts';
@@ -41,6 +43,10 @@ export interface IntentEngineOptions {
   settleBatchWindowMs?: number;
   /** Chain watch timing overrides (tests). */
   chainWatchTiming?: ChainWatchDeps['timing'];
+  /** How long stop() waits for running steps before handing them back (ms); default ENGINE_STOP_WAIT_MS. */
+  stopWaitMs?: number;
+  /** How long a task lease outlives a worker that stopped renewing it (ms; tests); default TASK_LEASE_MS. */
+  taskLeaseMs?: number;
 }
 
 export interface IntentEngineDeps {
@@ -61,6 +67,14 @@ export function createIntentEngine(deps: IntentEngineDeps): IntentEngine {
     log.warn('the attester key equals the relayer key; DESIGN §4 wants them separate');
   }
   const latestBlocks = createLatestBlockCache((chainId) => chain(chainId).client);
+  const workerId = options.workerId ?? `engine-${randomUUID()}`;
+  // Work that is not an intent's step, done by one worker of several (docs/engine.md, "Work that runs once").
+  const leases = createTaskLeaseHolder({
+    taskLeases: store.taskLeases,
+    owner: workerId,
+    log,
+    ...(options.taskLeaseMs !== undefined && { leaseMs: options.taskLeaseMs }),
+  });
   const sender = createTransactionSender({
     store,
     latestBlocks,
@@ -69,6 +83,7 @@ export function createIntentEngine(deps: IntentEngineDeps): IntentEngine {
     maxFeePerGas: (chainId) => chain(chainId).config.maxFeePerGasWei,
     log: log.child({ component: 'sender' }),
     operators: [keys.relayer.address, keys.solver.address, keys.attester.address],
+    leases,
     ...(options.senderTiming && { timing: options.senderTiming }),
   });
   let runnerKick = () => {};
@@ -95,7 +110,7 @@ export function createIntentEngine(deps: IntentEngineDeps): IntentEngine {
     },
   };
   const runner = createStepRunner(ctx, {
-    workerId: options.workerId ?? `engine-${randomUUID()}`,
+    workerId,
     ...(options.stepPollIntervalMs !== undefined && { pollIntervalMs: options.stepPollIntervalMs }),
     ...(options.stepBatchSize !== undefined && { batchSize: options.stepBatchSize }),
     ...(options.stepLeaseMs !== undefined && { leaseMs: options.stepLeaseMs }),
@@ -107,6 +122,7 @@ export function createIntentEngine(deps: IntentEngineDeps): IntentEngine {
     ...(options.depositScanBatch !== undefined && { batch: options.depositScanBatch }),
     chainIds: deps.chains.map((c) => c.chainId),
     startExecution: (intentId) => startExecution(ctx, { intentId }),
+    leases,
   });
 
   // Lost transactions of a chain that came back behind are sent again without waiting for a later send.
@@ -135,12 +151,23 @@ export function createIntentEngine(deps: IntentEngineDeps): IntentEngine {
       chainWatch.start();
     },
     async stop() {
-      // First: a running restore (the chain watch's or a waiting send's) may wait a minute per transaction;
-      // this stops it at its next transaction boundary, bounded, and starts no other.
-      await sender.stopRestoring();
-      await chainWatch.stop();
-      await watcher.stop();
-      await runner.stop();
+      // All at once, each bounded: the runner stops leasing and waits for its steps; a running restore (the
+      // chain watch's or a waiting send's) stops at its next transaction boundary and starts no other; the
+      // deposit watcher ends its round and releases its lease.
+      const [left] = await Promise.all([
+        runner.stop(options.stopWaitMs ?? ENGINE_STOP_WAIT_MS),
+        sender.stopRestoring().then(() => chainWatch.stop()),
+        watcher.stop(),
+      ]);
+      if (left.length === 0) return;
+      // Signing stops first, so every transaction these steps sent is journaled before another worker can
+      // take them over and resume it; what they do after the hand-back cannot sign or complete anything.
+      await sender.stopSigning();
+      const released = await store.steps.release({ ids: left, owner: workerId });
+      log.info('steps still running at stop handed back to other workers', {
+        running: left.length,
+        released,
+      });
     },
   };
 }
