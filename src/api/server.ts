@@ -30,6 +30,7 @@ import {
   UnknownMethodError,
 } from './errors/rpc-errors.ts';
 import { toWireError } from './errors/to-wire-error.ts';
+import { registerHealthRoutes } from './health-routes.ts';
 import { createCatalogueHandlers } from './methods/index.ts';
 import { createReadHandlers } from './methods/reads/index.ts';
 import { PreSerialised, type Serialize } from './methods/reads/pre-serialised.ts';
@@ -167,6 +168,7 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
   app.get('/openapi.json', async (_request, reply) =>
     reply.type('application/json; charset=utf-8').send(openapi),
   );
+  registerHealthRoutes(app, { runtimeStatus: handlers.RuntimeStatus! });
 
   for (const name of Object.keys(METHODS) as MethodName[]) {
     const aliases = Object.entries(METHOD_ALIASES)
