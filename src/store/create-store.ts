@@ -26,6 +26,8 @@ import type { IntentEvents, Store } from './types.ts';
 export interface CreateStoreOptions {
   /** `postgres://…` or `postgresql://…` selects PostgreSQL. */
   databaseUrl?: string;
+  /** Connections in the PostgreSQL pool (default POOL_MAX_CONNECTIONS); the LISTEN connection is extra. */
+  poolSize?: number;
   /** The SQLite file (or `:memory:`) used when there is no Postgres URL. */
   sqlitePath?: string;
   log: Logger;
@@ -56,7 +58,11 @@ async function open(options: CreateStoreOptions): Promise<Opened> {
       import('./intent-events-postgres.ts'),
     ]);
     const poolLog = options.log.child({ component: 'database' });
-    const pool = createPgPool({ databaseUrl: url, log: poolLog });
+    const pool = createPgPool({
+      databaseUrl: url,
+      log: poolLog,
+      ...(options.poolSize !== undefined && { max: options.poolSize }),
+    });
     const db = openPostgres(pool, poolLog);
     const events = await createPgIntentEvents({
       pool,
