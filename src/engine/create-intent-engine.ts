@@ -7,6 +7,7 @@
  * The relayer, solver and attester are separate keys and components. See docs/engine.md.
  */
 import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
 import type { Address, PublicClient } from 'viem';
 import { createTransactionSender, type TransactionSenderDeps } from '../chains/create-transaction-sender.ts';
 import { createLatestBlockCache } from '../chains/latest-block-cache.ts';
@@ -27,7 +28,7 @@ import { createStepRunner } from './step-runner.ts';
 import type { IntentEngine } from './types.ts';
 
 export interface IntentEngineOptions {
-  /** Names this process's leases; default a random id. */
+  /** Names this process's leases; default `<host>:<pid>:<random>`, so a lease row says which process holds it. */
   workerId?: string;
   stepPollIntervalMs?: number;
   stepBatchSize?: number;
@@ -67,7 +68,7 @@ export function createIntentEngine(deps: IntentEngineDeps): IntentEngine {
     log.warn('the attester key equals the relayer key; DESIGN §4 wants them separate');
   }
   const latestBlocks = createLatestBlockCache((chainId) => chain(chainId).client);
-  const workerId = options.workerId ?? `engine-${randomUUID()}`;
+  const workerId = options.workerId ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   // Work that is not an intent's step, done by one worker of several (docs/engine.md, "Work that runs once").
   const leases = createTaskLeaseHolder({
     taskLeases: store.taskLeases,
@@ -149,6 +150,7 @@ export function createIntentEngine(deps: IntentEngineDeps): IntentEngine {
       runner.start();
       watcher.start();
       chainWatch.start();
+      log.info('engine started', { workerId });
     },
     async stop() {
       // All at once, each bounded: the runner stops leasing and waits for its steps; a running restore (the
