@@ -193,7 +193,7 @@ export function createStepRunner(ctx: EngineContext, options: StepRunnerOptions)
           .renew({ ids: [...runningIds], owner, leaseMs })
           .catch((error: unknown) => ctx.log.warn('renewing step leases failed', { error }));
       }, renewMs);
-      loop = (async () => {
+      const current = (async () => {
         while (!stopping) {
           try {
             await tick();
@@ -206,6 +206,11 @@ export function createStepRunner(ctx: EngineContext, options: StepRunnerOptions)
         while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
         clearInterval(heartbeat);
       })();
+      // A loop a bounded stop() left draining (steps handed back) still counts: no second loop beside it.
+      loop = current;
+      void current.finally(() => {
+        if (loop === current) loop = undefined;
+      });
     },
     kick,
     async stop(waitMs = Number.POSITIVE_INFINITY) {
@@ -217,7 +222,6 @@ export function createStepRunner(ctx: EngineContext, options: StepRunnerOptions)
       });
       const ended = await Promise.race([loop, timedOut]);
       clearTimeout(timer);
-      loop = undefined;
       if (ended !== 'timeout') return [];
       // The steps left running are the caller's to hand back; no renewal may extend them meanwhile.
       clearInterval(heartbeat);
