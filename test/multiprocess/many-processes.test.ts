@@ -5,8 +5,9 @@
  * 100 intents of six route kinds (cross-chain, swap-and-bridge, same-chain swap, DAI in, native ETH in, a
  * destination call that reverts) go through both API processes with the official client; a few are paid
  * without ExecuteIntent and left to the deposit watcher. Mid-run the worker holding the deposit watch is
- * SIGKILLed with steps in flight, and later the first API process while WaitIntentReceipt calls are held on
- * it; each is restarted. Afterwards:
+ * SIGKILLed with steps in flight, then the other worker SIGTERMed with steps in flight (the graceful stop),
+ * and the first API process SIGKILLed while WaitIntentReceipt calls are held on it; each is restarted.
+ * Afterwards:
  *
  * - every intent ends once, as routed: SUCCEEDED, or REFUNDED with the filled amount back to its owner;
  * - each order was opened, filled and settled once; every operator transaction is journaled at its nonce and
@@ -16,6 +17,7 @@
  * - every WaitIntentReceipt cut off by the API kill was answered by the other process when the client
  *   called again, and every wait ended done;
  * - the deposit watch moved off the killed worker;
+ * - the worker SIGTERMed mid-run exited 0 within its bound and left no step leased to it;
  * - each process stops on SIGTERM within its bound;
  * - every token on every chain is conserved.
  */
@@ -51,8 +53,12 @@ const INTENTS = 100;
 const IN_FLIGHT = 12;
 /** Every this many intents of the plain USDC route is paid without ExecuteIntent (the deposit watcher's). */
 const WATCHER_ONLY_EVERY = 3;
-/** The worker is killed once this many intents were submitted, the first API process once this many. */
+/**
+ * Once this many intents were submitted: the deposit watch's worker is SIGKILLed, the other worker SIGTERMed
+ * (after the first is back), the first API process SIGKILLed.
+ */
 const KILL_WORKER_AT = 25;
+const STOP_WORKER_AT = 40;
 const KILL_API_AT = 55;
 /** WaitIntentReceipt calls held on the API process when it is killed, at least. */
 const HELD_AT_API_KILL = 3;
@@ -188,42 +194,72 @@ it(`${INTENTS} intents through two API processes and two workers on one database
     }
   };
 
-  const chaos = async () => {
-    // The worker holding the deposit watch, once it has steps in flight.
+  /** The ids of the worker's running steps, by its worker id. */
+  const runningSteps = async (workerId: string | undefined) =>
+    Number(
+      (
+        await rawQuery<{ n: string }>(
+          database,
+          `select count(*) as n from intent_steps where state = 'running' and lease_owner = '${workerId}'`,
+        )
+      )[0]!.n,
+    );
+
+  // The workers: the deposit watch's holder SIGKILLed with steps in flight, later the other one SIGTERMed.
+  const workerChaos = async () => {
     await until('intents for the worker kill', () => (submitted.length >= KILL_WORKER_AT ? true : undefined));
     const victim = await until('the deposit watch’s worker with steps in flight', async () => {
       const owner = (await store.taskLeases.get(DEPOSIT_WATCH_TASK))?.owner;
       const worker = [...layout.running.values()].find((p) => p.workerId === owner);
-      if (!worker) return undefined;
-      const running = await rawQuery<{ n: string }>(
-        database,
-        `select count(*) as n from intent_steps where state = 'running' and lease_owner = '${owner}'`,
-      );
-      return Number(running[0]!.n) > 0 ? { worker, running: Number(running[0]!.n) } : undefined;
+      const running = worker ? await runningSteps(owner) : 0;
+      return worker && running > 0 ? { worker, running } : undefined;
     });
     await victim.worker.kill();
-    const workerKilledAt = Date.now() - started;
+    const killedAtMs = Date.now() - started;
     await sleep(DOWN_FOR_MS);
     const restarted = await layout.start('worker', Number(victim.worker.name.split('-')[1]));
 
+    await until('intents for the worker stop', () => (submitted.length >= STOP_WORKER_AT ? true : undefined));
+    const other = [...layout.running.values()].find((p) => p.role === 'worker' && p !== restarted)!;
+    const stepsAtStop = await until('the other worker with steps in flight', async () => {
+      const running = await runningSteps(other.workerId);
+      return running > 0 ? running : undefined;
+    });
+    const stop = await other.stop();
+    const leftRunning = await runningSteps(other.workerId);
+    await layout.start('worker', Number(other.name.split('-')[1]));
+    return {
+      killed: { name: victim.worker.name, workerId: victim.worker.workerId, stepsRunning: victim.running },
+      killedAtMs,
+      restartedAs: restarted.workerId,
+      stopped: {
+        name: other.name,
+        workerId: other.workerId,
+        stepsRunning: stepsAtStop,
+        ...stop,
+        leftRunning,
+      },
+    };
+  };
+
+  // The first API process, SIGKILLed while WaitIntentReceipt calls are held on it.
+  const apiChaos = async () => {
     await until('intents for the API kill', () =>
       submitted.length >= KILL_API_AT && client.heldOn(0) >= HELD_AT_API_KILL ? true : undefined,
     );
     const heldAtKill = client.heldOn(0);
-    const apiKilledAt = Date.now();
+    const killedAt = Date.now();
     await layout.running.get('api-0')!.kill();
     await sleep(DOWN_FOR_MS);
     await layout.start('api', 0);
-    return {
-      worker: { name: victim.worker.name, workerId: victim.worker.workerId, stepsRunning: victim.running },
-      workerKilledAtMs: workerKilledAt,
-      restartedAs: restarted.workerId,
-      apiKilledAt,
-      heldAtKill,
-    };
+    return { killedAt, heldAtKill };
   };
 
-  const [kills] = await Promise.all([chaos(), ...Array.from({ length: IN_FLIGHT }, submitter)]);
+  const [workers, api] = await Promise.all([
+    workerChaos(),
+    apiChaos(),
+    ...Array.from({ length: IN_FLIGHT }, submitter),
+  ]);
   const receiptWaits = await Promise.all(waits);
 
   // Every intent ends once, as routed, and cross-chain ones are settled.
@@ -241,17 +277,22 @@ it(`${INTENTS} intents through two API processes and two workers on one database
 
   // The deposit watch left the killed worker; the intents left to it all ran.
   const watch = await store.taskLeases.get(DEPOSIT_WATCH_TASK);
-  expect(watch?.owner).not.toBe(kills.worker.workerId);
-  expect(kills.worker.stepsRunning).toBeGreaterThan(0);
+  expect(watch?.owner).not.toBe(workers.killed.workerId);
+  expect(workers.killed.stepsRunning).toBeGreaterThan(0);
+  // The worker SIGTERMed mid-run stopped within its bound and left no step leased to it: each one it ran
+  // ended, or was handed back for the other worker.
+  expect({ exit: workers.stopped.exit, leftRunning: workers.stopped.leftRunning }).toEqual({
+    exit: '0',
+    leftRunning: 0,
+  });
+  expect(workers.stopped.ms).toBeLessThan(STOP_BOUND_MS);
   expect(submitted.filter((s) => !s.executed).length).toBeGreaterThanOrEqual(4);
 
   // Every WaitIntentReceipt the API kill cut off was answered by the other process at the client's next call.
   const cutOff = receiptWaits.flatMap((wait) =>
     wait.calls
       .map((call, i) => ({ wait, call, next: wait.calls[i + 1] }))
-      .filter(
-        ({ call }) => call.api === 0 && call.outcome === 'cut off' && call.endedAt >= kills.apiKilledAt,
-      ),
+      .filter(({ call }) => call.api === 0 && call.outcome === 'cut off' && call.endedAt >= api.killedAt),
   );
   expect(cutOff.length).toBeGreaterThanOrEqual(HELD_AT_API_KILL);
   for (const { wait, next } of cutOff) {
@@ -290,7 +331,8 @@ it(`${INTENTS} intents through two API processes and two workers on one database
         intents: submitted.length,
         outcomes,
         allFinalAfterMs,
-        kills: { ...kills, apiKilledAt: kills.apiKilledAt - started },
+        workers,
+        api: { ...api, killedAtMs: api.killedAt - started },
         waitsCutOff: cutOff.length,
         operatorTransactions,
         stops,
