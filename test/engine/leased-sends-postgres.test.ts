@@ -5,11 +5,13 @@
  * - the restore of lost transactions: both workers notice the same two lost transactions at once; one
  *   sends them again (it holds the chain's `restore-lost:<chainId>` lease), the other does nothing and says
  *   so (undefined), and each transaction goes out once, in its first order;
+ * - a restore whose worker dies mid-run (cut off from the database after sending the first transaction, the
+ *   block not mined yet): the other worker's next trigger takes the chain over once the lease has run out and
+ *   finishes it, the dead worker's transaction resumed as stored and the second sent by the new holder only;
  * - the solver's approve of a token (`sender.exclusive`): two fills on two workers that both need the
  *   allowance: one approves, the other waits for the lease and finds the allowance there.
  *
- * Without the leases, both workers restore (four eth_sendRawTransaction for two transactions) and both
- * approve (two approve transactions).
+ * Without the leases, both workers restore (each run answers 2) and both approve (two approve transactions).
  */
 import {
   createPublicClient,
@@ -17,6 +19,7 @@ import {
   erc20Abi,
   type Hex,
   http,
+  keccak256,
   type LocalAccount,
   maxUint256,
 } from 'viem';
@@ -31,18 +34,25 @@ import { createTaskLeaseHolder } from '../../src/store/task-lease-holder.ts';
 import type { Store } from '../../src/store/types.ts';
 import { startTestChain, type TestChain } from '../harness/chain.ts';
 import { createTestDatabase, type TestDatabase } from '../harness/database.ts';
+import { type CutOffStore, cutOffStore } from './support/cut-off-store.ts';
 
 /** Moved from the solver to the relayer and on to the stranger (USDC base units). */
 const AMOUNT = 50_000_000n;
 /** The senders' receipt poll (ms). */
 const POLL_MS = 50;
+/** The workers' task leases (ms): a dead holder's restore is taken over after this. */
+const LEASE_MS = 1_000;
 
 interface Worker {
   name: string;
   store: Store;
+  /** Cuts the worker off from the database (it renews and writes nothing: dead to the others). */
+  link: CutOffStore;
   sender: TransactionSender;
   /** JSON-RPC methods this worker sent to the chain, in order. */
   calls: string[];
+  /** Hashes of the raw transactions it sent. */
+  sent: string[];
 }
 
 let chain: TestChain;
@@ -61,22 +71,31 @@ beforeAll(async () => {
   for (const name of ['worker-a', 'worker-b']) workers.push(await startWorker(name));
 }, 120_000);
 afterAll(async () => {
-  for (const w of workers) await w.store.close();
+  for (const w of workers) {
+    w.link.reconnect();
+    await w.store.close();
+  }
   await database?.drop();
   await chain?.stop();
 });
 
 /** A worker as a process has it: its own pool on the database, its own client counting what it sends. */
 async function startWorker(name: string): Promise<Worker> {
-  const store = await createStore({ ...database.options, log: createSilentLogger() });
+  const link = cutOffStore(await createStore({ ...database.options, log: createSilentLogger() }));
+  const { store } = link;
   const calls: string[] = [];
+  const sent: string[] = [];
   const client = createPublicClient({
     chain: chain.chain,
     pollingInterval: POLL_MS,
     transport: http(chain.rpcUrl, {
       onFetchRequest: async (request) => {
-        const body = JSON.parse(await request.clone().text()) as { method: string } | { method: string }[];
-        for (const item of Array.isArray(body) ? body : [body]) calls.push(item.method);
+        type Call = { method: string; params?: unknown[] };
+        const body = JSON.parse(await request.clone().text()) as Call | Call[];
+        for (const item of Array.isArray(body) ? body : [body]) {
+          calls.push(item.method);
+          if (item.method === 'eth_sendRawTransaction') sent.push(keccak256(item.params![0] as Hex));
+        }
       },
     }),
   });
@@ -87,10 +106,48 @@ async function startWorker(name: string): Promise<Worker> {
     confirmations: () => 1,
     log,
     operators: [solver.address, relayer.address],
-    leases: createTaskLeaseHolder({ taskLeases: store.taskLeases, owner: name, log }),
+    leases: createTaskLeaseHolder({ taskLeases: store.taskLeases, owner: name, log, leaseMs: LEASE_MS }),
     timing: { pollIntervalMs: POLL_MS },
   });
-  return { name, store, sender, calls };
+  return { name, store, link, sender, calls, sent };
+}
+
+async function until(what: string, condition: () => Promise<boolean> | boolean): Promise<void> {
+  const started = Date.now();
+  while (!(await condition())) {
+    if (Date.now() - started > 20_000) throw new Error(`still waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, POLL_MS));
+  }
+}
+
+/** The solver funds the relayer, the relayer passes it on (sent by worker-a); then the node loses both. */
+async function fundAndSpendThenLose() {
+  const a = workers[0]!;
+  await chain.mint(chain.tokens.usdc, solver.address, AMOUNT);
+  const snapshot = await chain.testClient.snapshot();
+  const send = (account: LocalAccount, data: Hex, purpose: string) =>
+    a.sender.sendOnce({ chainId: chain.chainId, account, to: chain.tokens.usdc, data, purpose });
+  const suffix = Math.random().toString(36).slice(2);
+  const fund = await send(solver, transfer(relayer.address, AMOUNT), `fund-${suffix}`);
+  const spend = await send(relayer, transfer(chain.accounts.stranger.address, AMOUNT), `spend-${suffix}`);
+  await chain.testClient.revert({ id: snapshot });
+  for (const w of workers) {
+    w.calls.length = 0;
+    w.sent.length = 0;
+  }
+  return { fund, spend };
+}
+
+/** Both mined again under their stored hashes, in their order, and the stranger paid once. */
+async function expectRestored(hashes: Hex[], strangerBefore: bigint): Promise<void> {
+  const receipts = await Promise.all(
+    hashes.map((hash) => chain.publicClient.getTransactionReceipt({ hash })),
+  );
+  expect(receipts.map((r) => r.status)).toEqual(['success', 'success']);
+  expect(receipts[0]!.blockNumber).toBeLessThan(receipts[1]!.blockNumber);
+  expect(await chain.balanceOf(chain.tokens.usdc, chain.accounts.stranger.address)).toBe(
+    strangerBefore + AMOUNT,
+  );
 }
 
 const transfer = (to: string, amount: bigint) =>
@@ -101,16 +158,8 @@ const sentRaw = (w: Worker) => w.calls.filter((m) => m === 'eth_sendRawTransacti
 describe('two workers on one database', () => {
   it('restore lost transactions once: one worker sends them again, in order; the other leaves it', async () => {
     const [a, b] = workers as [Worker, Worker];
-    await chain.mint(chain.tokens.usdc, solver.address, AMOUNT);
     const strangerBefore = await chain.balanceOf(chain.tokens.usdc, chain.accounts.stranger.address);
-    const snapshot = await chain.testClient.snapshot();
-    const send = (account: LocalAccount, data: Hex, purpose: string) =>
-      a.sender.sendOnce({ chainId: chain.chainId, account, to: chain.tokens.usdc, data, purpose });
-    const fund = await send(solver, transfer(relayer.address, AMOUNT), 'fund');
-    const spend = await send(relayer, transfer(chain.accounts.stranger.address, AMOUNT), 'spend');
-    // The node comes back behind: both mined transactions are gone, the journal still has them mined.
-    await chain.testClient.revert({ id: snapshot });
-    for (const w of workers) w.calls.length = 0;
+    const { fund, spend } = await fundAndSpendThenLose();
 
     const outcomes = await Promise.all([
       a.sender.restoreLost(chain.chainId),
@@ -121,17 +170,44 @@ describe('two workers on one database', () => {
     expect(sentRaw(a) + sentRaw(b)).toBe(2);
     const restorer = outcomes[0] === 2 ? a : b;
     expect(sentRaw(restorer)).toBe(2);
-
-    const receipts = await Promise.all(
-      [fund.hash, spend.hash].map((hash) => chain.publicClient.getTransactionReceipt({ hash })),
-    );
-    expect(receipts.map((r) => r.status)).toEqual(['success', 'success']);
-    expect(receipts[0]!.blockNumber).toBeLessThan(receipts[1]!.blockNumber);
-    expect(await chain.balanceOf(chain.tokens.usdc, chain.accounts.stranger.address)).toBe(
-      strangerBefore + AMOUNT,
-    );
+    await expectRestored([fund.hash, spend.hash], strangerBefore);
     // Nothing held: the next loss is restored by whichever worker notices it.
     expect(await a.store.taskLeases.get(`restore-lost:${chain.chainId}`)).toBeUndefined();
+  });
+
+  it('finish a restore whose worker died mid-run: the other takes the chain over once the lease ran out', async () => {
+    const [a, b] = workers as [Worker, Worker];
+    const strangerBefore = await chain.balanceOf(chain.tokens.usdc, chain.accounts.stranger.address);
+    const { fund, spend } = await fundAndSpendThenLose();
+    await chain.testClient.setAutomine(false);
+    try {
+      // worker-a sends the fund again and waits for its block; then it dies.
+      const aRun = a.sender.restoreLost(chain.chainId).catch((error: unknown) => error);
+      await until('worker-a to send the fund again', () => a.sent.includes(fund.hash));
+      a.link.cut();
+      // Before the lease runs out, the chain is still worker-a's.
+      expect(await b.sender.restoreLost(chain.chainId)).toBeUndefined();
+      await new Promise((r) => setTimeout(r, LEASE_MS + 300));
+      const bRun = b.sender.restoreLost(chain.chainId);
+      await until('worker-b to resume the fund', () => b.sent.includes(fund.hash));
+      await chain.testClient.mine({ blocks: 1 });
+      await chain.testClient.setAutomine(true);
+      expect(await bRun).toBe(2);
+      // worker-a could record nothing once cut off; the spend went out from worker-b only.
+      await aRun;
+      expect({ a: a.sent.includes(spend.hash), b: b.sent.includes(spend.hash) }).toEqual({
+        a: false,
+        b: true,
+      });
+      await expectRestored([fund.hash, spend.hash], strangerBefore);
+      const rows = await Promise.all(
+        [fund.hash, spend.hash].map((h) => b.store.signedTransactions.findByHash(h)),
+      );
+      expect(rows.map((r) => r?.status)).toEqual(['mined', 'mined']);
+    } finally {
+      a.link.reconnect();
+      await chain.testClient.setAutomine(true);
+    }
   });
 
   it('approve a token for the solver once when fills on both workers need the allowance', async () => {
