@@ -1,6 +1,6 @@
 /**
  * Resolves `switchyard serve` configuration once into a SwitchyardConfig: defaults ← environment
- * (HOST, PORT, SWITCHYARD_DATA_DIR, DATABASE_URL) ← config file (JSON) ← CLI flags. A bad field is a
+ * (HOST, PORT, SWITCHYARD_DATA_DIR, DATABASE_URL, DATABASE_POOL_SIZE) ← config file (JSON) ← CLI flags. A bad field is a
  * ConfigError naming it (`chains[1].rpcUrls: is required`).
  */
 import { readFileSync } from 'node:fs';
@@ -20,6 +20,9 @@ export const DEFAULT_DATA_DIR = './.switchyard';
 
 /** A larger batch is one long answer for every request in it; hosted endpoints cap theirs lower still. */
 const MAX_RPC_BATCH_SIZE = 1000;
+/** Connections one process may hold: far above what one process can use, well below any server's limit. */
+const MAX_DATABASE_POOL_SIZE = 1000;
+const POOL_SIZE_ERROR = `must be a whole number from 1 to ${MAX_DATABASE_POOL_SIZE}`;
 
 /** A fee ceiling above a million gwei per gas is a typo, not a price (mainnet's worst spikes were in the thousands). */
 const MAX_FEE_CAP_GWEI = 1_000_000;
@@ -86,6 +89,9 @@ const FileSchema = Type.Object({
   port: Opt(TcpPort),
   dataDir: Opt(Str()),
   databaseUrl: Opt(Str()),
+  databasePoolSize: Opt(
+    Type.Integer({ minimum: 1, maximum: MAX_DATABASE_POOL_SIZE, 'x-error': POOL_SIZE_ERROR }),
+  ),
   role: Opt(
     Type.Union([Type.Literal('api'), Type.Literal('worker'), Type.Literal('all')], {
       'x-error': 'must be api, worker or all',
@@ -164,6 +170,8 @@ export function resolveConfig({ configPath, env, flags }: ConfigInputs): Switchy
     ),
   };
   if (databaseUrl) config.databaseUrl = databaseUrl;
+  const poolSize = file.databasePoolSize ?? poolSizeFromEnv(env.DATABASE_POOL_SIZE);
+  if (poolSize !== undefined) config.databasePoolSize = poolSize;
   if (file.prices) config.prices = file.prices;
   const metrics = resolveMetricsListen(env, file.metrics);
   if (metrics) config.metrics = metrics;
@@ -173,6 +181,15 @@ export function resolveConfig({ configPath, env, flags }: ConfigInputs): Switchy
     ids.add(c.chainId);
   });
   return config;
+}
+
+function poolSizeFromEnv(value: string | undefined): number | undefined {
+  if (value === undefined || value === '') return undefined;
+  const size = Number(value);
+  if (!Number.isInteger(size) || size < 1 || size > MAX_DATABASE_POOL_SIZE) {
+    throw new ConfigError(`DATABASE_POOL_SIZE: ${POOL_SIZE_ERROR}, not '${value}'`);
+  }
+  return size;
 }
 
 function readConfigFile(path: string): ConfigFile {

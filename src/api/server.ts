@@ -34,6 +34,7 @@ import {
   UnknownMethodError,
 } from './errors/rpc-errors.ts';
 import { toWireError } from './errors/to-wire-error.ts';
+import { registerHealthRoutes } from './health-routes.ts';
 import { createCatalogueHandlers } from './methods/index.ts';
 import { createIntentHandlers } from './methods/intents/index.ts';
 import { createReadHandlers } from './methods/reads/index.ts';
@@ -200,6 +201,7 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
   app.get('/openapi.json', async (_request, reply) =>
     reply.type('application/json; charset=utf-8').send(openapi),
   );
+  registerHealthRoutes(app, { runtimeStatus: handlers.RuntimeStatus! });
 
   for (const name of Object.keys(METHODS) as MethodName[]) {
     const aliases = Object.entries(METHOD_ALIASES)

@@ -249,6 +249,7 @@ async function openStore(config: SwitchyardConfig, log: Logger, shutdown: Shutdo
   if (!config.databaseUrl) mkdirSync(config.dataDir, { recursive: true });
   const store = await createStore({
     ...(config.databaseUrl ? { databaseUrl: config.databaseUrl } : {}),
+    ...(config.databasePoolSize !== undefined && { poolSize: config.databasePoolSize }),
     sqlitePath: join(config.dataDir, 'switchyard.sqlite'),
     log: log.child({ component: 'store' }),
   });

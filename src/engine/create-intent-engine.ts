@@ -7,15 +7,18 @@
  * The relayer, solver and attester are separate keys and components. See docs/engine.md.
  */
 import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
 import type { Address, PublicClient } from 'viem';
 import { createTransactionSender, type TransactionSenderDeps } from '../chains/create-transaction-sender.ts';
 import { createLatestBlockCache } from '../chains/latest-block-cache.ts';
 import type { ChainConfig } from '../internal/config-types.ts';
 import type { Logger } from '../internal/logger.ts';
 import type { Metrics } from '../metrics/metrics.ts';
+import { createTaskLeaseHolder } from '../store/task-lease-holder.ts';
 import type { Store } from '../store/types.ts';
 import { createAttester } from './attester.ts';
 import { type ChainWatchDeps, createChainWatch } from './chain-watch.ts';
+import { ENGINE_STOP_WAIT_MS } from './constants.ts';
 import { chainLookup, type EngineContext, type EngineKeys, type RefundTiming } from './context.ts';
 import { createDepositWatcher } from './deposit-watcher.ts';
 import { toDepositIntentEntry } from './gasless/index.ts';
@@ -28,7 +31,7 @@ import { createStepRunner } from './step-runner.ts';
 import type { IntentEngine } from './types.ts';
 
 export interface IntentEngineOptions {
-  /** Names this process's leases; default a random id. */
+  /** Names this process's leases; default `<host>:<pid>:<random>`, so a lease row says which process holds it. */
   workerId?: string;
   stepPollIntervalMs?: number;
   stepBatchSize?: number;
@@ -44,6 +47,10 @@ export interface IntentEngineOptions {
   settleBatchWindowMs?: number;
   /** Chain watch timing overrides (tests). */
   chainWatchTiming?: ChainWatchDeps['timing'];
+  /** How long stop() waits for running steps before handing them back (ms); default ENGINE_STOP_WAIT_MS. */
+  stopWaitMs?: number;
+  /** How long a task lease outlives a worker that stopped renewing it (ms; tests); default TASK_LEASE_MS. */
+  taskLeaseMs?: number;
 }
 
 export interface IntentEngineDeps {
@@ -66,6 +73,14 @@ export function createIntentEngine(deps: IntentEngineDeps): IntentEngine {
     log.warn('the attester key equals the relayer key; DESIGN §4 wants them separate');
   }
   const latestBlocks = createLatestBlockCache((chainId) => chain(chainId).client);
+  const workerId = options.workerId ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  // Work that is not an intent's step, done by one worker of several (docs/engine.md, "Work that runs once").
+  const leases = createTaskLeaseHolder({
+    taskLeases: store.taskLeases,
+    owner: workerId,
+    log,
+    ...(options.taskLeaseMs !== undefined && { leaseMs: options.taskLeaseMs }),
+  });
   const sender = createTransactionSender({
     journal: store.signedTransactions,
     latestBlocks,
@@ -74,6 +89,7 @@ export function createIntentEngine(deps: IntentEngineDeps): IntentEngine {
     maxFeePerGas: (chainId) => chain(chainId).config.maxFeePerGasWei,
     log: log.child({ component: 'sender' }),
     operators: [keys.relayer.address, keys.solver.address, keys.attester.address],
+    leases,
     ...(options.senderTiming && { timing: options.senderTiming }),
   });
   let runnerKick = () => {};
@@ -101,7 +117,7 @@ export function createIntentEngine(deps: IntentEngineDeps): IntentEngine {
     },
   };
   const runner = createStepRunner(ctx, {
-    workerId: options.workerId ?? `engine-${randomUUID()}`,
+    workerId,
     ...(options.stepPollIntervalMs !== undefined && { pollIntervalMs: options.stepPollIntervalMs }),
     ...(options.stepBatchSize !== undefined && { batchSize: options.stepBatchSize }),
     ...(options.stepLeaseMs !== undefined && { leaseMs: options.stepLeaseMs }),
@@ -113,6 +129,7 @@ export function createIntentEngine(deps: IntentEngineDeps): IntentEngine {
     ...(options.depositScanBatch !== undefined && { batch: options.depositScanBatch }),
     chainIds: deps.chains.map((c) => c.chainId),
     startExecution: (intentId) => startExecution(ctx, { intentId }),
+    leases,
   });
 
   // Lost transactions of a chain that came back behind are sent again without waiting for a later send.
@@ -144,14 +161,26 @@ export function createIntentEngine(deps: IntentEngineDeps): IntentEngine {
       runner.start();
       watcher.start();
       chainWatch.start();
+      log.info('engine started', { workerId });
     },
     async stop() {
-      // First: a running restore (the chain watch's or a waiting send's) may wait a minute per transaction;
-      // this stops it at its next transaction boundary, bounded, and starts no other.
-      await sender.stopRestoring();
-      await chainWatch.stop();
-      await watcher.stop();
-      await runner.stop();
+      // All at once, each bounded: the runner stops leasing and waits for its steps; a running restore (the
+      // chain watch's or a waiting send's) stops at its next transaction boundary and starts no other; the
+      // deposit watcher ends its round and releases its lease.
+      const [left] = await Promise.all([
+        runner.stop(options.stopWaitMs ?? ENGINE_STOP_WAIT_MS),
+        sender.stopRestoring().then(() => chainWatch.stop()),
+        watcher.stop(),
+      ]);
+      if (left.length === 0) return;
+      // Signing stops first, so every transaction these steps sent is journaled before another worker can
+      // take them over and resume it; what they do after the hand-back cannot sign or complete anything.
+      await sender.stopSigning();
+      const released = await store.steps.release({ ids: left, owner: workerId });
+      log.info('steps still running at stop handed back to other workers', {
+        running: left.length,
+        released,
+      });
     },
   };
 }

@@ -28,8 +28,11 @@ export interface StepRunner {
   start(): void;
   /** Wakes the loop now (a step was enqueued in this process). */
   kick(): void;
-  /** Stops leasing and waits for the steps in flight. */
-  stop(): Promise<void>;
+  /**
+   * Stops leasing and waits for the steps in flight, at most `waitMs` (default: until they end); resolves to
+   * the ids of the steps still running then, which the caller hands back (their leases are no longer renewed).
+   */
+  stop(waitMs?: number): Promise<number[]>;
 }
 
 export interface StepRunnerOptions {
@@ -77,6 +80,7 @@ export function createStepRunner(ctx: EngineContext, options: StepRunnerOptions)
   const runningIds = new Set<number>();
   let stopping = false;
   let loop: Promise<void> | undefined;
+  let heartbeat: NodeJS.Timeout | undefined;
   let wake: (() => void) | undefined;
   // A kick that arrives while the loop is busy must not be lost: the next nap then returns at once.
   let kicked = false;
@@ -144,7 +148,8 @@ export function createStepRunner(ctx: EngineContext, options: StepRunnerOptions)
       const reason = `${mapped.name}: ${mapped.message}`.slice(0, MAX_ERROR_LENGTH);
       if (isRetryable(mapped)) {
         ran('retry');
-        const delay = retryDelayMs(step.attempts);
+        // A worker that is stopping hands the step back due now: another worker takes it over at once.
+        const delay = stopping ? 0 : retryDelayMs(step.attempts);
         log.warn('step failed, will retry', { reason, delayMs: delay });
         await ctx.store.steps.fail({
           id: step.id,
@@ -205,12 +210,12 @@ export function createStepRunner(ctx: EngineContext, options: StepRunnerOptions)
     start() {
       if (loop) return;
       stopping = false;
-      const heartbeat = setInterval(() => {
+      heartbeat = setInterval(() => {
         ctx.store.steps
           .renew({ ids: [...runningIds], owner, leaseMs })
           .catch((error: unknown) => ctx.log.warn('renewing step leases failed', { error }));
       }, renewMs);
-      loop = (async () => {
+      const current = (async () => {
         while (!stopping) {
           try {
             await tick();
@@ -223,13 +228,26 @@ export function createStepRunner(ctx: EngineContext, options: StepRunnerOptions)
         while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
         clearInterval(heartbeat);
       })();
+      // A loop a bounded stop() left draining (steps handed back) still counts: no second loop beside it.
+      loop = current;
+      void current.finally(() => {
+        if (loop === current) loop = undefined;
+      });
     },
     kick,
-    async stop() {
+    async stop(waitMs = Number.POSITIVE_INFINITY) {
       stopping = true;
       kick();
-      await loop;
-      loop = undefined;
+      let timer: NodeJS.Timeout | undefined;
+      const timedOut = new Promise<'timeout'>((resolve) => {
+        if (Number.isFinite(waitMs)) timer = setTimeout(() => resolve('timeout'), waitMs);
+      });
+      const ended = await Promise.race([loop, timedOut]);
+      clearTimeout(timer);
+      if (ended !== 'timeout') return [];
+      // The steps left running are the caller's to hand back; no renewal may extend them meanwhile.
+      clearInterval(heartbeat);
+      return [...runningIds];
     },
   };
 }

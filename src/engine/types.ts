@@ -28,6 +28,9 @@ export interface IntentEngine {
   }): Promise<{ hash: `0x${string}`; status: 'success' | 'reverted'; minedAt: Date }>;
   /** Starts the workers (step runner, deposit watcher for COMMITTED intents, rebroadcaster). */
   start(): Promise<void>;
-  /** Stops taking new work and waits for in-flight steps. */
+  /**
+   * Stops taking new work and waits for in-flight steps, up to a bound (ENGINE_STOP_WAIT_MS); the steps still
+   * running then are handed back (nothing new signed, their leases released) for another worker.
+   */
   stop(): Promise<void>;
 }

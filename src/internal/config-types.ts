@@ -120,6 +120,8 @@ export interface SwitchyardConfig {
   dataDir: string;
   /** postgres://… for PostgreSQL; absent means SQLite in `dataDir`. */
   databaseUrl?: string;
+  /** Connections per process in the PostgreSQL pool (the LISTEN connection not counted); default 10. */
+  databasePoolSize?: number;
   role: 'api' | 'worker' | 'all';
   chains: ChainConfig[];
   /** Static USD prices `{ "<chainId>:<address>": usd }` for chains not priced from pools (src/pricing). */

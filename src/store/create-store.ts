@@ -20,12 +20,15 @@ import type { Database } from './schema.ts';
 import { createSignedTransactionsRepo } from './signed-transactions.ts';
 import { createSolverInventoryRepo } from './solver-inventory.ts';
 import { createStepsRepo } from './steps.ts';
+import { createTaskLeasesRepo } from './task-leases.ts';
 import { createTransactionsRepo } from './transactions.ts';
 import type { IntentEvents, Store } from './types.ts';
 
 export interface CreateStoreOptions {
   /** `postgres://…` or `postgresql://…` selects PostgreSQL. */
   databaseUrl?: string;
+  /** Connections in the PostgreSQL pool (default POOL_MAX_CONNECTIONS); the LISTEN connection is extra. */
+  poolSize?: number;
   /** The SQLite file (or `:memory:`) used when there is no Postgres URL. */
   sqlitePath?: string;
   log: Logger;
@@ -56,7 +59,11 @@ async function open(options: CreateStoreOptions): Promise<Opened> {
       import('./intent-events-postgres.ts'),
     ]);
     const poolLog = options.log.child({ component: 'database' });
-    const pool = createPgPool({ databaseUrl: url, log: poolLog });
+    const pool = createPgPool({
+      databaseUrl: url,
+      log: poolLog,
+      ...(options.poolSize !== undefined && { max: options.poolSize }),
+    });
     const db = openPostgres(pool, poolLog);
     const events = await createPgIntentEvents({
       pool,
@@ -133,6 +140,7 @@ export async function createStore(options: CreateStoreOptions): Promise<Store> {
     expiredQuotes: createExpiredQuotesRepo(ctx),
     solverInventory: createSolverInventoryRepo(ctx),
     gauges: createGaugesRepo(ctx),
+    taskLeases: createTaskLeasesRepo(ctx),
     events,
     async ping() {
       const started = performance.now();

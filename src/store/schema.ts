@@ -127,6 +127,12 @@ export interface SignedTransactionsTable {
   mined_index: Generated<number | null>;
 }
 
+export interface TaskLeasesTable {
+  task: string;
+  owner: string;
+  lease_until: MillisColumn;
+}
+
 export interface Database {
   projects: ProjectsTable;
   access_keys: AccessKeysTable;
@@ -135,6 +141,7 @@ export interface Database {
   intent_steps: IntentStepsTable;
   nonces: NoncesTable;
   signed_transactions: SignedTransactionsTable;
+  task_leases: TaskLeasesTable;
 }
 
 export type IntentRow = Selectable<IntentsTable>;

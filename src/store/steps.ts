@@ -120,6 +120,25 @@ export function createStepsRepo(ctx: StoreContext): StepsRepo {
         .execute();
     },
 
+    async release({ ids, owner, now: at }) {
+      if (ids.length === 0) return 0;
+      const now = (at ?? ctx.now()).getTime();
+      const result = await db
+        .updateTable('intent_steps')
+        .set({
+          state: 'pending',
+          lease_owner: null,
+          lease_until: null,
+          next_attempt_at: now,
+          updated_at: now,
+        })
+        .where('id', 'in', ids)
+        .where('lease_owner', '=', owner)
+        .where('state', '=', 'running')
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows);
+    },
+
     async list(intentId) {
       const rows = await db
         .selectFrom('intent_steps')

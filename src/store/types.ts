@@ -437,7 +437,36 @@ export interface StepsRepo {
    * now) with no attempts and no error; one pending or running is left as it is; an absent one is added.
    */
   requeue(input: { intentId: string; step: string; runAt?: Date }): Promise<void>;
+  /**
+   * Hands back steps `owner` still holds (a worker stopping before they finished): pending and due now, no
+   * lease, so another worker leases them at once instead of after their lease runs out. Returns how many.
+   */
+  release(input: { ids: number[]; owner: string; now?: Date }): Promise<number>;
   list(intentId: string): Promise<IntentStep[]>;
+}
+
+/** Who holds a task's lease, and until when. */
+export interface TaskLease {
+  task: string;
+  owner: string;
+  leaseUntil: Date;
+}
+
+/**
+ * Leases on work that is not an intent's step (the deposit watcher's rounds, a chain's restore, the solver's
+ * approve of a token), so that of several workers one does it, and another takes over when the holder dies
+ * (stops renewing). One row per task; the same clock convention as step leases (each process's clock).
+ */
+export interface TaskLeasesRepo {
+  /**
+   * Takes the task until `now + leaseMs` when nobody holds it, its lease ran out, or `owner` already holds
+   * it (a renewal); true when `owner` holds it afterwards. Concurrent callers: exactly one wins.
+   */
+  acquire(input: { task: string; owner: string; leaseMs: number; now?: Date }): Promise<boolean>;
+  /** Gives the task up if `owner` holds it, so another worker can take it at once; true if it did. */
+  release(input: { task: string; owner: string }): Promise<boolean>;
+  /** The task's lease row, expired or not (undefined: never taken, or released). */
+  get(task: string): Promise<TaskLease | undefined>;
 }
 
 export interface NoncesRepo {
@@ -556,6 +585,7 @@ export interface Store {
   readonly expiredQuotes: ExpiredQuotesRepo;
   readonly solverInventory: SolverInventoryRepo;
   readonly gauges: GaugesRepo;
+  readonly taskLeases: TaskLeasesRepo;
   readonly events: IntentEvents;
   /** A trivial round trip, for RuntimeStatus; resolves to the latency in ms or throws. */
   ping(): Promise<number>;

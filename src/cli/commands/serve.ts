@@ -2,7 +2,9 @@
  * `switchyard serve --config <file>`: the HTTP API against configured chains (production). The
  * store is PostgreSQL when DATABASE_URL (or `databaseUrl` in the file) is set, else SQLite in the
  * data dir. Before starting it runs the checks of `switchyard doctor` and refuses to start when one fails,
- * unless --skip-checks. Stops cleanly on SIGINT/SIGTERM.
+ * unless --skip-checks. Stops cleanly on SIGINT/SIGTERM: the API answers what it holds and closes, the
+ * engine waits a bounded time for its running steps and hands the rest to other workers
+ * (docs/operations.md, "Stopping"); a second signal exits at once.
  */
 import { parseArgs } from 'node:util';
 import { resolveConfig } from '../../api/resolve-config.ts';
@@ -11,6 +13,14 @@ import { operatorFromEnv } from '../../intents/operator-from-env.ts';
 import { createLogger, type Logger } from '../../internal/logger.ts';
 import { createShutdown } from '../../internal/shutdown.ts';
 import { runOperatorChecks } from '../../operator/checks/run-operator-checks.ts';
+
+/**
+ * After a clean shutdown, what is left in the event loop (a step handed back to another worker, still
+ * waiting for its receipt) must not keep the process alive: it exits this long after (ms) if it has not.
+ */
+const EXIT_AFTER_SHUTDOWN_MS = 1_000;
+/** Exit status of a process a second signal ended during its shutdown (128 + SIGTERM's 15). */
+const EXIT_INTERRUPTED = 143;
 
 const USAGE = `usage: switchyard serve --config FILE [--host HOST] [--port PORT] [--role api|worker|all] [--skip-checks]
 
@@ -22,7 +32,9 @@ METRICS_HOST/METRICS_PORT < file < flags. Prometheus metrics: GET /metrics on 12
 "metrics" says otherwise. Secrets (relayer, attester keys) come from the environment only.
 
 Before it starts, serve runs the checks of 'switchyard doctor' and logs each one; a failed check stops it
-(exit 1) unless --skip-checks is given.
+(exit 1) unless --skip-checks is given. It prints 'Switchyard API on URL' when the API listens (roles api
+and all), 'Switchyard worker running' for --role worker. SIGTERM or SIGINT stops it cleanly (the engine
+waits up to 10 s for its running steps, then hands the rest to other workers); a second signal exits at once.
 `;
 
 export async function run(argv: string[]): Promise<number> {
@@ -73,13 +85,22 @@ export async function run(argv: string[]): Promise<number> {
     log,
     shutdown,
   });
-  process.stdout.write(`Switchyard API on ${url}\n`);
+  process.stdout.write(url ? `Switchyard API on ${url}\n` : 'Switchyard worker running\n');
   if (metricsUrl) process.stdout.write(`Prometheus metrics on ${metricsUrl}\n`);
-  await new Promise<void>((done) => {
+  const signal = await new Promise<NodeJS.Signals>((done) => {
     process.once('SIGINT', done);
     process.once('SIGTERM', done);
   });
+  log.info('stopping', { signal, role: config.role });
+  const again = () => {
+    log.warn('second signal during shutdown: exiting now');
+    process.exit(EXIT_INTERRUPTED);
+  };
+  process.once('SIGINT', again);
+  process.once('SIGTERM', again);
   await shutdown.shutdown();
+  log.info('stopped');
+  setTimeout(() => process.exit(), EXIT_AFTER_SHUTDOWN_MS).unref();
   return 0;
 }
 

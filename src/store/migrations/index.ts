@@ -9,6 +9,7 @@ import { migration0002 } from './0002_execution_plan.ts';
 import { migration0003 } from './0003_history_owner_indexes.ts';
 import { migration0004 } from './0004_signed_transactions_mined_block.ts';
 import { migration0007 } from './0007_intents_solver_amounts.ts';
+import { migration0012 } from './0012_task_leases.ts';
 import { migration0013 } from './0013_step_takeovers.ts';
 
 export function migrationProvider(columns: ColumnTypes): MigrationProvider {
@@ -21,6 +22,7 @@ export function migrationProvider(columns: ColumnTypes): MigrationProvider {
         '0004_signed_transactions_mined_block': migration0004(),
         '0007_intents_solver_amounts': migration0007(columns),
         '0013_step_takeovers': migration0013(),
+        '0012_task_leases': migration0012(columns),
       };
     },
   };

@@ -73,7 +73,7 @@ async function transactionsSince(chain: TestDevnetChain, fromBlock: bigint) {
 }
 
 export async function auditSends(
-  svc: ResilienceService,
+  svc: Pick<ResilienceService, 'net' | 'database'>,
   intents: AuditedIntent[],
   startBlocks: Map<number, bigint>,
 ): Promise<{ operatorTransactions: number }> {
@@ -195,7 +195,7 @@ function revertedEarly(row: JournalRow | undefined): boolean {
  * every intent account (origin and destination) and every recipient.
  */
 export async function holders(
-  svc: ResilienceService,
+  svc: Pick<ResilienceService, 'net'>,
   chain: TestDevnetChain,
   extra: Address[],
 ): Promise<Address[]> {
@@ -313,7 +313,7 @@ export interface ConservationLine {
  * Intent accounts and recipients are read at `startBlock` too (they must have held nothing).
  */
 export async function conservation(
-  svc: ResilienceService,
+  svc: Pick<ResilienceService, 'net'>,
   startBlocks: Map<number, bigint>,
   created: Address[],
 ): Promise<ConservationLine[]> {

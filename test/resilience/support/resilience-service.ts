@@ -159,7 +159,7 @@ export async function startResilienceService(
 }
 
 /** The serve config file's chain shape (resolve-config.ts): the fields it knows, nothing else. */
-function toFileChain(c: ChainConfig) {
+export function toFileChain(c: ChainConfig) {
   return {
     chainId: c.chainId,
     name: c.name,
