@@ -8,6 +8,7 @@ import type { Logger } from '../internal/logger.ts';
 import { createAccessKeysRepo } from './access-keys.ts';
 import { type DialectProfile, POSTGRES_PROFILE, SQLITE_PROFILE } from './capabilities.ts';
 import type { StoreContext } from './context.ts';
+import { createEventLogRepo } from './event-log.ts';
 import { createExpiredQuotesRepo } from './expired-quotes.ts';
 import { createLocalIntentEvents } from './intent-events-local.ts';
 import type { WriteNotifications } from './intent-events-postgres.ts';
@@ -90,7 +91,7 @@ export async function createStore(options: CreateStoreOptions): Promise<Store> {
   const opened = await open(options);
   const { db, profile, events } = opened;
   try {
-    await migrateToLatest(db as Kysely<unknown>, profile.columns, options.log.child({ component: 'store' }));
+    await migrateToLatest(db as Kysely<unknown>, profile, options.log.child({ component: 'store' }));
   } catch (error) {
     await events.close();
     await opened.closeDriver();
@@ -129,6 +130,7 @@ export async function createStore(options: CreateStoreOptions): Promise<Store> {
     nonces: createNoncesRepo(ctx),
     signedTransactions: createSignedTransactionsRepo(ctx),
     expiredQuotes: createExpiredQuotesRepo(ctx),
+    eventLog: createEventLogRepo(ctx),
     events,
     async ping() {
       const started = performance.now();

@@ -120,6 +120,29 @@ export interface SignedTransactionsTable {
   mined_index: Generated<number | null>;
 }
 
+/** Each project's last event number (migration 0009). */
+export interface EventSequencesTable {
+  project_id: number;
+  last_seq: number;
+}
+
+/** The event log (migration 0009), written only by the database's triggers. */
+export interface IntentEventsTable {
+  project_id: number;
+  seq: number;
+  intent_id: string;
+  owner_address: string;
+  transaction_kind: string | null;
+  status: string;
+  deposit_status: string;
+  origin_status: string;
+  destination_status: string;
+  refund_status: string | null;
+  chain_id: number | null;
+  txn_hash: string | null;
+  created_at: MillisColumn;
+}
+
 export interface Database {
   projects: ProjectsTable;
   access_keys: AccessKeysTable;
@@ -128,6 +151,8 @@ export interface Database {
   intent_steps: IntentStepsTable;
   nonces: NoncesTable;
   signed_transactions: SignedTransactionsTable;
+  event_sequences: EventSequencesTable;
+  intent_events: IntentEventsTable;
 }
 
 export type IntentRow = Selectable<IntentsTable>;
@@ -137,6 +162,7 @@ export type IntentStepRow = Selectable<IntentStepsTable>;
 export type SignedTransactionRow = Selectable<SignedTransactionsTable>;
 export type AccessKeyRow = Selectable<AccessKeysTable>;
 export type ProjectRow = Selectable<ProjectsTable>;
+export type IntentEventRow = Selectable<IntentEventsTable>;
 
 /** Every column of `intents` but the execution plan, which only the engine and a few services decode. */
 export const INTENT_COLUMNS_BUT_PLAN = [

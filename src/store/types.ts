@@ -491,6 +491,55 @@ export interface ExpiredQuotesRepo {
   deleteExpired(input: { expiredBefore: Date; limit: number }): Promise<number>;
 }
 
+// ---------------------------------------------------------------- event log
+
+/** The transaction statuses of a receipt after a change, as WaitIntentReceipt reports them. */
+export interface ReceiptStatesRecord {
+  deposit: TransactionStatus;
+  origin: TransactionStatus;
+  destination: TransactionStatus;
+  /** Null while the intent has no refund row. */
+  refund: TransactionStatus | null;
+}
+
+/**
+ * One change of an intent's status or of a receipt row's status, written by the database in the same
+ * transaction as the change (migration 0009).
+ */
+export interface IntentEventRecord {
+  projectId: number;
+  /** The project's event number: 1, 2, 3… in commit order, never reused. */
+  seq: number;
+  intentId: string;
+  ownerAddress: string;
+  /** The receipt row whose status changed; null when the intent's status changed. */
+  transactionKind: TransactionKind | null;
+  /** The intent's status after the change. */
+  status: IntentStatus;
+  receiptStates: ReceiptStatesRecord;
+  /** The changed receipt row's chain and transaction hash (null for a status change, or no hash yet). */
+  chainId: number | null;
+  txnHash: string | null;
+  createdAt: Date;
+}
+
+export interface EventLogRepo {
+  /** The project's events numbered above `after`, in order, at most `limit`. */
+  listAfter(input: { projectId: number; after: number; limit: number }): Promise<IntentEventRecord[]>;
+  /** The project's last event number; 0 before its first event. */
+  latest(projectId: number): Promise<number>;
+  /**
+   * The number just before the project's first kept event created at or after `since` (so `listAfter` from it
+   * starts there), and whether events before `since` may have been deleted already (nothing older is kept).
+   */
+  positionAt(input: { projectId: number; since: Date }): Promise<{ after: number; truncated: boolean }>;
+  /**
+   * Deletes up to `limit` events created before `before`, oldest first within each project; answers how many
+   * went. Several processes may run it at once (rows another is deleting are skipped on Postgres).
+   */
+  deleteOlderThan(input: { before: Date; limit: number }): Promise<number>;
+}
+
 // ---------------------------------------------------------------- change notifications
 
 export type IntentListener = (intentId: string) => void;
@@ -511,6 +560,11 @@ export type InsertListener = (insert: IntentInserted) => void;
  */
 export interface IntentEvents {
   subscribe(intentId: string, listener: IntentListener): () => void;
+  /**
+   * Every change of any intent, delivered like `subscribe`'s (the event log's readers: one subscription per
+   * process wakes them all, instead of one per intent).
+   */
+  subscribeAll(listener: IntentListener): () => void;
   publish(intentId: string): Promise<void>;
   /**
    * Every insert of an intent, any project (the store publishes after each `intents.insert`;
@@ -539,6 +593,8 @@ export interface Store {
   readonly nonces: NoncesRepo;
   readonly signedTransactions: SignedTransactionsRepo;
   readonly expiredQuotes: ExpiredQuotesRepo;
+  /** The durable log of intent changes (the event stream's and the webhooks' source). */
+  readonly eventLog: EventLogRepo;
   readonly events: IntentEvents;
   /** A trivial round trip, for RuntimeStatus; resolves to the latency in ms or throws. */
   ping(): Promise<number>;

@@ -3,13 +3,15 @@
  * reorder a shipped one (databases in the field have already run it).
  */
 import type { Migration, MigrationProvider } from 'kysely';
-import type { ColumnTypes } from '../capabilities.ts';
+import type { DialectProfile } from '../capabilities.ts';
 import { migration0001 } from './0001_initial.ts';
 import { migration0002 } from './0002_execution_plan.ts';
 import { migration0003 } from './0003_history_owner_indexes.ts';
 import { migration0004 } from './0004_signed_transactions_mined_block.ts';
+import { migration0009 } from './0009_intent_events.ts';
 
-export function migrationProvider(columns: ColumnTypes): MigrationProvider {
+export function migrationProvider(profile: DialectProfile): MigrationProvider {
+  const { columns } = profile;
   return {
     async getMigrations(): Promise<Record<string, Migration>> {
       return {
@@ -17,6 +19,7 @@ export function migrationProvider(columns: ColumnTypes): MigrationProvider {
         '0002_execution_plan': migration0002(),
         '0003_history_owner_indexes': migration0003(),
         '0004_signed_transactions_mined_block': migration0004(),
+        '0009_intent_events': migration0009(profile),
       };
     },
   };
