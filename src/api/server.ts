@@ -30,6 +30,7 @@ import {
   UnknownMethodError,
 } from './errors/rpc-errors.ts';
 import { toWireError } from './errors/to-wire-error.ts';
+import { type EventStreamOptions, registerEventStream } from './events/event-stream-route.ts';
 import { createCatalogueHandlers } from './methods/index.ts';
 import { createReadHandlers } from './methods/reads/index.ts';
 import { PreSerialised, type Serialize } from './methods/reads/pre-serialised.ts';
@@ -71,6 +72,8 @@ export interface ApiServerOptions {
   /** Bytes of whole GetIntentHistory pages cached (0: off); default HISTORY_PAGE_CACHE_MAX_BYTES. */
   historyPageCacheBytes?: number | undefined;
   bodyLimitBytes?: number | undefined;
+  /** GET /events (served when there is a store): heartbeat, feed poll, the metrics' observer. */
+  eventStream?: EventStreamOptions | undefined;
   version?: string | undefined;
   now?: (() => Date) | undefined;
 }
@@ -165,6 +168,8 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
   app.get('/openapi.json', async (_request, reply) =>
     reply.type('application/json; charset=utf-8').send(openapi),
   );
+
+  if (store) registerEventStream(app, { store, access, log: options.log, ...options.eventStream });
 
   for (const name of Object.keys(METHODS) as MethodName[]) {
     const aliases = Object.entries(METHOD_ALIASES)
