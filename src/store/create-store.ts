@@ -21,6 +21,7 @@ import { createSignedTransactionsRepo } from './signed-transactions.ts';
 import { createStepsRepo } from './steps.ts';
 import { createTransactionsRepo } from './transactions.ts';
 import type { IntentEvents, Store } from './types.ts';
+import { createWebhooksRepo } from './webhooks.ts';
 
 export interface CreateStoreOptions {
   /** `postgres://…` or `postgresql://…` selects PostgreSQL. */
@@ -131,6 +132,7 @@ export async function createStore(options: CreateStoreOptions): Promise<Store> {
     signedTransactions: createSignedTransactionsRepo(ctx),
     expiredQuotes: createExpiredQuotesRepo(ctx),
     eventLog: createEventLogRepo(ctx),
+    webhooks: createWebhooksRepo(ctx),
     events,
     async ping() {
       const started = performance.now();

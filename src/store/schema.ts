@@ -143,6 +143,39 @@ export interface IntentEventsTable {
   created_at: MillisColumn;
 }
 
+/** Webhook endpoints (migration 0010). */
+export interface WebhookEndpointsTable {
+  id: Generated<number>;
+  project_id: number;
+  url: string;
+  secret: string;
+  /** `*`, or a comma-separated list of event types and `prefix.*` patterns. */
+  event_types: string;
+  state: string;
+  /** The last event number handled: delivered, or not one the endpoint subscribes to. */
+  handled_seq: number;
+  attempts: number;
+  failing_since: MillisColumn | null;
+  next_attempt_at: MillisColumn;
+  lease_owner: string | null;
+  lease_until: MillisColumn | null;
+  created_at: MillisColumn;
+  updated_at: MillisColumn;
+}
+
+/** One webhook delivery attempt (migration 0010). */
+export interface WebhookDeliveriesTable {
+  id: Generated<number>;
+  endpoint_id: number;
+  event_seq: number;
+  event_type: string;
+  attempt: number;
+  status_code: number | null;
+  error: string | null;
+  latency_ms: number;
+  created_at: MillisColumn;
+}
+
 export interface Database {
   projects: ProjectsTable;
   access_keys: AccessKeysTable;
@@ -153,6 +186,8 @@ export interface Database {
   signed_transactions: SignedTransactionsTable;
   event_sequences: EventSequencesTable;
   intent_events: IntentEventsTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
 }
 
 export type IntentRow = Selectable<IntentsTable>;
@@ -163,6 +198,8 @@ export type SignedTransactionRow = Selectable<SignedTransactionsTable>;
 export type AccessKeyRow = Selectable<AccessKeysTable>;
 export type ProjectRow = Selectable<ProjectsTable>;
 export type IntentEventRow = Selectable<IntentEventsTable>;
+export type WebhookEndpointRow = Selectable<WebhookEndpointsTable>;
+export type WebhookDeliveryRow = Selectable<WebhookDeliveriesTable>;
 
 /** Every column of `intents` but the execution plan, which only the engine and a few services decode. */
 export const INTENT_COLUMNS_BUT_PLAN = [

@@ -540,6 +540,107 @@ export interface EventLogRepo {
   deleteOlderThan(input: { before: Date; limit: number }): Promise<number>;
 }
 
+// ---------------------------------------------------------------- webhooks
+
+export type WebhookEndpointState = 'active' | 'failing';
+
+export interface WebhookEndpoint {
+  id: number;
+  projectId: number;
+  url: string;
+  /** The signing secret (HMAC-SHA256 key). Shown once when the endpoint is added. */
+  secret: string;
+  /** Event types and `prefix.*` patterns; `['*']` for every event. */
+  eventTypes: string[];
+  /** `failing` once its retries ran out: nothing is sent until it is resumed or replayed. */
+  state: WebhookEndpointState;
+  /** The last event number handled: delivered, or not one the endpoint subscribes to. */
+  handledSeq: number;
+  /** Failed attempts at the event after `handledSeq`. */
+  attempts: number;
+  /** When the current run of failures began; null while deliveries succeed. */
+  failingSince: Date | null;
+  nextAttemptAt: Date;
+  createdAt: Date;
+}
+
+export interface WebhookDeliveryInput {
+  /** The event's number; 0 for a ping. */
+  eventSeq: number;
+  eventType: string;
+  /** 1 for the first try of this event. */
+  attempt: number;
+  /** Null when no HTTP answer came. */
+  statusCode: number | null;
+  error: string | null;
+  latencyMs: number;
+}
+
+export interface WebhookDelivery extends WebhookDeliveryInput {
+  id: number;
+  endpointId: number;
+  /** A 2xx answer. */
+  ok: boolean;
+  createdAt: Date;
+}
+
+export interface WebhooksRepo {
+  /** A new active endpoint that starts after the project's latest event (it gets what happens next). */
+  create(input: {
+    projectId: number;
+    url: string;
+    secret: string;
+    eventTypes: string[];
+  }): Promise<WebhookEndpoint>;
+  /** The project's endpoints, oldest first, each with its latest delivery attempt. */
+  list(projectId: number): Promise<(WebhookEndpoint & { lastDelivery: WebhookDelivery | null })[]>;
+  get(input: { projectId: number; id: number }): Promise<WebhookEndpoint | undefined>;
+  /** Removes the endpoint and its delivery log; false when the project has no such endpoint. */
+  remove(input: { projectId: number; id: number }): Promise<boolean>;
+  /**
+   * Leases up to `limit` active endpoints that have events after their cursor and are due, to `owner` until
+   * now + leaseMs. Concurrent callers get disjoint endpoints (SKIP LOCKED on Postgres, the single writer on
+   * SQLite); an expired lease (a dead process) is taken over.
+   */
+  leaseDue(input: { owner: string; leaseMs: number; limit: number; now?: Date }): Promise<WebhookEndpoint[]>;
+  /**
+   * Moves the cursor of an endpoint `owner` still leases to `handledSeq` and extends the lease to now + leaseMs;
+   * with `delivery`, records that attempt (a success) in the same transaction and clears the retry state.
+   * False when the lease was lost (nothing is written).
+   */
+  advance(input: {
+    id: number;
+    owner: string;
+    handledSeq: number;
+    leaseMs: number;
+    delivery?: WebhookDeliveryInput;
+  }): Promise<boolean>;
+  /**
+   * Records a failed attempt of an endpoint `owner` leases and releases it: retried at `retryAt`, or marked
+   * failing when `retryAt` is null. `failingSince` is when the run of failures began.
+   */
+  recordFailure(input: {
+    id: number;
+    owner: string;
+    delivery: WebhookDeliveryInput;
+    failingSince: Date;
+    retryAt: Date | null;
+  }): Promise<boolean>;
+  /** Ends `owner`'s lease (nothing left to deliver, or shutting down). */
+  release(input: { id: number; owner: string }): Promise<void>;
+  /** Records an attempt outside the dispatcher (a ping). */
+  recordDelivery(input: { endpointId: number; delivery: WebhookDeliveryInput }): Promise<void>;
+  /**
+   * Sets the cursor to `handledSeq` and makes the endpoint active and due now (a replay, or a failing
+   * endpoint resumed where it stopped when `handledSeq` is omitted). False when there is no such endpoint.
+   */
+  reactivate(input: { projectId: number; id: number; handledSeq?: number }): Promise<boolean>;
+  /** The endpoint's latest delivery attempts, newest first. */
+  deliveries(input: { endpointId: number; limit: number }): Promise<WebhookDelivery[]>;
+  /** Deletes up to `limit` delivery records older than `before`, oldest first; answers how many went. */
+  deleteDeliveriesOlderThan(input: { before: Date; limit: number }): Promise<number>;
+}
+
 // ---------------------------------------------------------------- change notifications
 
 export type IntentListener = (intentId: string) => void;
@@ -595,6 +696,7 @@ export interface Store {
   readonly expiredQuotes: ExpiredQuotesRepo;
   /** The durable log of intent changes (the event stream's and the webhooks' source). */
   readonly eventLog: EventLogRepo;
+  readonly webhooks: WebhooksRepo;
   readonly events: IntentEvents;
   /** A trivial round trip, for RuntimeStatus; resolves to the latency in ms or throws. */
   ping(): Promise<number>;

@@ -9,6 +9,7 @@ import { migration0002 } from './0002_execution_plan.ts';
 import { migration0003 } from './0003_history_owner_indexes.ts';
 import { migration0004 } from './0004_signed_transactions_mined_block.ts';
 import { migration0009 } from './0009_intent_events.ts';
+import { migration0010 } from './0010_webhooks.ts';
 
 export function migrationProvider(profile: DialectProfile): MigrationProvider {
   const { columns } = profile;
@@ -20,6 +21,7 @@ export function migrationProvider(profile: DialectProfile): MigrationProvider {
         '0003_history_owner_indexes': migration0003(),
         '0004_signed_transactions_mined_block': migration0004(),
         '0009_intent_events': migration0009(profile),
+        '0010_webhooks': migration0010(columns),
       };
     },
   };
