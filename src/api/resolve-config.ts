@@ -64,6 +64,7 @@ const FileSchema = Type.Object({
     }),
   ),
   chains: Type.Array(ChainSchema, { minItems: 1 }),
+  webhooks: Opt(Type.Object({ allowPrivateTargets: Opt(Bool) })),
   prices: Opt(
     Type.Record(
       Type.String({ pattern: '^[0-9]{1,16}:0x[0-9a-fA-F]{40}$' }),
@@ -126,6 +127,7 @@ export function resolveConfig({ configPath, env, flags }: ConfigInputs): Switchy
   };
   if (databaseUrl) config.databaseUrl = databaseUrl;
   if (file.prices) config.prices = file.prices;
+  if (file.webhooks) config.webhooks = { allowPrivateTargets: file.webhooks.allowPrivateTargets ?? false };
   const ids = new Set<number>();
   config.chains.forEach((c, i) => {
     if (ids.has(c.chainId)) throw new ConfigError(`chains[${i}].chainId: ${c.chainId} is listed twice`);

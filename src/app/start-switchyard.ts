@@ -1,12 +1,14 @@
 /**
  * Assembles one Switchyard process from a resolved config: the store, the chain clients, the price
  * source, the execution engine (its workers run unless the role is `api`), the deletion of expired quotes
- * nobody committed (likewise), the intent services and the HTTP API. `switchyard serve` and `switchyard start` (the devnet) both build their process here, and so
+ * nobody committed, the webhook dispatcher and the event log's retention (likewise), the intent services
+ * and the HTTP API (with its event stream). `switchyard serve` and `switchyard start` (the devnet) both build their process here, and so
  * do the tests and benchmarks (test/harness/app.ts), through the optional settings below, which the CLI
  * never sets.
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import type { EventStreamOptions } from '../api/events/event-stream-route.ts';
 import type { RateLimit } from '../api/rate-limiter.ts';
 import { createApiServer } from '../api/server.ts';
 import { createChainClients } from '../chains/create-chain-clients.ts';
@@ -14,6 +16,8 @@ import { createKeepAliveFetch } from '../chains/keep-alive-fetch.ts';
 import { loadNativeSecp256k1 } from '../chains/signing-account.ts';
 import { createIntentEngine, type IntentEngineOptions } from '../engine/index.ts';
 import type { IntentEngine } from '../engine/types.ts';
+import { createEventRetention, type EventRetentionOptions } from '../events/event-retention.ts';
+import type { EventsObserver } from '../events/observer.ts';
 import type { OperatorKeys } from '../intents/operator-from-env.ts';
 import { createIntentServices, type IntentServicesConfig } from '../intents/services/index.ts';
 import type { SwitchyardConfig } from '../internal/config-types.ts';
@@ -21,6 +25,10 @@ import type { Logger } from '../internal/logger.ts';
 import type { Shutdown } from '../internal/shutdown.ts';
 import { createPriceSource, type PriceSource } from '../pricing/index.ts';
 import { createStore, type Store } from '../store/index.ts';
+import {
+  createWebhookDispatcher,
+  type WebhookDispatcherOptions,
+} from '../webhooks/create-webhook-dispatcher.ts';
 import { createYieldService } from '../yield/index.ts';
 import { createQuoteRetention, type QuoteRetentionOptions } from './quote-retention.ts';
 
@@ -53,6 +61,18 @@ export interface StartSwitchyardOptions {
    * its clock defaults to the intent services' `now`. Default production's (src/app/quote-retention.ts).
    */
   quoteRetention?: QuoteRetentionOptions | undefined;
+  /**
+   * The event stream's, the webhook dispatcher's and the event retention's settings (tests shorten their
+   * timings), and the observer the metrics count them with. Default production's.
+   */
+  events?: EventsAssemblyOptions | undefined;
+}
+
+export interface EventsAssemblyOptions {
+  observer?: EventsObserver | undefined;
+  stream?: Omit<EventStreamOptions, 'observer'> | undefined;
+  webhooks?: WebhookDispatcherOptions | undefined;
+  retention?: EventRetentionOptions | undefined;
 }
 
 export interface RunningSwitchyard {
@@ -112,6 +132,7 @@ export async function startSwitchyard(options: StartSwitchyardOptions): Promise<
     });
     retention.start();
     shutdown.add('quote retention', () => retention.stop());
+    startEventWorkers(options, store);
   }
   const executor = options.engine ?? engine;
   const services =
@@ -145,6 +166,7 @@ export async function startSwitchyard(options: StartSwitchyardOptions): Promise<
     },
     log: log.child({ component: 'api' }),
     rateLimit: options.rateLimit,
+    eventStream: { ...options.events?.stream, observer: options.events?.observer },
   });
   const url = await api.listen(config.port, config.host);
   shutdown.add('api', async () => {
@@ -154,6 +176,27 @@ export async function startSwitchyard(options: StartSwitchyardOptions): Promise<
   });
   log.info('API listening', { url, role: config.role, chains: config.chains.map((c) => c.chainId) });
   return { url, store, prices, engine };
+}
+
+/** The worker side of events: webhook deliveries and the log's retention (every worker process runs both). */
+function startEventWorkers(options: StartSwitchyardOptions, store: Store): void {
+  const { config, log, shutdown } = options;
+  const dispatcher = createWebhookDispatcher({
+    store,
+    log: log.child({ component: 'webhooks' }),
+    allowPrivateTargets: config.webhooks?.allowPrivateTargets ?? false,
+    observer: options.events?.observer,
+    options: options.events?.webhooks,
+  });
+  dispatcher.start();
+  shutdown.add('webhook dispatcher', () => dispatcher.stop());
+  const retention = createEventRetention({
+    store,
+    log: log.child({ component: 'event-retention' }),
+    options: { now: options.intentServices?.now, ...options.events?.retention },
+  });
+  retention.start();
+  shutdown.add('event retention', () => retention.stop());
 }
 
 async function openStore(config: SwitchyardConfig, log: Logger, shutdown: Shutdown): Promise<Store> {

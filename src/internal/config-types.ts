@@ -88,4 +88,13 @@ export interface SwitchyardConfig {
   chains: ChainConfig[];
   /** Static USD prices `{ "<chainId>:<address>": usd }` for chains not priced from pools (src/pricing). */
   prices?: Record<string, number>;
+  webhooks?: WebhooksConfig;
+}
+
+export interface WebhooksConfig {
+  /**
+   * Deliver to loopback and private-range addresses (src/webhooks/target-guard.ts). Off unless set: an
+   * endpoint must not reach into the network the service runs in. The devnet turns it on.
+   */
+  allowPrivateTargets: boolean;
 }

@@ -597,6 +597,8 @@ export interface WebhooksRepo {
   get(input: { projectId: number; id: number }): Promise<WebhookEndpoint | undefined>;
   /** Removes the endpoint and its delivery log; false when the project has no such endpoint. */
   remove(input: { projectId: number; id: number }): Promise<boolean>;
+  /** Whether any project has an active endpoint (the dispatcher listens for changes only then). */
+  anyActive(): Promise<boolean>;
   /**
    * Leases up to `limit` active endpoints that have events after their cursor and are due, to `owner` until
    * now + leaseMs. Concurrent callers get disjoint endpoints (SKIP LOCKED on Postgres, the single writer on

@@ -113,6 +113,16 @@ export function createWebhooksRepo(ctx: StoreContext): WebhooksRepo {
         return true;
       }),
 
+    async anyActive() {
+      const row = await db
+        .selectFrom('webhook_endpoints')
+        .select('id')
+        .where('state', '=', 'active')
+        .limit(1)
+        .executeTakeFirst();
+      return row !== undefined;
+    },
+
     async leaseDue({ owner, leaseMs, limit, now: at }) {
       const time = (at ?? ctx.now()).getTime();
       const due = db

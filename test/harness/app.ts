@@ -36,7 +36,7 @@ export const FAST_ENGINE_OPTIONS = { stepPollIntervalMs: 20, depositScanInterval
 /** What a test may set beyond production: passed to startSwitchyard as they are. */
 type AssemblyOptions = Pick<
   StartSwitchyardOptions,
-  'store' | 'engine' | 'engineOptions' | 'intentServices' | 'rateLimit'
+  'store' | 'engine' | 'engineOptions' | 'intentServices' | 'rateLimit' | 'events'
 >;
 
 export interface TestServiceOptions extends AssemblyOptions {
@@ -71,7 +71,15 @@ export async function startTestService(options: TestServiceOptions): Promise<Tes
   shutdown.add('data dir', () => rm(dataDir, { recursive: true, force: true }));
   try {
     const app = await startSwitchyard({
-      config: { host: TEST_HOST, port: TEST_PORT, dataDir, role: 'all', chains: options.chains },
+      // Webhook receivers in tests listen on loopback, as on the devnet.
+      config: {
+        host: TEST_HOST,
+        port: TEST_PORT,
+        dataDir,
+        role: 'all',
+        chains: options.chains,
+        webhooks: { allowPrivateTargets: true },
+      },
       operator: options.operator,
       log: createSilentLogger(),
       shutdown,
@@ -80,6 +88,7 @@ export async function startTestService(options: TestServiceOptions): Promise<Tes
       engineOptions: options.engineOptions,
       intentServices: options.intentServices,
       rateLimit: options.rateLimit,
+      events: options.events,
     });
     const { key, projectId } = await projectKey(app.store, options);
     return {

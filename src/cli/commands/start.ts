@@ -42,6 +42,8 @@ export async function run(argv: string[]): Promise<number> {
         ...(process.env.DATABASE_URL ? { databaseUrl: process.env.DATABASE_URL } : {}),
         role: 'all',
         chains: devnet.chainConfigs,
+        // Webhook receivers on a developer's machine are on loopback.
+        webhooks: { allowPrivateTargets: true },
       },
       operator: devnetOperator(devnet.devnet),
       log,
