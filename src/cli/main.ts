@@ -23,6 +23,10 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<CommandMod
     summary: "create, list or revoke a project's access keys",
     load: () => import('./commands/keys.ts'),
   },
+  webhooks: {
+    summary: "add, list, remove, test or replay a project's webhook endpoints",
+    load: () => import('./commands/webhooks.ts'),
+  },
 };
 
 function usage(): string {
