@@ -31,6 +31,8 @@ export interface ResilienceOptions {
   confirmations?: Record<number, number>;
   /** RPC URL per chain id that the service uses instead of the chain's own (a fault proxy). */
   rpcUrls?: Record<number, string>;
+  /** More fields of the serve config file (e.g. `webhooks`). */
+  serveConfig?: Record<string, unknown>;
 }
 
 export interface ResilienceService {
@@ -87,6 +89,7 @@ export async function startResilienceService(
       ...(database.options.databaseUrl && { databaseUrl: database.options.databaseUrl }),
       role: 'all',
       chains: chainConfigs.map(toFileChain),
+      ...options.serveConfig,
     }),
   );
   const accounts = devnet.devnet.accounts;
