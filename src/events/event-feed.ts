@@ -20,7 +20,13 @@ export const FEED_POLL_MS = 5_000;
 const FEED_PAGE = 500;
 
 export interface FeedSubscriber {
-  /** The next page of the project's events, in order. */
+  /**
+   * Set when the subscriber wants one intent's events only: the feed hands it just those, found by a lookup,
+   * so a change costs a call per stream of that intent instead of one per stream of the project (10,000
+   * streams each watching one intent is the case bench/events.ts measures).
+   */
+  readonly intentId?: string | undefined;
+  /** The next events of the project (of its intent, with `intentId`), in order. */
   receive(events: readonly FeedEvent[]): void;
 }
 
@@ -46,6 +52,10 @@ interface Followed {
   cursor: number | undefined;
   ready: Promise<void>;
   subscribers: Set<FeedSubscriber>;
+  /** Subscribers with an `intentId`, by it. */
+  byIntent: Map<string, Set<FeedSubscriber>>;
+  /** Subscribers of every event of the project. */
+  everything: Set<FeedSubscriber>;
 }
 
 export function createEventFeed(deps: EventFeedDeps): EventFeed {
@@ -64,14 +74,24 @@ export function createEventFeed(deps: EventFeedDeps): EventFeed {
       if (page.length === 0) return;
       followed.cursor = page.at(-1)!.seq;
       const events = page.map((record) => new FeedEvent(record));
-      for (const subscriber of followed.subscribers) {
-        try {
-          subscriber.receive(events);
-        } catch (error) {
-          log.warn('an event subscriber failed', { projectId, error });
+      hand(projectId, followed.everything, events);
+      if (followed.byIntent.size > 0) {
+        for (const [intentId, ofIntent] of groupByIntent(events)) {
+          const subscribers = followed.byIntent.get(intentId);
+          if (subscribers) hand(projectId, subscribers, ofIntent);
         }
       }
       if (page.length < FEED_PAGE) return;
+    }
+  };
+
+  const hand = (projectId: number, subscribers: Iterable<FeedSubscriber>, events: readonly FeedEvent[]) => {
+    for (const subscriber of subscribers) {
+      try {
+        subscriber.receive(events);
+      } catch (error) {
+        log.warn('an event subscriber failed', { projectId, error });
+      }
     }
   };
 
@@ -104,7 +124,13 @@ export function createEventFeed(deps: EventFeedDeps): EventFeed {
   const follow = (projectId: number): Followed => {
     const existing = projects.get(projectId);
     if (existing) return existing;
-    const followed: Followed = { cursor: undefined, ready: Promise.resolve(), subscribers: new Set() };
+    const followed: Followed = {
+      cursor: undefined,
+      ready: Promise.resolve(),
+      subscribers: new Set(),
+      byIntent: new Map(),
+      everything: new Set(),
+    };
     followed.ready = store.eventLog.latest(projectId).then(
       (latest) => {
         followed.cursor = latest;
@@ -119,19 +145,37 @@ export function createEventFeed(deps: EventFeedDeps): EventFeed {
     return followed;
   };
 
+  const add = (followed: Followed, subscriber: FeedSubscriber) => {
+    if (followed.subscribers.has(subscriber)) return;
+    followed.subscribers.add(subscriber);
+    size++;
+    const { intentId } = subscriber;
+    if (intentId === undefined) {
+      followed.everything.add(subscriber);
+      return;
+    }
+    let ofIntent = followed.byIntent.get(intentId);
+    if (!ofIntent) {
+      ofIntent = new Set();
+      followed.byIntent.set(intentId, ofIntent);
+    }
+    ofIntent.add(subscriber);
+  };
+
   const remove = (projectId: number, followed: Followed, subscriber: FeedSubscriber) => {
     if (!followed.subscribers.delete(subscriber)) return;
     size--;
+    followed.everything.delete(subscriber);
+    const { intentId } = subscriber;
+    const ofIntent = intentId === undefined ? undefined : followed.byIntent.get(intentId);
+    if (ofIntent?.delete(subscriber) && ofIntent.size === 0) followed.byIntent.delete(intentId!);
     if (followed.subscribers.size === 0 && projects.get(projectId) === followed) projects.delete(projectId);
   };
 
   return {
     async join(projectId, subscriber) {
       const followed = follow(projectId);
-      if (!followed.subscribers.has(subscriber)) {
-        followed.subscribers.add(subscriber);
-        size++;
-      }
+      add(followed, subscriber);
       try {
         await followed.ready;
       } catch (error) {
@@ -156,4 +200,14 @@ export function createEventFeed(deps: EventFeedDeps): EventFeed {
       size = 0;
     },
   };
+}
+
+function groupByIntent(events: readonly FeedEvent[]): Map<string, FeedEvent[]> {
+  const groups = new Map<string, FeedEvent[]>();
+  for (const event of events) {
+    const group = groups.get(event.record.intentId);
+    if (group) group.push(event);
+    else groups.set(event.record.intentId, [event]);
+  }
+  return groups;
 }

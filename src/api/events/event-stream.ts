@@ -47,6 +47,8 @@ export class EventStream implements FeedSubscriber {
   private readonly res: ServerResponse;
   private readonly projectId: number;
   private readonly filter: StreamFilter;
+  /** The feed hands a stream of one intent only that intent's events. */
+  readonly intentId: string | undefined;
   /** The last event number passed to this stream (sent, or left out by the filter). */
   private sent = 0;
   private live = false;
@@ -57,6 +59,7 @@ export class EventStream implements FeedSubscriber {
     this.res = res;
     this.projectId = projectId;
     this.filter = filter;
+    this.intentId = filter.intentId;
   }
 
   /** The response's head is written; registers, catches up, then goes live. */
