@@ -2,7 +2,7 @@
  * When a failed delivery is tried again: exponential backoff (1 s, 2 s, 4 s … capped at an hour) with
  * "equal jitter" (half the delay fixed, half random), so endpoints that failed together do not retry in
  * step. Retries go on until RETRY_WINDOW_MS after the first failure of the run; then the endpoint is marked
- * failing. About 35 attempts over the day.
+ * failing. About 40 attempts over the day (the jitter averages three quarters of each delay).
  */
 
 /** The first retry's delay (ms): a receiver restarting or a brief network error is over by then. */
@@ -31,7 +31,11 @@ export function retryDelayMs(policy: RetryPolicy, failures: number, random: numb
   return Math.round(full / 2 + (full / 2) * random);
 }
 
-/** When to try again, or null when the run of failures began more than the window ago. */
+/**
+ * When to try again, or null when the run of failures began a whole window ago. The last attempt is at the
+ * window's end at the latest, so the endpoint is marked failing 24 h after its first failure, not up to an
+ * hour later.
+ */
 export function nextAttemptAt(
   policy: RetryPolicy,
   failures: number,
@@ -39,6 +43,7 @@ export function nextAttemptAt(
   now: Date,
   random: number,
 ): Date | null {
-  if (now.getTime() - failingSince.getTime() >= policy.windowMs) return null;
-  return new Date(now.getTime() + retryDelayMs(policy, failures, random));
+  const end = failingSince.getTime() + policy.windowMs;
+  if (now.getTime() >= end) return null;
+  return new Date(Math.min(end, now.getTime() + retryDelayMs(policy, failures, random)));
 }
