@@ -14,7 +14,8 @@ const USAGE = `usage: switchyard serve --config FILE [--host HOST] [--port PORT]
 
 FILE is JSON: { "host"?, "port"?, "dataDir"?, "databaseUrl"?, "role"?, "chains": [ { "chainId",
 "name", "rpcUrls": [...], "explorerUrl"?, "nativeCurrency": {name,symbol,decimals}, "tokens": [...],
-"contracts": { NAME: address } } ], "prices"?: { "<chainId>:<address>": usd } }. Precedence: defaults < HOST/PORT/SWITCHYARD_DATA_DIR/DATABASE_URL
+"contracts": { NAME: address } } ], "prices"?: { "<chainId>:<address>": usd },
+"webhooks"?: { "allowPrivateTargets"?: boolean } }. Precedence: defaults < HOST/PORT/SWITCHYARD_DATA_DIR/DATABASE_URL
 < file < flags. Secrets (relayer, attester keys) come from the environment only.
 `;
 
