@@ -50,6 +50,12 @@ export async function sendDelivery(
   });
 }
 
+/** Answers that count as delivered: any 2xx. A redirect is not followed and is a failure. */
+const SUCCESS_STATUS_MIN = 200;
+const SUCCESS_STATUS_MAX = 299;
+
 export function isSuccess(outcome: PostOutcome): boolean {
-  return outcome.status !== null && outcome.status >= 200 && outcome.status <= 299;
+  return (
+    outcome.status !== null && outcome.status >= SUCCESS_STATUS_MIN && outcome.status <= SUCCESS_STATUS_MAX
+  );
 }

@@ -102,6 +102,14 @@ describeEachDialect('GET /events', ({ dialect, openStore }) => {
       });
     });
 
+    it('HEAD and POST are not streams: answered as for any other path', async () => {
+      const head = await fetch(`${url}/events`, { method: 'HEAD', headers: { 'x-access-key': key } });
+      expect(head.status).toBe(405);
+      const post = await fetch(`${url}/events`, { method: 'POST', headers: { 'x-access-key': key } });
+      expect(post.status).toBe(404);
+      expect(await post.json()).toMatchObject({ error: 'WebrpcBadRoute' });
+    });
+
     it('an unknown key: AccessKeyNotFound', async () => {
       const c = await stream('', { 'x-access-key': 'sy_unknown' });
       expect(c.status).toBe(401);

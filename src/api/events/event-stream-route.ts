@@ -68,6 +68,8 @@ export function registerEventStream(app: FastifyInstance, deps: EventStreamDeps)
   });
 
   app.get('/events', {
+    // A HEAD would open a stream with no body to send; it is answered like any other non-POST route.
+    exposeHeadRoute: false,
     onRequest: async (request: FastifyRequest) => {
       const resolved = await deps.access.authorize(accessKeyOf(request), ROUTE, request.ip);
       request.switchyardProjectId = resolved.projectId;

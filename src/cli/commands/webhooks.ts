@@ -15,6 +15,7 @@ import { ProjectNotFoundError } from '../../store/errors.ts';
 import { resolveDataDir, resolveStoreLocation, type StoreLocation } from '../../store/store-location.ts';
 import type { Project, Store, WebhookDelivery, WebhookEndpoint } from '../../store/types.ts';
 import { parseSince } from '../../webhooks/parse-since.ts';
+import { isSuccess } from '../../webhooks/send-delivery.ts';
 import { sendPing } from '../../webhooks/send-ping.ts';
 import { newWebhookSecret } from '../../webhooks/signature.ts';
 import { checkWebhookTarget } from '../../webhooks/target-guard.ts';
@@ -208,13 +209,12 @@ async function remove({ store, project }: Context, endpoint: WebhookEndpoint): P
 async function test({ store, allowPrivateTargets }: Context, endpoint: WebhookEndpoint): Promise<number> {
   const outcome = await sendPing(store, endpoint, { allowPrivateTargets });
   const latency = `${Math.round(outcome.latencyMs)} ms`;
-  const ok = outcome.status !== null && outcome.status >= 200 && outcome.status <= 299;
   process.stdout.write(
     outcome.status === null
       ? `ping to ${endpoint.url}: no answer (${outcome.error}) after ${latency}\n`
       : `ping to ${endpoint.url}: HTTP ${outcome.status} in ${latency}\n`,
   );
-  return ok ? 0 : 1;
+  return isSuccess(outcome) ? 0 : 1;
 }
 
 async function replay({ store, project, values }: Context, endpoint: WebhookEndpoint): Promise<number> {
