@@ -105,6 +105,7 @@ const FileSchema = Type.Object({
       { 'x-error': 'must be false or { "host"?, "port"? }' },
     ),
   ),
+  webhooks: Opt(Type.Object({ allowPrivateTargets: Opt(Bool) })),
   prices: Opt(
     Type.Record(
       Type.String({ pattern: '^[0-9]{1,16}:0x[0-9a-fA-F]{40}$' }),
@@ -175,6 +176,7 @@ export function resolveConfig({ configPath, env, flags }: ConfigInputs): Switchy
   if (file.prices) config.prices = file.prices;
   const metrics = resolveMetricsListen(env, file.metrics);
   if (metrics) config.metrics = metrics;
+  if (file.webhooks) config.webhooks = { allowPrivateTargets: file.webhooks.allowPrivateTargets ?? false };
   const ids = new Set<number>();
   config.chains.forEach((c, i) => {
     if (ids.has(c.chainId)) throw new ConfigError(`chains[${i}].chainId: ${c.chainId} is listed twice`);

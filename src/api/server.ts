@@ -34,6 +34,7 @@ import {
   UnknownMethodError,
 } from './errors/rpc-errors.ts';
 import { toWireError } from './errors/to-wire-error.ts';
+import { type EventStreamOptions, registerEventStream } from './events/event-stream-route.ts';
 import { registerHealthRoutes } from './health-routes.ts';
 import { createCatalogueHandlers } from './methods/index.ts';
 import { createIntentHandlers } from './methods/intents/index.ts';
@@ -84,6 +85,8 @@ export interface ApiServerOptions {
   /** Bytes of whole GetIntentHistory pages cached (0: off); default HISTORY_PAGE_CACHE_MAX_BYTES. */
   historyPageCacheBytes?: number | undefined;
   bodyLimitBytes?: number | undefined;
+  /** GET /events (served when there is a store): heartbeat, feed poll, the metrics' observer. */
+  eventStream?: EventStreamOptions | undefined;
   version?: string | undefined;
   now?: (() => Date) | undefined;
   /** Every answered request is counted and timed here (src/metrics); absent: nothing is counted. */
@@ -202,6 +205,8 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
     reply.type('application/json; charset=utf-8').send(openapi),
   );
   registerHealthRoutes(app, { runtimeStatus: handlers.RuntimeStatus! });
+
+  if (store) registerEventStream(app, { store, access, log: options.log, ...options.eventStream });
 
   for (const name of Object.keys(METHODS) as MethodName[]) {
     const aliases = Object.entries(METHOD_ALIASES)

@@ -1,13 +1,15 @@
 /**
  * Assembles one Switchyard process from a resolved config: the store, the chain clients, the price
  * source, the execution engine (its workers run unless the role is `api`), the deletion of expired quotes
- * nobody committed (likewise), the intent services and the HTTP API. `switchyard serve` and `switchyard start` (the devnet) both build their process here, and so
+ * nobody committed, the webhook dispatcher and the event log's retention (likewise), the intent services
+ * and the HTTP API (with its event stream). `switchyard serve` and `switchyard start` (the devnet) both build their process here, and so
  * do the tests and benchmarks (test/harness/app.ts), through the optional settings below, which the CLI
  * never sets.
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PublicClient } from 'viem';
+import type { EventStreamOptions } from '../api/events/event-stream-route.ts';
 import { createRecoveryHandlers } from '../api/methods/recovery/index.ts';
 import type { RateLimit } from '../api/rate-limiter.ts';
 import { createApiServer } from '../api/server.ts';
@@ -16,6 +18,8 @@ import { createKeepAliveFetch } from '../chains/keep-alive-fetch.ts';
 import { loadNativeSecp256k1 } from '../chains/signing-account.ts';
 import { createIntentEngine, type IntentEngineOptions } from '../engine/index.ts';
 import type { IntentEngine } from '../engine/types.ts';
+import { createEventRetention, type EventRetentionOptions } from '../events/event-retention.ts';
+import type { EventsObserver } from '../events/observer.ts';
 import type { OperatorKeys } from '../intents/operator-from-env.ts';
 import { createRecoveryServices } from '../intents/recovery/index.ts';
 import {
@@ -27,12 +31,17 @@ import type { SwitchyardConfig } from '../internal/config-types.ts';
 import type { Logger } from '../internal/logger.ts';
 import type { Shutdown } from '../internal/shutdown.ts';
 import { countStatusChanges } from '../metrics/count-status-changes.ts';
+import { eventsObserverFor } from '../metrics/events-observer.ts';
 import { meterRpcFetch } from '../metrics/meter-rpc-fetch.ts';
 import { addStateGauges, serveMetrics } from '../metrics/serve-metrics.ts';
 import { createPriceSource, type PriceSource } from '../pricing/index.ts';
 import { createSolverInventory } from '../solver/create-solver-inventory.ts';
 import { type ChainHealth, startChainHealthMonitor } from '../solver/start-chain-health-monitor.ts';
 import { createStore, type Store } from '../store/index.ts';
+import {
+  createWebhookDispatcher,
+  type WebhookDispatcherOptions,
+} from '../webhooks/create-webhook-dispatcher.ts';
 import { createYieldService } from '../yield/index.ts';
 import { createQuoteRetention, type QuoteRetentionOptions } from './quote-retention.ts';
 
@@ -84,6 +93,18 @@ export interface StartSwitchyardOptions {
   explorerAccessKey?: (() => string | undefined) | undefined;
   /** How long a round of operator balance reads answers metrics scrapes (ms; tests: 0, every scrape reads). */
   metricsBalancesTtlMs?: number | undefined;
+  /**
+   * The event stream's, the webhook dispatcher's and the event retention's settings (tests shorten their
+   * timings), and the observer the metrics count them with. Default production's.
+   */
+  events?: EventsAssemblyOptions | undefined;
+}
+
+export interface EventsAssemblyOptions {
+  observer?: EventsObserver | undefined;
+  stream?: Omit<EventStreamOptions, 'observer'> | undefined;
+  webhooks?: WebhookDispatcherOptions | undefined;
+  retention?: EventRetentionOptions | undefined;
 }
 
 export interface RunningSwitchyard {
@@ -105,6 +126,7 @@ export async function startSwitchyard(options: StartSwitchyardOptions): Promise<
     ? await serveMetrics({ listen: config.metrics, log: log.child({ component: 'metrics' }), shutdown })
     : undefined;
   const metrics = served?.prometheus.metrics;
+  const eventsObserver = options.events?.observer ?? (metrics && eventsObserverFor(metrics));
   const store = metrics ? countStatusChanges(opened, metrics) : opened;
   const prices = createPriceSource({
     chains: config.chains,
@@ -162,6 +184,7 @@ export async function startSwitchyard(options: StartSwitchyardOptions): Promise<
     });
     retention.start();
     shutdown.add('quote retention', () => retention.stop());
+    startEventWorkers(options, store, eventsObserver);
   }
   const executor = options.engine ?? engine;
   const inventory =
@@ -234,6 +257,7 @@ export async function startSwitchyard(options: StartSwitchyardOptions): Promise<
     chainHealth,
     metrics,
     explorer: { clients, accessKey: options.explorerAccessKey },
+    eventStream: { ...options.events?.stream, observer: eventsObserver },
   });
   const url = await api.listen(config.port, config.host);
   shutdown.add('api', async () => {
@@ -243,6 +267,31 @@ export async function startSwitchyard(options: StartSwitchyardOptions): Promise<
   });
   log.info('API listening', { url, role: config.role, chains: config.chains.map((c) => c.chainId) });
   return { url, metricsUrl, store, prices, engine, chainHealth };
+}
+
+/** The worker side of events: webhook deliveries and the log's retention (every worker process runs both). */
+function startEventWorkers(
+  options: StartSwitchyardOptions,
+  store: Store,
+  observer: EventsObserver | undefined,
+): void {
+  const { config, log, shutdown } = options;
+  const dispatcher = createWebhookDispatcher({
+    store,
+    log: log.child({ component: 'webhooks' }),
+    allowPrivateTargets: config.webhooks?.allowPrivateTargets ?? false,
+    observer,
+    options: options.events?.webhooks,
+  });
+  dispatcher.start();
+  shutdown.add('webhook dispatcher', () => dispatcher.stop());
+  const retention = createEventRetention({
+    store,
+    log: log.child({ component: 'event-retention' }),
+    options: { now: options.intentServices?.now, ...options.events?.retention },
+  });
+  retention.start();
+  shutdown.add('event retention', () => retention.stop());
 }
 
 async function openStore(config: SwitchyardConfig, log: Logger, shutdown: Shutdown): Promise<Store> {

@@ -131,4 +131,13 @@ export interface SwitchyardConfig {
    * and `switchyard start` set it (default 127.0.0.1:9464) unless the config file says `"metrics": false`.
    */
   metrics?: MetricsListenConfig;
+  webhooks?: WebhooksConfig;
+}
+
+export interface WebhooksConfig {
+  /**
+   * Deliver to loopback and private-range addresses (src/webhooks/target-guard.ts). Off unless set: an
+   * endpoint must not reach into the network the service runs in. The devnet turns it on.
+   */
+  allowPrivateTargets: boolean;
 }

@@ -8,6 +8,7 @@ import type { Logger } from '../internal/logger.ts';
 import { createAccessKeysRepo } from './access-keys.ts';
 import { type DialectProfile, POSTGRES_PROFILE, SQLITE_PROFILE } from './capabilities.ts';
 import type { StoreContext } from './context.ts';
+import { createEventLogRepo } from './event-log.ts';
 import { createExpiredQuotesRepo } from './expired-quotes.ts';
 import { createGaugesRepo } from './gauges.ts';
 import { createLocalIntentEvents } from './intent-events-local.ts';
@@ -23,6 +24,7 @@ import { createStepsRepo } from './steps.ts';
 import { createTaskLeasesRepo } from './task-leases.ts';
 import { createTransactionsRepo } from './transactions.ts';
 import type { IntentEvents, Store } from './types.ts';
+import { createWebhooksRepo } from './webhooks.ts';
 
 export interface CreateStoreOptions {
   /** `postgres://…` or `postgresql://…` selects PostgreSQL. */
@@ -99,7 +101,7 @@ export async function createStore(options: CreateStoreOptions): Promise<Store> {
   const opened = await open(options);
   const { db, profile, events } = opened;
   try {
-    await migrateToLatest(db as Kysely<unknown>, profile.columns, options.log.child({ component: 'store' }));
+    await migrateToLatest(db as Kysely<unknown>, profile, options.log.child({ component: 'store' }));
   } catch (error) {
     await events.close();
     await opened.closeDriver();
@@ -141,6 +143,8 @@ export async function createStore(options: CreateStoreOptions): Promise<Store> {
     solverInventory: createSolverInventoryRepo(ctx),
     gauges: createGaugesRepo(ctx),
     taskLeases: createTaskLeasesRepo(ctx),
+    eventLog: createEventLogRepo(ctx),
+    webhooks: createWebhooksRepo(ctx),
     events,
     async ping() {
       const started = performance.now();

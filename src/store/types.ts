@@ -535,6 +535,158 @@ export interface GaugesRepo {
   steps(now?: Date): Promise<{ due: number; leased: number }>;
 }
 
+// ---------------------------------------------------------------- event log
+
+/** The transaction statuses of a receipt after a change, as WaitIntentReceipt reports them. */
+export interface ReceiptStatesRecord {
+  deposit: TransactionStatus;
+  origin: TransactionStatus;
+  destination: TransactionStatus;
+  /** Null while the intent has no refund row. */
+  refund: TransactionStatus | null;
+}
+
+/**
+ * One change of an intent's status or of a receipt row's status, written by the database in the same
+ * transaction as the change (migration 0009).
+ */
+export interface IntentEventRecord {
+  projectId: number;
+  /** The project's event number: 1, 2, 3… in commit order, never reused. */
+  seq: number;
+  intentId: string;
+  ownerAddress: string;
+  /** The receipt row whose status changed; null when the intent's status changed. */
+  transactionKind: TransactionKind | null;
+  /** The intent's status after the change. */
+  status: IntentStatus;
+  receiptStates: ReceiptStatesRecord;
+  /** The changed receipt row's chain and transaction hash (null for a status change, or no hash yet). */
+  chainId: number | null;
+  txnHash: string | null;
+  createdAt: Date;
+}
+
+export interface EventLogRepo {
+  /** The project's events numbered above `after`, in order, at most `limit`. */
+  listAfter(input: { projectId: number; after: number; limit: number }): Promise<IntentEventRecord[]>;
+  /** The project's last event number; 0 before its first event. */
+  latest(projectId: number): Promise<number>;
+  /**
+   * The number just before the project's first kept event created at or after `since` (so `listAfter` from it
+   * starts there), and whether events before `since` may have been deleted already (nothing older is kept).
+   */
+  positionAt(input: { projectId: number; since: Date }): Promise<{ after: number; truncated: boolean }>;
+  /**
+   * Deletes up to `limit` events created before `before`, oldest first within each project; answers how many
+   * went. Several processes may run it at once (rows another is deleting are skipped on Postgres).
+   */
+  deleteOlderThan(input: { before: Date; limit: number }): Promise<number>;
+}
+
+// ---------------------------------------------------------------- webhooks
+
+export type WebhookEndpointState = 'active' | 'failing';
+
+export interface WebhookEndpoint {
+  id: number;
+  projectId: number;
+  url: string;
+  /** The signing secret (HMAC-SHA256 key). Shown once when the endpoint is added. */
+  secret: string;
+  /** Event types and `prefix.*` patterns; `['*']` for every event. */
+  eventTypes: string[];
+  /** `failing` once its retries ran out: nothing is sent until it is resumed or replayed. */
+  state: WebhookEndpointState;
+  /** The last event number handled: delivered, or not one the endpoint subscribes to. */
+  handledSeq: number;
+  /** Failed attempts at the event after `handledSeq`. */
+  attempts: number;
+  /** When the current run of failures began; null while deliveries succeed. */
+  failingSince: Date | null;
+  nextAttemptAt: Date;
+  createdAt: Date;
+}
+
+export interface WebhookDeliveryInput {
+  /** The event's number; 0 for a ping. */
+  eventSeq: number;
+  eventType: string;
+  /** 1 for the first try of this event. */
+  attempt: number;
+  /** Null when no HTTP answer came. */
+  statusCode: number | null;
+  error: string | null;
+  latencyMs: number;
+}
+
+export interface WebhookDelivery extends WebhookDeliveryInput {
+  id: number;
+  endpointId: number;
+  /** A 2xx answer. */
+  ok: boolean;
+  createdAt: Date;
+}
+
+export interface WebhooksRepo {
+  /** A new active endpoint that starts after the project's latest event (it gets what happens next). */
+  create(input: {
+    projectId: number;
+    url: string;
+    secret: string;
+    eventTypes: string[];
+  }): Promise<WebhookEndpoint>;
+  /** The project's endpoints, oldest first, each with its latest delivery attempt. */
+  list(projectId: number): Promise<(WebhookEndpoint & { lastDelivery: WebhookDelivery | null })[]>;
+  get(input: { projectId: number; id: number }): Promise<WebhookEndpoint | undefined>;
+  /** Removes the endpoint and its delivery log; false when the project has no such endpoint. */
+  remove(input: { projectId: number; id: number }): Promise<boolean>;
+  /** Whether any project has an active endpoint (the dispatcher listens for changes only then). */
+  anyActive(): Promise<boolean>;
+  /**
+   * Leases up to `limit` active endpoints that have events after their cursor and are due, to `owner` until
+   * now + leaseMs. Concurrent callers get disjoint endpoints (SKIP LOCKED on Postgres, the single writer on
+   * SQLite); an expired lease (a dead process) is taken over.
+   */
+  leaseDue(input: { owner: string; leaseMs: number; limit: number; now?: Date }): Promise<WebhookEndpoint[]>;
+  /**
+   * Moves the cursor of an endpoint `owner` still leases to `handledSeq` and extends the lease to now + leaseMs;
+   * with `delivery`, records that attempt (a success) in the same transaction and clears the retry state.
+   * False when the lease was lost (nothing is written).
+   */
+  advance(input: {
+    id: number;
+    owner: string;
+    handledSeq: number;
+    leaseMs: number;
+    delivery?: WebhookDeliveryInput;
+  }): Promise<boolean>;
+  /**
+   * Records a failed attempt of an endpoint `owner` leases and releases it: retried at `retryAt`, or marked
+   * failing when `retryAt` is null. `failingSince` is when the run of failures began.
+   */
+  recordFailure(input: {
+    id: number;
+    owner: string;
+    delivery: WebhookDeliveryInput;
+    failingSince: Date;
+    retryAt: Date | null;
+  }): Promise<boolean>;
+  /** Ends `owner`'s lease (nothing left to deliver, or shutting down). */
+  release(input: { id: number; owner: string }): Promise<void>;
+  /** Records an attempt outside the dispatcher (a ping). */
+  recordDelivery(input: { endpointId: number; delivery: WebhookDeliveryInput }): Promise<void>;
+  /**
+   * Sets the cursor to `handledSeq` and makes the endpoint active and due now (a replay, or a failing
+   * endpoint resumed where it stopped when `handledSeq` is omitted). False when there is no such endpoint.
+   */
+  reactivate(input: { projectId: number; id: number; handledSeq?: number }): Promise<boolean>;
+  /** The endpoint's latest delivery attempts, newest first. */
+  deliveries(input: { endpointId: number; limit: number }): Promise<WebhookDelivery[]>;
+  /** Deletes up to `limit` delivery records older than `before`, oldest first; answers how many went. */
+  deleteDeliveriesOlderThan(input: { before: Date; limit: number }): Promise<number>;
+}
+
 // ---------------------------------------------------------------- change notifications
 
 export type IntentListener = (intentId: string) => void;
@@ -555,6 +707,11 @@ export type InsertListener = (insert: IntentInserted) => void;
  */
 export interface IntentEvents {
   subscribe(intentId: string, listener: IntentListener): () => void;
+  /**
+   * Every change of any intent, delivered like `subscribe`'s (the event log's readers: one subscription per
+   * process wakes them all, instead of one per intent).
+   */
+  subscribeAll(listener: IntentListener): () => void;
   publish(intentId: string): Promise<void>;
   /**
    * Every insert of an intent, any project (the store publishes after each `intents.insert`;
@@ -586,6 +743,9 @@ export interface Store {
   readonly solverInventory: SolverInventoryRepo;
   readonly gauges: GaugesRepo;
   readonly taskLeases: TaskLeasesRepo;
+  /** The durable log of intent changes (the event stream's and the webhooks' source). */
+  readonly eventLog: EventLogRepo;
+  readonly webhooks: WebhooksRepo;
   readonly events: IntentEvents;
   /** A trivial round trip, for RuntimeStatus; resolves to the latency in ms or throws. */
   ping(): Promise<number>;

@@ -50,6 +50,7 @@ type AssemblyOptions = Pick<
   | 'readClients'
   | 'wrapIntents'
   | 'metricsBalancesTtlMs'
+  | 'events'
 >;
 
 export interface TestServiceOptions extends AssemblyOptions {
@@ -105,6 +106,8 @@ export async function startTestService(options: TestServiceOptions): Promise<Tes
         role: 'all',
         chains: options.chains,
         ...(options.metrics && { metrics: { host: TEST_HOST, port: TEST_PORT } }),
+        // Webhook receivers in tests listen on loopback, as on the devnet.
+        webhooks: { allowPrivateTargets: true },
       },
       operator: options.operator,
       log: options.log ?? createSilentLogger(),
@@ -119,6 +122,7 @@ export async function startTestService(options: TestServiceOptions): Promise<Tes
       wrapIntents: options.wrapIntents,
       metricsBalancesTtlMs: options.metricsBalancesTtlMs,
       ...(options.explorerWithKey && { explorerAccessKey: () => explorerKey }),
+      events: options.events,
     });
     const { key, projectId } = await projectKey(app.store, options);
     explorerKey = key;

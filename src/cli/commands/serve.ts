@@ -27,7 +27,8 @@ const USAGE = `usage: switchyard serve --config FILE [--host HOST] [--port PORT]
 FILE is JSON: { "host"?, "port"?, "dataDir"?, "databaseUrl"?, "role"?, "chains": [ { "chainId",
 "name", "rpcUrls": [...], "explorerUrl"?, "nativeCurrency": {name,symbol,decimals}, "tokens": [...],
 "contracts": { NAME: address } } ], "prices"?: { "<chainId>:<address>": usd },
-"metrics"?: { "host"?, "port"? } | false }. Precedence: defaults < HOST/PORT/SWITCHYARD_DATA_DIR/DATABASE_URL/
+"metrics"?: { "host"?, "port"? } | false,
+"webhooks"?: { "allowPrivateTargets"?: boolean } }. Precedence: defaults < HOST/PORT/SWITCHYARD_DATA_DIR/DATABASE_URL/
 METRICS_HOST/METRICS_PORT < file < flags. Prometheus metrics: GET /metrics on 127.0.0.1:9464 unless
 "metrics" says otherwise. Secrets (relayer, attester keys) come from the environment only.
 

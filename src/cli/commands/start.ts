@@ -48,6 +48,8 @@ export async function run(argv: string[]): Promise<number> {
         role: 'all',
         chains: devnet.chainConfigs,
         ...(metrics && { metrics }),
+        // Webhook receivers on a developer's machine are on loopback.
+        webhooks: { allowPrivateTargets: true },
       },
       operator: devnetOperator(devnet.devnet),
       log,

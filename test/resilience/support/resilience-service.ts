@@ -32,6 +32,8 @@ export interface ResilienceOptions {
   confirmations?: Record<number, number>;
   /** RPC URL per chain id that the service uses instead of the chain's own (a fault proxy). */
   rpcUrls?: Record<number, string>;
+  /** More fields of the serve config file (e.g. `webhooks`). */
+  serveConfig?: Record<string, unknown>;
 }
 
 export interface ResilienceService {
@@ -90,6 +92,7 @@ export async function startResilienceService(
       chains: chainConfigs.map(toFileChain),
       // Several serve processes run at once (this suite and others): metrics on any free port, not 9464.
       metrics: { host: '127.0.0.1', port: 0 },
+      ...options.serveConfig,
     }),
   );
   const accounts = devnet.devnet.accounts;
