@@ -375,7 +375,8 @@ function sendError(error: unknown, request: FastifyRequest, reply: FastifyReply,
   if (wire.unexpected) {
     answer.log.error('unexpected error while answering a request', {
       requestId: request.id,
-      url: request.url,
+      // The path only: GET /events takes the access key in its query string.
+      url: request.url.split('?')[0],
       error: error instanceof Error ? error.message : String(error),
       stack: error instanceof Error ? error.stack : undefined,
     });
