@@ -18,7 +18,15 @@ import { type FreshChain, startFreshChain } from './support/fresh-chain.ts';
 import { runCli } from './support/run-cli.ts';
 
 const BASE_CHAIN_ID = 8453;
-const BASE_USDC = '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913';
+const BASE_USDC: `0x${string}` = '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913';
+/** Uniswap V3 on Base, as docs.uniswap.org lists it (the registry's entries, typed again here). */
+const BASE_UNISWAP_V3: Record<string, `0x${string}`> = {
+  uniswapV3Factory: '0x33128a8fC17869897dcE68Ed026d694621f6FDfD',
+  uniswapV3TickLens: '0x0CdeE061c75D43c82520eD998C23ac2991c9ac6d',
+  uniswapV3QuoterV2: '0x3d4e44Eb1374240CE5F1B871ab261CD16335B76a',
+  uniswapV3PositionManager: '0x03a520b32C04BF3bEEf7BEb72E919cf822Ed34f1',
+  uniswapSwapRouter02: '0x2626664c2603336E57B271c5C0b26F421741e481',
+};
 const UNKNOWN_CHAIN_ID = 515_101;
 
 const attesterKey = generatePrivateKey();
@@ -58,8 +66,10 @@ beforeAll(async () => {
   ]);
   [ours] = await Promise.all([deployOurs(base), deployOurs(unknown)]);
   weth = await unknown.deployWeth9();
-  // Base's USDC, as if the chain were Base: any code makes the registry entry count as present.
-  await base.test.setCode({ address: BASE_USDC, bytecode: '0x00' });
+  // Base's USDC and Uniswap V3, as if the chain were Base: any code makes a registry entry count as present.
+  for (const address of [BASE_USDC, ...Object.values(BASE_UNISWAP_V3)]) {
+    await base.test.setCode({ address, bytecode: '0x00' });
+  }
 }, 120_000);
 afterAll(async () => {
   await Promise.all([base, unknown, bare].map((c) => c?.stop()));
@@ -94,7 +104,9 @@ describe('switchyard config init', () => {
     });
     expect(onBase.tokens.map((t: { symbol: string }) => t.symbol)).toEqual(['ETH', 'USDC']);
     expect(onBase.tokens[1]).toMatchObject({ address: BASE_USDC, decimals: 6, isUsdReference: true });
-    expect(onBase.contracts).toEqual(ours);
+    // The registry's Uniswap V3 contracts, under the names the providers read; V2 has no code here.
+    expect(onBase.contracts).toEqual({ ...ours, ...BASE_UNISWAP_V3 });
+    expect(stderr).toContain(`chain 8453: the registry's uniswapV2Factory`);
     expect(onUnknown).toMatchObject({
       chainId: UNKNOWN_CHAIN_ID,
       name: `Chain ${UNKNOWN_CHAIN_ID}`,

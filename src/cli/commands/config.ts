@@ -1,8 +1,9 @@
 /**
  * `switchyard config init --rpc-url URL … --out FILE [--token SYMBOL=ADDRESS@CHAINID …] [--price SYMBOL=USD …]`:
  * writes a complete `serve` config. Each chain's id is read from its RPC; known public networks get their
- * names, explorer, confirmations, main tokens and Uniswap V2 contracts from data/public-networks.json; our
- * contracts are found at their deterministic addresses and must hold this build's code. No secret is written.
+ * names, explorer, confirmations, main tokens and Uniswap V2 and V3 contracts from
+ * data/public-networks.json; our contracts are found at their deterministic addresses and must hold this
+ * build's code. No secret is written.
  */
 import { existsSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -23,7 +24,7 @@ const USAGE = `usage: switchyard config init --rpc-url URL [--rpc-url URL …] -
 Writes a complete config for 'switchyard serve --config FILE'. For each RPC URL it reads the chain id;
 known public networks (Ethereum, Base, Arbitrum One, OP Mainnet, Polygon PoS and their Sepolia/Amoy
 testnets) get their name, native currency, explorer, confirmations, USDC/USDT/WETH and native wrapper,
-and Uniswap V2 factory and router from data/public-networks.json. Our contracts are found at their
+and Uniswap V2 and V3 contracts from data/public-networks.json. Our contracts are found at their
 deterministic addresses (run 'switchyard deploy' first) and must hold this build's code.
 
   --rpc-url URL                    a chain to serve (repeat for each chain)
@@ -31,7 +32,7 @@ deterministic addresses (run 'switchyard deploy' first) and must hold this build
   --token SYMBOL=ADDRESS@CHAINID   a token to list on a chain (repeat); W<native symbol> (e.g. WETH)
                                    is also taken as the chain's native wrapper
   --price SYMBOL=USD               a fixed USD price for every token with that symbol (repeat); chains
-                                   without Uniswap V2 pools need one for each token
+                                   without Uniswap pools need one for each token
   --force                          overwrite FILE
 
 Environment: SWITCHYARD_ATTESTER_ADDRESS or SWITCHYARD_ATTESTER_KEY (our addresses depend on it).

@@ -66,13 +66,14 @@ function priceEntries(facts: readonly ChainFacts[], prices: readonly PriceFlag[]
 /** A token with neither a fixed price nor pool pricing cannot be valued: quotes paying fees in it fail. */
 function warnUnpriced(facts: readonly ChainFacts[], priced: Record<string, number>, warn: Warn) {
   for (const f of facts) {
-    const pools = Boolean(f.contracts.uniswapV2Factory && f.tokens.some((t) => t.isUsdReference));
+    const factory = f.contracts.uniswapV2Factory ?? f.contracts.uniswapV3Factory;
+    const pools = Boolean(factory && f.tokens.some((t) => t.isUsdReference));
     if (pools) continue;
     const missing = f.tokens.filter((t) => priced[priceKey(f.chainId, t.address)] === undefined);
     if (missing.length === 0) continue;
     const symbols = [...new Set(missing.map((t) => t.symbol))];
     warn(
-      `chain ${f.chainId}: no price for ${symbols.join(', ')} (no Uniswap V2 pools with a USD token to price from); ` +
+      `chain ${f.chainId}: no price for ${symbols.join(', ')} (no Uniswap V2 or V3 pools with a USD token to price from); ` +
         `add --price ${symbols[0]}=USD for each`,
       { chainId: f.chainId },
     );
