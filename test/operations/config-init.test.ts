@@ -81,6 +81,8 @@ describe('switchyard config init', () => {
     const { code, stdout, stderr } = await init([
       ...['--rpc-url', base.rpcUrl, '--rpc-url', unknown.rpcUrl],
       ...['--token', `WETH=${weth}@${UNKNOWN_CHAIN_ID}`, '--price', 'ETH=3000', '--price', 'WETH=3000'],
+      ...['--max-fee-gwei', `${BASE_CHAIN_ID}=0.5`, '--max-fee-gwei', `${UNKNOWN_CHAIN_ID}=40`],
+      ...['--low-water', `USDC@${BASE_CHAIN_ID}=5000.25`, '--low-water', `WETH@${UNKNOWN_CHAIN_ID}=2`],
       ...['--out', 'serve.json'],
     ]);
     expect({ code, stderr: code === 0 ? '' : stderr }).toEqual({ code: 0, stderr: '' });
@@ -104,6 +106,10 @@ describe('switchyard config init', () => {
     });
     expect(onBase.tokens.map((t: { symbol: string }) => t.symbol)).toEqual(['ETH', 'USDC']);
     expect(onBase.tokens[1]).toMatchObject({ address: BASE_USDC, decimals: 6, isUsdReference: true });
+    // The solver's settings: the fee cap in gwei as given, the low-water mark in the token's base units.
+    expect(onBase.maxFeePerGasGwei).toBe('0.5');
+    expect(onBase.tokens[1].lowWaterMark).toBe('5000250000');
+    expect(onUnknown.maxFeePerGasGwei).toBe('40');
     // The registry's Uniswap V3 contracts, under the names the providers read; V2 has no code here.
     expect(onBase.contracts).toEqual({ ...ours, ...BASE_UNISWAP_V3 });
     expect(stderr).toContain(`chain 8453: the registry's uniswapV2Factory`);
@@ -114,7 +120,14 @@ describe('switchyard config init', () => {
     });
     expect(onUnknown.tokens).toEqual([
       { symbol: 'ETH', name: 'Ether', address: zeroAddress, decimals: 18, featured: true },
-      { symbol: 'WETH', name: 'Wrapped Ether', address: weth, decimals: 18, featured: true },
+      {
+        symbol: 'WETH',
+        name: 'Wrapped Ether',
+        address: weth,
+        decimals: 18,
+        featured: true,
+        lowWaterMark: '2000000000000000000',
+      },
     ]);
     expect(onUnknown.contracts).toEqual({ ...ours, weth });
     expect(file.prices).toEqual({
@@ -126,6 +139,9 @@ describe('switchyard config init', () => {
     // serve's own parser takes it as it is.
     const resolved = resolveConfig({ configPath: path.join(dir, 'serve.json'), env: {}, flags: {} });
     expect(resolved.chains.map((c) => c.chainId)).toEqual([BASE_CHAIN_ID, UNKNOWN_CHAIN_ID]);
+    expect(resolved.chains.map((c) => c.maxFeePerGasWei)).toEqual([500_000_000n, 40_000_000_000n]);
+    expect(resolved.chains[0]!.tokens[1]!.lowWaterMark).toBe(5_000_250_000n);
+    expect(resolved.chains[1]!.tokens[1]!.lowWaterMark).toBe(2n * 10n ** 18n);
   }, 120_000);
 
   it('writes no secret, and a file only its owner can read', async () => {
@@ -171,5 +187,33 @@ describe('switchyard config init', () => {
     const badPrice = await init(['--rpc-url', unknown.rpcUrl, '--out', 'x.json', '--price', 'ETH=-1']);
     expect(badPrice.code).toBe(1);
     expect(badPrice.stderr).toContain('--price ETH=-1: expected SYMBOL=USD with a positive price');
+  }, 60_000);
+
+  it('refuses a fee cap or low-water mark it cannot write, naming the flag', async () => {
+    const on = (...flags: string[]) => init(['--rpc-url', unknown.rpcUrl, '--out', 'x.json', ...flags]);
+    const cases: [string[], string][] = [
+      [
+        ['--max-fee-gwei', `${UNKNOWN_CHAIN_ID}=0`],
+        `--max-fee-gwei ${UNKNOWN_CHAIN_ID}=0: expected CHAINID=GWEI`,
+      ],
+      [['--max-fee-gwei', '1=30'], '--max-fee-gwei 1=30: chain 1 is not one of the --rpc-url chains'],
+      [['--low-water', `USDC@${UNKNOWN_CHAIN_ID}=5`], `chain ${UNKNOWN_CHAIN_ID} lists no token called USDC`],
+      [['--low-water', `ETH@${UNKNOWN_CHAIN_ID}=5`], "ETH is chain 515101's native currency"],
+      [['--low-water', 'USDC=5'], '--low-water USDC=5: expected SYMBOL@CHAINID=AMOUNT'],
+      [
+        [
+          '--token',
+          `WETH=${weth}@${UNKNOWN_CHAIN_ID}`,
+          '--low-water',
+          `WETH@${UNKNOWN_CHAIN_ID}=0.${'0'.repeat(18)}1`,
+        ],
+        '(whole WETH) has 19 decimal places; the token has 18',
+      ],
+    ];
+    for (const [flags, message] of cases) {
+      const { code, stderr } = await on(...flags);
+      expect({ flags, code }).toEqual({ flags, code: 1 });
+      expect(stderr).toContain(message);
+    }
   }, 60_000);
 });
