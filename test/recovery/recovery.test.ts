@@ -6,6 +6,7 @@
  * BuildIntentRecoveryTransaction answers, or the relayer sends it (RelayIntentRecovery). Real devnet, real
  * engine, real API on a port, SQLite. Balances are read on-chain.
  */
+import { TrailsApi } from '@0xtrails/api';
 import { type Address, erc20Abi, type Hex, parseUnits } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Dialect } from '../../src/api/dialect.ts';
@@ -520,6 +521,47 @@ async function secondsPastDeadline(intent: Json): Promise<bigint> {
   const deadline = decodePlan(record!.planJson!).origin.intent.deadline;
   return deadline - (await chainNow(alpha)) + 2n;
 }
+
+describe('AbortIntent after a recovery that cancelled the intent', () => {
+  it(
+    'records what the recovery returned in the refund row, when the official client reports it as the client does',
+    async () => {
+      const intent = await quote('Trails', alpha, usdc('14'), user);
+      const address = intent.originIntentAddress as Address;
+      const amount = usdc('14');
+      const ownerBefore = await balance(alpha, usdcOf(alpha), user);
+      await transfer(alpha, address, amount);
+      const { prepared, tx } = await prepareAndBuild('Trails', alpha, {
+        intentId: intent.intentId,
+        tokenAddress: usdcOf(alpha),
+      });
+      expect(prepared.payload.cancelIntent).toBe(true);
+      const hash = await strangerSends(alpha, tx);
+      expect(await balance(alpha, usdcOf(alpha), user)).toBe(ownerBefore);
+
+      // After a recovery the client calls AbortIntent with the recovery's chain and transaction.
+      const client = new TrailsApi(app.key, { hostname: app.url });
+      const aborted = await client.abortIntent({
+        intentId: intent.intentId,
+        chainId: alpha.entry.chainId,
+        abortTransactionHash: hash,
+      });
+      expect(aborted.status).toBe('ABORTED');
+      const { intentReceipt } = await client.getIntentReceipt({ intentId: intent.intentId });
+      // The 0.9.4 client's receipt type predates refundTransaction; the answer carries it.
+      const refund = (intentReceipt as unknown as { refundTransaction?: Json }).refundTransaction;
+      expect(refund).toMatchObject({
+        txnHash: hash,
+        chainId: alpha.entry.chainId,
+        tokenAddress: usdcOf(alpha).toLowerCase(),
+        toAddress: user.toLowerCase(),
+        status: 'SUCCEEDED',
+      });
+      expect(BigInt(refund!.tokenAmount)).toBe(amount);
+    },
+    TEST_TIMEOUT_MS,
+  );
+});
 
 describe('a short deposit never topped up', () => {
   it(
