@@ -563,6 +563,47 @@ describe('AbortIntent after a recovery that cancelled the intent', () => {
   );
 });
 
+describe('GetIntentHistory onlyRecoverable', () => {
+  it(
+    'leaves out a running intent’s own deposit, and lists the intent once USDC lands at its address on another chain',
+    async () => {
+      const intent = await quote('Trails', alpha, usdc('11'), user);
+      await ok('Trails', 'CommitIntent', { intent });
+      const address = intent.originIntentAddress as Address;
+      // Short of what it needs, the deposit stays at the address while the service waits for the rest.
+      await transfer(alpha, address, BigInt(intent.depositTransaction.amount) - usdc('1'));
+      const client = new TrailsApi(app.key, { hostname: app.url });
+      type Entry = { intentId: string; hasBalance?: boolean; balances?: Json[] };
+      const find = async (flags: Json) => {
+        const request = { byOwnerAddress: user, page: { pageSize: 10 }, ...flags };
+        const { intents } = await client.getIntentHistory(request as never);
+        return (intents as Entry[]).find((e) => e.intentId === intent.intentId);
+      };
+      // Its deposit in place and the service may still run it: nothing is stranded.
+      expect(['COMMITTED', 'EXECUTING']).toContain(await statusOf(intent.intentId));
+      const held = await find({ includeBalances: true });
+      expect(held?.hasBalance).toBe(true);
+      expect(await find({ onlyRecoverable: true })).toBeUndefined();
+
+      await transfer(beta, address, usdc('2'));
+      const listed = await find({ onlyRecoverable: true });
+      const onBeta = listed?.balances?.find((b) => b.chainId === beta.entry.chainId);
+      expect(onBeta).toEqual({
+        intentAddress: address.toLowerCase(),
+        chainId: beta.entry.chainId,
+        tokens: [expect.objectContaining({ symbol: 'USDC', balance: usdc('2').toString() })],
+      });
+      // PrepareIntentRecovery offers the same balance.
+      const prepared = await ok('Trails', 'PrepareIntentRecovery', { intentId: intent.intentId });
+      expect(prepared.chainId).toBe(beta.entry.chainId);
+      expect(prepared.recoveryTokens).toEqual([
+        expect.objectContaining({ chainId: beta.entry.chainId, balance: usdc('2').toString() }),
+      ]);
+    },
+    TEST_TIMEOUT_MS,
+  );
+});
+
 describe('a short deposit never topped up', () => {
   it(
     'stays FAILED, is returned after the origin deadline, and can no longer be retried',
