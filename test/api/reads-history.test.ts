@@ -53,6 +53,7 @@ type HistoryRequest = Parameters<TrailsApi['getIntentHistory']>[0] & {
   toTime?: number;
   includeBalances?: boolean;
   onlyRecoverable?: boolean;
+  byParticipantAddresses?: string[];
 };
 type HistoryEntry = Awaited<ReturnType<TrailsApi['getIntentHistory']>>['intents'][number] & {
   hasBalance?: boolean;
@@ -327,6 +328,46 @@ describeEachDialect('history reads through the official client', (db) => {
       [wrongToken.intent.intentId, true],
       [wrongChain.intent.intentId, true],
     ]);
+  });
+
+  it('byParticipantAddresses lists the intents an address owns or is paid by, paged, AND-ed with the owner', async () => {
+    const [alpha, beta] = net.chains.map((c) => c.entry) as [
+      TestDevnet['chains'][0]['entry'],
+      TestDevnet['chains'][0]['entry'],
+    ];
+    const payer = randomAddress();
+    const recipient = randomAddress();
+    const fixture = (owner: string, to: string) => {
+      const f = intentFixture({
+        projectId: projectA,
+        ownerAddress: owner,
+        originChainId: alpha.chainId,
+        destinationChainId: beta.chainId,
+        originTokenAddress: alpha.tokens.USDC!.toLowerCase(),
+        destinationTokenAddress: beta.tokens.USDC!.toLowerCase(),
+      });
+      (
+        f.intent.intent as { quoteRequest: { destinationToAddress: string } }
+      ).quoteRequest.destinationToAddress = to;
+      return f;
+    };
+    const paid = fixture(payer, recipient.toUpperCase().replace('0X', '0x'));
+    const owned = fixture(recipient, payer);
+    for (const f of [paid, owned]) await store.intents.insert(f.intent);
+
+    expect(await walk({ byParticipantAddresses: [recipient], page: { pageSize: 1 } })).toEqual([
+      [owned.intent.intentId],
+      [paid.intent.intentId],
+    ]);
+    const both = await history({ byParticipantAddresses: [payer, recipient, ownerY] });
+    expect(both.intents.map((e) => e.intentId).slice(0, 2)).toEqual([
+      owned.intent.intentId,
+      paid.intent.intentId,
+    ]);
+    expect(both.intents.slice(2).every((e) => e.receipt.ownerAddress === ownerY)).toBe(true);
+    const byPayer = await history({ byParticipantAddresses: [recipient], byOwnerAddress: payer });
+    expect(byPayer.intents.map((e) => e.intentId)).toEqual([paid.intent.intentId]);
+    expect((await history({ byParticipantAddresses: [randomAddress()] })).intents).toEqual([]);
   });
 
   it('GetIntentTransactionHistory pages summaries by owner with hashes and bigint amounts', async () => {

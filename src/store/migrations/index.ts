@@ -9,6 +9,7 @@ import { migration0002 } from './0002_execution_plan.ts';
 import { migration0003 } from './0003_history_owner_indexes.ts';
 import { migration0004 } from './0004_signed_transactions_mined_block.ts';
 import { migration0007 } from './0007_intents_solver_amounts.ts';
+import { migration0014 } from './0014_intents_recipient.ts';
 
 export function migrationProvider(columns: ColumnTypes): MigrationProvider {
   return {
@@ -19,6 +20,7 @@ export function migrationProvider(columns: ColumnTypes): MigrationProvider {
         '0003_history_owner_indexes': migration0003(),
         '0004_signed_transactions_mined_block': migration0004(),
         '0007_intents_solver_amounts': migration0007(columns),
+        '0014_intents_recipient': migration0014(),
       };
     },
   };

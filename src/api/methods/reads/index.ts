@@ -72,6 +72,9 @@ export function createReadHandlers(
       const filter = {
         projectId: project(ctx, input.byProjectId),
         ...(input.byOwnerAddress && { ownerAddress: input.byOwnerAddress.toLowerCase() }),
+        ...(input.byParticipantAddresses?.length && {
+          participantAddresses: input.byParticipantAddresses.map((a) => a.toLowerCase()),
+        }),
         ...(input.byStatuses && { statuses: input.byStatuses }),
         ...(input.byStatus && { status: input.byStatus }),
         ...(input.originChainId !== undefined && { originChainId: input.originChainId }),
