@@ -86,12 +86,14 @@ export async function run(argv: string[]): Promise<number> {
     log,
     shutdown,
   });
-  process.stdout.write(url ? `Switchyard API on ${url}\n` : 'Switchyard worker running\n');
-  if (metricsUrl) process.stdout.write(`Prometheus metrics on ${metricsUrl}\n`);
-  const signal = await new Promise<NodeJS.Signals>((done) => {
+  // Listening for the signals before the ready line: a supervisor may signal the moment it reads it.
+  const stopSignal = new Promise<NodeJS.Signals>((done) => {
     process.once('SIGINT', done);
     process.once('SIGTERM', done);
   });
+  process.stdout.write(url ? `Switchyard API on ${url}\n` : 'Switchyard worker running\n');
+  if (metricsUrl) process.stdout.write(`Prometheus metrics on ${metricsUrl}\n`);
+  const signal = await stopSignal;
   log.info('stopping', { signal, role: config.role });
   const again = () => {
     log.warn('second signal during shutdown: exiting now');
