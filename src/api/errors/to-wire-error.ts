@@ -19,7 +19,7 @@ import { GasAboveCapError } from '../../intents/plan/errors.ts';
 import { ChainNotSupportedError, InvalidInputError } from '../../internal/errors.ts';
 import { InsufficientInventoryError } from '../../providers/errors.ts';
 import { DatabaseUnavailableError, InvalidPageError } from '../../store/errors.ts';
-import { MarketNotFoundError } from '../../yield/errors.ts';
+import { MarketNotFoundError, ProviderNotFoundError } from '../../yield/errors.ts';
 import { MalformedRequestError, RequestTooLargeError, RpcError } from './rpc-errors.ts';
 import { RPC_ERRORS, type RpcErrorName } from './table.ts';
 
@@ -75,6 +75,7 @@ export const DOMAIN_ERROR_TABLE: readonly DomainErrorRow[] = [
   row(ChainNotSupportedError, 'UnsupportedNetwork', { cause: (e) => `field=${e.field}` }),
   row(IntentNotFoundError, 'NotFound'),
   row(MarketNotFoundError, 'NotFound'),
+  row(ProviderNotFoundError, 'NotFound'),
   row(WrongStatusError, 'IntentStatus', { cause: (e) => `intent status=${e.status}` }),
   row(QuoteExpiredError, 'QuoteExpired'),
   row(ExecuteWindowClosedError, 'QuoteExpired'),

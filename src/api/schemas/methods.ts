@@ -8,6 +8,17 @@ import { IntentStatus, TransactionStatus } from './enums.ts';
 import { DepositSignature, GasFeeOptions, Intent, QuoteIntentRequest, TrailsContracts } from './intent.ts';
 import { IntentHistory, IntentReceipt, IntentSummary, Page } from './receipt.ts';
 import { Address, Bool, ChainId, IntentId, NonNegativeInt, Opt, Str, Timestamp, TxHash } from './wire.ts';
+import {
+  AggregateBalancesRequest,
+  AggregateBalancesResponse,
+  EarnPoolsRequest,
+  EarnPoolsResponse,
+  YieldActionRequest,
+  YieldActionResponse,
+  YieldNetwork,
+  YieldPageRequest,
+  YieldProvider,
+} from './yield.ts';
 
 const Empty = Type.Object({});
 
@@ -173,11 +184,39 @@ export const METHODS = {
       limit: NonNegativeInt,
     }),
   },
-  YieldCreateEnterAction: {
+  YieldCreateEnterAction: { auth: true, request: YieldActionRequest, response: YieldActionResponse },
+  YieldCreateExitAction: { auth: true, request: YieldActionRequest, response: YieldActionResponse },
+  YieldGetMarketById: {
     auth: true,
-    request: Type.Object({ earnMarketId: Str(), userWalletAddress: Address, args: Opt(Type.Unknown()) }),
-    response: Type.Object({ action: Type.Unknown(), payload: Type.Unknown() }),
+    request: Type.Object({ marketId: Str() }),
+    response: Type.Object({ market: Type.Unknown() }),
   },
+  YieldGetAggregateBalances: {
+    auth: true,
+    request: AggregateBalancesRequest,
+    response: AggregateBalancesResponse,
+  },
+  YieldGetProviders: {
+    auth: true,
+    request: YieldPageRequest,
+    response: Type.Object({
+      items: Type.Array(YieldProvider),
+      total: NonNegativeInt,
+      offset: NonNegativeInt,
+      limit: NonNegativeInt,
+    }),
+  },
+  YieldGetProvider: {
+    auth: true,
+    request: Type.Object({ providerId: Str() }),
+    response: Type.Object({ provider: YieldProvider }),
+  },
+  YieldGetNetworks: {
+    auth: true,
+    request: Empty,
+    response: Type.Object({ networks: Type.Array(YieldNetwork) }),
+  },
+  GetEarnPools: { auth: true, request: EarnPoolsRequest, response: EarnPoolsResponse },
 } as const satisfies Record<string, { auth: boolean; request: TSchema; response: TSchema }>;
 
 export type MethodName = keyof typeof METHODS;
