@@ -17,6 +17,7 @@ export type { MarketPage } from './get-markets.ts';
 export type { ProviderPage, ProviderSummary } from './get-providers.ts';
 export { marketId } from './market-id.ts';
 export type { MarketQueryInput } from './parse-market-query.ts';
+export { readVault } from './read-vault.ts';
 export { resolveMarkets } from './resolve-markets.ts';
 export type { MarketConfig, MarketReading, MarketType, VaultMetadata, YieldServiceDeps } from './types.ts';
 export { vaultAbi } from './vault-abi.ts';

@@ -1,5 +1,11 @@
 /** Enumerations of the wire, as the official client (0.9.4) and the seed spec name them. */
-import { ROUTE_PROVIDER_NAMES } from '../../intents/intent-document.ts';
+import {
+  FUND_METHODS,
+  INTENT_MODES,
+  INTENT_PROTOCOL_VERSIONS,
+  ROUTE_PREFERENCES,
+  ROUTE_PROVIDER_NAMES,
+} from '../../intents/intent-document.ts';
 import { StringEnum } from './wire.ts';
 
 /** The seed's eight statuses (0.9.4 lacks INVALID; its client does not validate enums). */
@@ -44,3 +50,7 @@ export const TransactionType = StringEnum(['UNKNOWN', 'DEPOSIT', 'ORIGIN', 'DEST
 export const TransactionContext = StringEnum(['NONE', 'CCTPV2_MESSAGE'] as const);
 export const ChainGasUsageStatus = StringEnum(['NORMAL', 'BUSY', 'VERY_BUSY'] as const);
 export const SortOrder = StringEnum(['DESC', 'ASC'] as const);
+export const IntentMode = StringEnum(INTENT_MODES, 'intent mode');
+export const FundMethod = StringEnum(FUND_METHODS, 'fund method');
+export const RoutePreference = StringEnum(ROUTE_PREFERENCES, 'route preference');
+export const IntentProtocolVersion = StringEnum(INTENT_PROTOCOL_VERSIONS, 'intent protocol version');

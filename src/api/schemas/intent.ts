@@ -3,7 +3,16 @@
  * what CommitIntent receives and shape what QuoteIntent/GetIntent/SearchIntents send.
  */
 import { type Static, type StaticDecode, Type } from '@sinclair/typebox';
-import { ChainGasUsageStatus, IntentStatus, RouteProvider, TradeType } from './enums.ts';
+import {
+  ChainGasUsageStatus,
+  FundMethod,
+  IntentMode,
+  IntentProtocolVersion,
+  IntentStatus,
+  RoutePreference,
+  RouteProvider,
+  TradeType,
+} from './enums.ts';
 import {
   Address,
   Amount,
@@ -38,6 +47,8 @@ export const QuoteOptions = Type.Object(
     slippageTolerance: Opt(
       Type.Number({ minimum: 0, maximum: 1, 'x-error': 'must be a fraction between 0 and 1 (0.05 = 5%)' }),
     ),
+    preference: Opt(RoutePreference),
+    intentProtocol: Opt(IntentProtocolVersion),
     trailsAddressOverrides: Opt(AddressOverrides),
   },
   { title: 'QuoteIntentRequestOptions' },
@@ -57,6 +68,9 @@ export const QuoteIntentRequest = Type.Object(
     originTokenAmount: Opt(Amount),
     destinationTokenAmount: Opt(Amount),
     tradeType: Opt(TradeType),
+    fundMethod: Opt(FundMethod),
+    mode: Opt(IntentMode),
+    earnMarketId: Opt(Str({ maxLength: 200 })),
     onlyNativeGasFee: Opt(Bool),
     options: Opt(QuoteOptions),
   },

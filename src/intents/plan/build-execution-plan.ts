@@ -27,6 +27,7 @@ import {
   FILL_WINDOW_SECONDS,
   QUOTE_TTL_SECONDS,
   SAME_CHAIN_DURATION_SECONDS,
+  VAULT_REDEEM_GAS,
 } from './constants.ts';
 import {
   ExceedsMaximumError,
@@ -41,6 +42,7 @@ import { priceImpact } from './price-impact.ts';
 import { type LegAmounts, quoteExactInput, quoteExactOutput } from './quote-amounts.ts';
 import { type RouteShape, resolveRoute } from './resolve-route.ts';
 import type { ExecutionPlan, FeeOption, PlanDeps, PlanFees, PlanRequest } from './types.ts';
+import { sizeVaultExit } from './vault-exit.ts';
 
 type PricedToken = Priced & { address: Address; symbol: string };
 
@@ -82,7 +84,8 @@ export async function buildExecutionPlan(request: PlanRequest, deps: PlanDeps): 
   const feeToken = await price(shape.origin.chainId, shape.originToken);
   const originNative = await natives[0]!;
   const destinationNative = await natives[1];
-  const gas = await gasFor(shape, gasPrices, feeToken, originNative, destinationNative);
+  const originExtraGas = request.vaultExit ? VAULT_REDEEM_GAS : 0n;
+  const gas = await gasFor(shape, gasPrices, feeToken, originNative, destinationNative, originExtraGas);
   const gasFee = gas.origin.feeAmount + (gas.destination?.feeAmount ?? 0n);
   const slippage = slippageParts(slippageTolerance);
   const bps = request.serviceFeeBps ?? 0n;
@@ -128,6 +131,9 @@ export async function buildExecutionPlan(request: PlanRequest, deps: PlanDeps): 
     }
   }
   const collectorFee = serviceFee + gasFee;
+  const vaultExit =
+    request.vaultExit &&
+    (await sizeVaultExit(request.vaultExit, depositAmount, deps.getClient(shape.origin.chainId)));
 
   const now = deps.nowSeconds?.() ?? BigInt(Math.floor(Date.now() / 1000));
   const quoteExpiresAt = now + QUOTE_TTL_SECONDS;
@@ -150,6 +156,7 @@ export async function buildExecutionPlan(request: PlanRequest, deps: PlanDeps): 
     destinationDeadline,
     destinationMinGas: destinationCallsGas(shape) + DESTINATION_MIN_GAS_MARGIN,
     quotedDestinationAmount: request.destinationTokenAmount || legs.toAmount,
+    vaultExit,
   };
   const destination = shape.crossChain ? buildDestinationIntent(ctx) : undefined;
   const { origin, order } = buildOriginIntent(ctx, destination);
@@ -174,6 +181,7 @@ export async function buildExecutionPlan(request: PlanRequest, deps: PlanDeps): 
   const settlementGrace = deps.settlementGraceSeconds ?? DEFAULT_SETTLEMENT_GRACE_SECONDS;
   return {
     tradeType,
+    vaultExit,
     kind: shape.crossChain ? 'cross-chain' : 'same-chain',
     slippageTolerance,
     origin,
@@ -313,8 +321,9 @@ async function gasFor(
   feeToken: PricedToken,
   originNative: PricedToken,
   destinationNative: PricedToken | undefined,
+  originExtraGas: bigint,
 ) {
-  const units = gasUnits(shape);
+  const units = gasUnits(shape, originExtraGas);
   const [originPrice, destinationPrice] = await Promise.all([
     gasPrices.get(shape.origin.chainId)!,
     shape.crossChain ? gasPrices.get(shape.destination.chainId)! : undefined,

@@ -79,14 +79,14 @@ export function buildWireIntent(input: WireIntentInput): WireIntent {
 
 function depositTransaction(origin: ChainConfig, plan: ExecutionPlan): WireIntent['depositTransaction'] {
   const to = plan.origin.address;
-  const token = plan.origin.intent.depositToken;
-  const amount = plan.amounts.depositAmount;
+  // The origin intent's strict deposit: the route's token, or a WITHDRAW's vault shares.
+  const { depositToken: token, depositAmount: amount } = plan.origin.intent;
   const base = {
     toAddress: to,
     tokenAddress: token,
     amount,
     chainId: origin.chainId,
-    decimals: tokenDecimals(origin, token),
+    decimals: plan.vaultExit?.shareDecimals ?? tokenDecimals(origin, token),
   };
   if (isAddressEqual(token, zeroAddress)) return { ...base, to, value: amount, data: '0x' };
   return { ...base, to: token, value: 0n, data: encodeTransfer([to, amount]) };
