@@ -12,10 +12,17 @@ import type { TokenConfig } from '../../internal/config-types.ts';
 import { SwitchyardError } from '../../internal/errors.ts';
 import { UnsupportedRouteError } from '../../providers/errors.ts';
 import { createSwitchyardBridgeProvider } from '../../providers/switchyard-bridge.ts';
-import { ProviderId, type TradeType } from '../../providers/types.ts';
+import {
+  type BridgeProvider,
+  ProviderId,
+  type SwapProvider,
+  type TradeType,
+  type WrapProvider,
+} from '../../providers/types.ts';
 import { createUniswapV2Provider } from '../../providers/uniswap-v2.ts';
 import { createWethProvider } from '../../providers/weth.ts';
 import { buildDestinationIntent, buildOriginIntent, type IntentContext } from './build-intents.ts';
+import { checkTrustless, choosePlan, wantsAlternatives } from './choose-route.ts';
 import {
   BPS,
   CROSS_CHAIN_DURATION_SECONDS,
@@ -40,7 +47,7 @@ import { chainGas, destinationCallsGas, gasUnits } from './fees.ts';
 import { ceilDiv, convert, isUsablePrice, type Priced, slippageParts, usdValue } from './money.ts';
 import { priceImpact } from './price-impact.ts';
 import { type LegAmounts, quoteExactInput, quoteExactOutput } from './quote-amounts.ts';
-import { type RouteShape, resolveRoute } from './resolve-route.ts';
+import { type RouteShape, resolveRoutes } from './resolve-route.ts';
 import type { ExecutionPlan, FeeOption, PlanDeps, PlanFees, PlanRequest } from './types.ts';
 import { sizeVaultExit } from './vault-exit.ts';
 
@@ -52,20 +59,48 @@ export function inferTradeType(request: PlanRequest): TradeType {
 }
 
 export async function buildExecutionPlan(request: PlanRequest, deps: PlanDeps): Promise<ExecutionPlan> {
-  const tradeType = inferTradeType(request);
-  const slippageTolerance = request.slippageTolerance ?? DEFAULT_SLIPPAGE_TOLERANCE;
   checkProviders(request);
-  const swap = createUniswapV2Provider({ getClient: deps.getClient });
-  const bridge = createSwitchyardBridgeProvider({
-    getClient: deps.getClient,
-    solver: deps.operator.solver,
-    spreadBps: deps.solverSpreadBps,
-    inventory: deps.solverInventory,
-  });
-  const weth = createWethProvider();
+  const providers: Providers = {
+    swap: createUniswapV2Provider({ getClient: deps.getClient }),
+    bridge: createSwitchyardBridgeProvider({
+      getClient: deps.getClient,
+      solver: deps.operator.solver,
+      spreadBps: deps.solverSpreadBps,
+      inventory: deps.solverInventory,
+    }),
+    weth: createWethProvider(),
+  };
   // Gas fees depend on the chains alone: read beside the route's pool lookups, not after them.
   const gasPrices = readFees(request, deps);
-  const shape = await resolveRoute(request, { chains: deps.chains, swap, bridge });
+  const { preference } = request;
+  const shapes = await resolveRoutes(
+    request,
+    { chains: deps.chains, swap: providers.swap, bridge: providers.bridge },
+    wantsAlternatives(preference),
+  );
+  checkTrustless(preference, shapes[0]!.crossChain);
+  const plans = await Promise.allSettled(
+    shapes.map((shape) => planRoute(request, deps, providers, gasPrices, shape)),
+  );
+  return choosePlan(plans, preference);
+}
+
+interface Providers {
+  swap: SwapProvider;
+  bridge: BridgeProvider;
+  weth: WrapProvider;
+}
+
+/** The plan of one route shape: its amounts from current on-chain state, its intents, fees and deadlines. */
+async function planRoute(
+  request: PlanRequest,
+  deps: PlanDeps,
+  { swap, bridge, weth }: Providers,
+  gasPrices: Map<number, Promise<ChainFees>>,
+  shape: RouteShape,
+): Promise<ExecutionPlan> {
+  const tradeType = inferTradeType(request);
+  const slippageTolerance = request.slippageTolerance ?? DEFAULT_SLIPPAGE_TOLERANCE;
   // Pool state and the solver's inventory do not depend on the amounts: read while the gas prices come in.
   for (const leg of [shape.originSwap, shape.destinationSwap]) {
     if (leg) swap.prefetch?.(leg.chain, leg.tokenIn, leg.tokenOut);
