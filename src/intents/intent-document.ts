@@ -254,6 +254,12 @@ export interface IntentDocument {
   /** RFC 3339 UTC. */
   expiresAt: string;
   passthrough?: boolean;
+  /** The one protocol this server runs. */
+  intentProtocol?: IntentProtocolVersion;
+  /** Unix seconds from which anyone may return an unexecuted deposit to the owner: the origin deadline. */
+  timedRefundUnlockTimestamp?: number;
+  /** The origin chain's `isTestnet`. */
+  isTestnet?: boolean;
   updatedAt?: string;
   createdAt?: string;
 }

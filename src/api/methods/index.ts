@@ -2,8 +2,12 @@
 import type { ApiDeps, ApiServices } from '../context.ts';
 import { createClock } from './clock.ts';
 import { createGetChains } from './get-chains.ts';
+import { createGetCountryList } from './get-country-list.ts';
+import { createGetEdges } from './get-edges.ts';
 import { createGetExactInputRoutes } from './get-exact-input-routes.ts';
 import { createGetExactOutputRoutes } from './get-exact-output-routes.ts';
+import { createGetExchangeRate } from './get-exchange-rate.ts';
+import { createGetFiatCurrencyList } from './get-fiat-currency-list.ts';
 import { createGetTokenList } from './get-token-list.ts';
 import { createGetTokenPrices } from './get-token-prices.ts';
 import { createGetTrailsContracts } from './get-trails-contracts.ts';
@@ -21,5 +25,9 @@ export function createCatalogueHandlers(deps: ApiDeps): ApiServices {
     GetExactInputRoutes: createGetExactInputRoutes(deps),
     GetExactOutputRoutes: createGetExactOutputRoutes(deps),
     GetTrailsContracts: createGetTrailsContracts(deps),
+    GetExchangeRate: createGetExchangeRate(),
+    GetFiatCurrencyList: createGetFiatCurrencyList(),
+    GetEdges: createGetEdges(),
+    GetCountryList: createGetCountryList(),
   };
 }

@@ -24,6 +24,7 @@ import {
   Opt,
   Str,
   Timestamp,
+  TxHash,
   Usd,
 } from './wire.ts';
 
@@ -254,6 +255,9 @@ export const Intent = Type.Object(
     trailsContracts: TrailsContracts,
     expiresAt: Timestamp,
     passthrough: Opt(Bool),
+    intentProtocol: Opt(IntentProtocolVersion),
+    timedRefundUnlockTimestamp: Opt(NonNegativeInt),
+    isTestnet: Opt(Bool),
     updatedAt: Opt(Timestamp),
     createdAt: Opt(Timestamp),
   },
@@ -289,6 +293,15 @@ export const GasFeeOptions = Type.Object(
   },
   { title: 'GasFeeOptions' },
 );
+
+/** One transaction of the intent as planned (QuoteIntent's `transactionStates`): deposit, origin, destination. */
+export const TransactionStateInfo = Type.Object(
+  { id: Str(), label: Str(), chainId: ChainId, transactionHash: Opt(TxHash) },
+  { title: 'TransactionStateInfo' },
+);
+
+/** Whether the client may skip the intent and transfer directly: never here (every route runs an intent). */
+export const PassthroughInfo = Type.Object({ eligible: Bool }, { title: 'PassthroughInfo' });
 
 export const DepositSignature = Type.Object(
   {

@@ -5,9 +5,29 @@
 import { type StaticDecode, type TSchema, Type } from '@sinclair/typebox';
 import { ChainInfo, RuntimeStatus, Token, TokenInfo, TokenPrice } from './catalogue.ts';
 import { IntentStatus, TransactionStatus } from './enums.ts';
-import { DepositSignature, GasFeeOptions, Intent, QuoteIntentRequest, TrailsContracts } from './intent.ts';
+import {
+  DepositSignature,
+  GasFeeOptions,
+  Intent,
+  PassthroughInfo,
+  QuoteIntentRequest,
+  TrailsContracts,
+  TransactionStateInfo,
+} from './intent.ts';
 import { IntentHistory, IntentReceipt, IntentSummary, Page } from './receipt.ts';
-import { Address, Bool, ChainId, IntentId, NonNegativeInt, Opt, Str, Timestamp, TxHash } from './wire.ts';
+import {
+  Address,
+  Amount,
+  Bool,
+  ChainId,
+  HexData,
+  IntentId,
+  NonNegativeInt,
+  Opt,
+  Str,
+  Timestamp,
+  TxHash,
+} from './wire.ts';
 import {
   AggregateBalancesRequest,
   AggregateBalancesResponse,
@@ -36,7 +56,12 @@ export const METHODS = {
   QuoteIntent: {
     auth: true,
     request: QuoteIntentRequest,
-    response: Type.Object({ intent: Intent, gasFeeOptions: GasFeeOptions }),
+    response: Type.Object({
+      intent: Intent,
+      gasFeeOptions: GasFeeOptions,
+      transactionStates: Opt(Type.Array(TransactionStateInfo)),
+      passthrough: Opt(PassthroughInfo),
+    }),
   },
   CommitIntent: {
     auth: true,
@@ -106,6 +131,21 @@ export const METHODS = {
     request: Type.Object(HistoryFilters),
     response: Type.Object({ intents: Type.Array(IntentSummary), nextPage: Opt(Page) }),
   },
+  BuildOIFRefundTransaction: {
+    auth: true,
+    request: Type.Object({ intentId: IntentId }),
+    response: Type.Object({
+      intentId: IntentId,
+      orderId: Opt(TxHash),
+      to: Address,
+      data: HexData,
+      value: Amount,
+      chainId: ChainId,
+      orderExpiresAt: Opt(Timestamp),
+      ready: Bool,
+      status: Str(),
+    }),
+  },
   AbortIntent: {
     auth: true,
     request: Type.Object({ intentId: IntentId, chainId: ChainId, abortTransactionHash: TxHash }),
@@ -163,6 +203,48 @@ export const METHODS = {
     auth: true,
     request: Empty,
     response: Type.Object({ TrailsContracts: TrailsContracts }),
+  },
+
+  GetExchangeRate: {
+    auth: true,
+    request: Type.Object({ toCurrency: Opt(Str({ maxLength: 16 })) }),
+    response: Type.Object({
+      exchangeRate: Type.Object(
+        { name: Str(), symbol: Str(), value: Type.Number(), vsCurrency: Str(), currencyType: Str() },
+        { title: 'ExchangeRate' },
+      ),
+    }),
+  },
+  GetFiatCurrencyList: {
+    auth: true,
+    request: Empty,
+    response: Type.Object({
+      currencies: Type.Array(
+        Type.Object(
+          { code: Str(), symbol: Str(), name: Str(), flag: Str(), decimals: NonNegativeInt },
+          { title: 'FiatCurrency' },
+        ),
+      ),
+    }),
+  },
+  GetEdges: {
+    auth: true,
+    request: Empty,
+    response: Type.Object({
+      edges: Type.Array(Type.Object({ rail: Str(), modes: Type.Array(Str()) }, { title: 'EdgeRailModes' })),
+    }),
+  },
+  GetCountryList: {
+    auth: true,
+    request: Empty,
+    response: Type.Object({
+      countries: Type.Array(
+        Type.Object(
+          { countryCode: Str(), name: Str(), flag: Str(), flagImageUrl: Str() },
+          { title: 'Country' },
+        ),
+      ),
+    }),
   },
 
   YieldGetMarkets: {
