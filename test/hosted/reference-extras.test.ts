@@ -141,6 +141,32 @@ describe('QuoteIntent and receipts: the reference members', () => {
   });
 });
 
+describe('GetIntentHistory: the reference filters that apply', () => {
+  it('filters by origin and destination token, and by the one intent protocol', async () => {
+    const dai = alpha.entry.tokens.DAI as string;
+    const { intent } = await call(
+      'QuoteIntent',
+      usdcAcross({ destinationChainId: alpha.entry.chainId, destinationTokenAddress: dai }),
+    );
+    const entries = async (body: Json, prefix: Prefix = 'Trails') =>
+      (await call('GetIntentHistory', { page: { pageSize: 100 }, ...body }, prefix)).intents as Json[];
+    const ids = async (body: Json, prefix?: Prefix) => (await entries(body, prefix)).map((e) => e.intentId);
+    const all = await entries({});
+    const toDai = all.filter(
+      (e) => e.receipt.summary.destinationTokenAddress.toLowerCase() === dai.toLowerCase(),
+    );
+    expect(toDai.map((e) => e.intentId)).toContain(intent.intentId);
+    expect(toDai.length).toBeLessThan(all.length);
+    expect(await ids({ destinationTokenAddress: dai.toUpperCase().replace('0X', '0x') }, 'Service')).toEqual(
+      toDai.map((e) => e.intentId),
+    );
+    expect(await ids({ originTokenAddress: alpha.entry.tokens.USDC })).toEqual(all.map((e) => e.intentId));
+    expect(await ids({ originTokenAddress: dai })).toEqual([]);
+    expect(await ids({ byIntentProtocol: 'v1' })).toEqual(all.map((e) => e.intentId));
+    expect(await ids({ byIntentProtocol: 'v1_5' })).toEqual([]);
+  });
+});
+
 describe('the catalogue’s USD, edge and on-ramp methods', () => {
   it('answer USD only, no edges and no on-ramp countries, on both prefixes', async () => {
     for (const prefix of ['Trails', 'Service'] as const) {

@@ -4,7 +4,7 @@
  */
 import { type StaticDecode, type TSchema, Type } from '@sinclair/typebox';
 import { ChainInfo, RuntimeStatus, Token, TokenInfo, TokenPrice } from './catalogue.ts';
-import { IntentStatus, TransactionStatus } from './enums.ts';
+import { IntentProtocolVersion, IntentStatus, TransactionStatus } from './enums.ts';
 import {
   DepositSignature,
   GasFeeOptions,
@@ -119,6 +119,9 @@ export const METHODS = {
       byStatuses: Opt(Type.Array(IntentStatus)),
       originChainId: Opt(ChainId),
       destinationChainId: Opt(ChainId),
+      originTokenAddress: Opt(Address),
+      destinationTokenAddress: Opt(Address),
+      byIntentProtocol: Opt(IntentProtocolVersion),
       fromTime: Opt(NonNegativeInt),
       toTime: Opt(NonNegativeInt),
       includeBalances: Opt(Bool),

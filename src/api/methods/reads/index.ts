@@ -3,6 +3,7 @@
  * GetIntentTransactionHistory. Every read is scoped to the caller's project: another project's
  * intent is NotFound, and `byProjectId` naming another project is PermissionDenied.
  */
+import { INTENT_PROTOCOL } from '../../../intents/services/check-quote-options.ts';
 import type { IntentReceiptRecord, Store } from '../../../store/index.ts';
 import type { ApiDeps, ApiServices, CallContext } from '../../context.ts';
 import { NotFoundError, PermissionDeniedError } from '../../errors/rpc-errors.ts';
@@ -76,10 +77,17 @@ export function createReadHandlers(
         ...(input.byStatus && { status: input.byStatus }),
         ...(input.originChainId !== undefined && { originChainId: input.originChainId }),
         ...(input.destinationChainId !== undefined && { destinationChainId: input.destinationChainId }),
+        ...(input.originTokenAddress && { originTokenAddress: input.originTokenAddress.toLowerCase() }),
+        ...(input.destinationTokenAddress && {
+          destinationTokenAddress: input.destinationTokenAddress.toLowerCase(),
+        }),
         ...(input.fromTime !== undefined && { fromTime: input.fromTime }),
         ...(input.toTime !== undefined && { toTime: input.toTime }),
         ...(input.page && { page: input.page }),
       };
+      // Every intent here is of the one protocol this server runs (v1): another matches none.
+      if (input.byIntentProtocol !== undefined && input.byIntentProtocol !== INTENT_PROTOCOL)
+        return { intents: [] };
       const withBalances = input.includeBalances || input.onlyRecoverable;
       if (!withBalances) return cached.history({ filter, dialect: ctx.dialect });
       const page = await store.intents.history(filter);
