@@ -164,6 +164,20 @@ describe('GetIntentHistory: the reference filters that apply', () => {
     expect(await ids({ originTokenAddress: dai })).toEqual([]);
     expect(await ids({ byIntentProtocol: 'v1' })).toEqual(all.map((e) => e.intentId));
     expect(await ids({ byIntentProtocol: 'v1_5' })).toEqual([]);
+    // No intent has a Solana/Tron edge; AUTO names every provider.
+    expect(await ids({ byEdgeRail: 'SOLANA' })).toEqual([]);
+    expect(await ids({ bySwapProvider: 'AUTO' })).toEqual(all.map((e) => e.intentId));
+    const search = await call('SearchIntents', { byOwnerAddress: user, byEdgeMode: 'ORIGIN' }, 'Service');
+    expect(search.intents).toEqual([]);
+    expect((await call('SearchIntents', { byOwnerAddress: user })).intents.length).toBe(all.length);
+  });
+
+  it('refuses a route-provider filter it cannot apply, naming it', async () => {
+    for (const field of ['bySwapProvider', 'byBridgeProvider']) {
+      const { json } = await rpc(server, 'GetIntentHistory', { [field]: 'RELAY' });
+      expect(json).toMatchObject({ code: 2000, cause: `field=${field}` });
+      expect(json.msg).toContain('not supported');
+    }
   });
 });
 
@@ -180,6 +194,9 @@ describe('the catalogue’s USD, edge and on-ramp methods', () => {
       });
       expect(await call('GetEdges', {}, prefix)).toEqual({ edges: [] });
       expect(await call('GetCountryList', {}, prefix)).toEqual({ countries: [] });
+      for (const provider of ['HYPERLANE', 'LZ_TRANSFER', 'OIF', 'SOMNIA_SWAP']) {
+        expect(await call('GetChains', { routeProvider: provider }, prefix)).toEqual({ chains: [] });
+      }
       const { status } = await call('RuntimeStatus', {}, prefix);
       expect(status).toMatchObject({ walletScreeningEnabled: false, edgesEnabled: [] });
     }

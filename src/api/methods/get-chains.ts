@@ -4,7 +4,8 @@
  * `routeProvider` filter — how the enum maps onto Switchyard's providers:
  * AUTO → every chain; SWITCHYARD → chains with our settlers (cross-chain transfers); UNISWAP_V2 and
  * SUSHI → chains with a Uniswap-V2-style router; WETH → chains with a WETH contract; CCTP, GASZIP,
- * LIFI, LZ_OFT, RELAY, ZEROX → no chain (no such provider is configured); anything else → InvalidArgument.
+ * HYPERLANE, LIFI, LZ_OFT, LZ_TRANSFER, OIF, RELAY, SOMNIA_EXCHANGE, SOMNIA_SWAP, ZEROX → no chain (no such
+ * provider is configured); anything else → InvalidArgument.
  */
 import type { ChainConfig } from '../../internal/config-types.ts';
 import type { ApiDeps, Handler } from '../context.ts';
@@ -22,9 +23,16 @@ const SERVES: Record<Provider, (chain: ChainConfig) => boolean> = {
   WETH: (c) => Boolean(c.contracts.weth),
   CCTP: () => false,
   GASZIP: () => false,
+  HYPERLANE: () => false,
   LIFI: () => false,
   LZ_OFT: () => false,
+  LZ_TRANSFER: () => false,
+  // Our settlers' orders are refunded like OIF orders (BuildOIFRefundTransaction), but OIF names the
+  // Open Intents Framework's own settlers, which no chain here has.
+  OIF: () => false,
   RELAY: () => false,
+  SOMNIA_EXCHANGE: () => false,
+  SOMNIA_SWAP: () => false,
   ZEROX: () => false,
 };
 

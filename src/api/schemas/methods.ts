@@ -4,7 +4,14 @@
  */
 import { type StaticDecode, type TSchema, Type } from '@sinclair/typebox';
 import { ChainInfo, RuntimeStatus, Token, TokenInfo, TokenPrice } from './catalogue.ts';
-import { IntentProtocolVersion, IntentStatus, TransactionStatus } from './enums.ts';
+import {
+  EdgeMode,
+  EdgeRail,
+  IntentProtocolVersion,
+  IntentStatus,
+  RouteProvider,
+  TransactionStatus,
+} from './enums.ts';
 import {
   DepositSignature,
   GasFeeOptions,
@@ -46,6 +53,13 @@ const HistoryFilters = {
   page: Opt(Page),
   byProjectId: Opt(NonNegativeInt),
   byOwnerAddress: Opt(Address),
+};
+
+/** The reference's filters on Solana/Tron edges: no intent here has one, so any of them matches nothing. */
+const EdgeFilters = {
+  byEdgeAddress: Opt(Str({ maxLength: 200 })),
+  byEdgeRail: Opt(EdgeRail),
+  byEdgeMode: Opt(EdgeMode),
 };
 
 export const METHODS = {
@@ -107,6 +121,7 @@ export const METHODS = {
       byOriginIntentAddress: Opt(Address),
       byDestinationIntentAddress: Opt(Address),
       byQueryString: Opt(Str({ maxLength: 200 })),
+      ...EdgeFilters,
     }),
     response: Type.Object({ intents: Type.Array(Intent) }),
   },
@@ -122,6 +137,9 @@ export const METHODS = {
       originTokenAddress: Opt(Address),
       destinationTokenAddress: Opt(Address),
       byIntentProtocol: Opt(IntentProtocolVersion),
+      bySwapProvider: Opt(RouteProvider),
+      byBridgeProvider: Opt(RouteProvider),
+      ...EdgeFilters,
       fromTime: Opt(NonNegativeInt),
       toTime: Opt(NonNegativeInt),
       includeBalances: Opt(Bool),
