@@ -101,7 +101,7 @@ describe('WITHDRAW: a vault exit across chains in one intent', () => {
     const wanted = parseUnits(EXIT_USDC, 6);
     const sharesBefore = await sharesOf(beta, daiVault, user);
     const usdcBefore = await balanceOf(alpha, usdcAlpha, user);
-    const { intent } = await call(
+    const { intent, gasFeeOptions } = await call(
       'QuoteIntent',
       {
         ownerAddress: user,
@@ -125,6 +125,11 @@ describe('WITHDRAW: a vault exit across chains in one intent', () => {
     expect(redeem!.to).toBe(daiVault);
     expect(decodeFunctionData({ abi: vaultAbi, data: redeem!.data }).functionName).toBe('redeem');
     expect(intent.quoteRequest).toMatchObject({ mode: 'WITHDRAW', earnMarketId: daiMarket });
+    // DAI has a permit, the vault's shares do not: a gasless deposit would sign for the shares.
+    expect(gasFeeOptions.feeOptions.map((o: Json) => o.is2612)).toEqual(
+      gasFeeOptions.feeOptions.map(() => false),
+    );
+    expect(gasFeeOptions.feeOptions.map((o: Json) => o.tokenAddress)).toContain(beta.entry.tokens.DAI);
 
     await call('CommitIntent', { intent }, 'Service');
     expect(await depositAndWait(beta, intent)).toBe('SUCCEEDED');

@@ -2,7 +2,7 @@
  * QuoteIntent: normalise the request, build the execution plan, turn it into the quote document, and store
  * the intent as QUOTED with its encoded plan and the three UNKNOWN receipt rows (deposit, origin, destination).
  */
-import type { Address } from 'viem';
+import { type Address, isAddressEqual, zeroAddress } from 'viem';
 import { type ChainFees, readChainFees } from '../../chains/chain-fees.ts';
 import { createTtlMemo } from '../../chains/ttl-memo.ts';
 import type { ChainConfig } from '../../internal/config-types.ts';
@@ -109,8 +109,13 @@ export function createQuoteIntent(
     const origin = chainById.get(input.originChainId) as ChainConfig;
     const destination = chainById.get(input.destinationChainId) as ChainConfig;
     const intent = buildWireIntent({ request: input, plan, origin, destination, version, now: now() });
+    // A gasless deposit signs a permit of the deposited token: a WITHDRAW deposits the vault's shares.
     const is2612 = await Promise.all(
-      plan.gasFeeOptions.feeOptions.map((o) => supportsPermit(origin.chainId, o.tokenAddress)),
+      plan.gasFeeOptions.feeOptions.map((o) =>
+        isAddressEqual(o.tokenAddress, zeroAddress)
+          ? false
+          : supportsPermit(origin.chainId, plan.vaultExit?.vault ?? o.tokenAddress),
+      ),
     );
     await storeQuote(deps.store, projectId, intent, plan, planned.destinationTokenAddress, now());
     return { intent, gasFeeOptions: buildGasFeeOptions(plan, is2612) };
