@@ -2,16 +2,14 @@
 import type { YieldService } from '../../../yield/index.ts';
 import type { ApiDeps, ApiServices } from '../../context.ts';
 import { createGetEarnPools } from './get-earn-pools.ts';
-import {
-  createYieldGetMarketById,
-  createYieldGetNetworks,
-  createYieldGetProvider,
-  createYieldGetProviders,
-} from './yield-catalogue.ts';
 import { createYieldCreateEnterAction } from './yield-create-enter-action.ts';
 import { createYieldCreateExitAction } from './yield-create-exit-action.ts';
 import { createYieldGetAggregateBalances } from './yield-get-aggregate-balances.ts';
+import { createYieldGetMarketById } from './yield-get-market-by-id.ts';
 import { createYieldGetMarkets } from './yield-get-markets.ts';
+import { createYieldGetNetworks } from './yield-get-networks.ts';
+import { createYieldGetProvider } from './yield-get-provider.ts';
+import { createYieldGetProviders } from './yield-get-providers.ts';
 
 export type YieldMethod =
   | 'YieldGetMarkets'
