@@ -18,8 +18,10 @@ import {
 } from './get-aggregate-balances.ts';
 import { createGetEarnPools, type EarnPoolsQuery } from './get-earn-pools.ts';
 import { createGetMarkets, type MarketPage } from './get-markets.ts';
-import { createGetProviders, type ProviderPage, type ProviderSummary } from './get-providers.ts';
+import { createGetProvider } from './get-provider.ts';
+import { createGetProviders, type ProviderPage } from './get-providers.ts';
 import type { MarketQueryInput } from './parse-market-query.ts';
+import type { ProviderSummary } from './read-provider-summary.ts';
 import { resolveMarkets } from './resolve-markets.ts';
 import type { MarketConfig, MarketReading, YieldServiceDeps } from './types.ts';
 
@@ -60,7 +62,6 @@ export function createYieldService(deps: YieldServiceDeps): YieldService {
   const lookup = createMarketLookup(markets);
   const networks = yieldNetworks(deps.chains, markets);
   const { log, prices } = deps;
-  const providers = createGetProviders({ markets, reader, log });
   return {
     markets,
     networks,
@@ -76,8 +77,8 @@ export function createYieldService(deps: YieldServiceDeps): YieldService {
       prices,
       getClient,
     }),
-    getProviders: providers.getProviders,
-    getProvider: providers.getProvider,
+    getProviders: createGetProviders({ markets, reader, log }),
+    getProvider: createGetProvider({ markets, reader, log }),
     getEarnPools: createGetEarnPools({ markets, reader, log }),
   };
 }

@@ -14,9 +14,10 @@ export type {
 } from './get-aggregate-balances.ts';
 export type { EarnPoolsQuery } from './get-earn-pools.ts';
 export type { MarketPage } from './get-markets.ts';
-export type { ProviderPage, ProviderSummary } from './get-providers.ts';
+export type { ProviderPage } from './get-providers.ts';
 export { marketId } from './market-id.ts';
 export type { MarketQueryInput } from './parse-market-query.ts';
+export type { ProviderSummary } from './read-provider-summary.ts';
 export { readVault } from './read-vault.ts';
 export { resolveMarkets } from './resolve-markets.ts';
 export type { MarketConfig, MarketReading, MarketType, VaultMetadata, YieldServiceDeps } from './types.ts';
