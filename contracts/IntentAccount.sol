@@ -6,16 +6,19 @@ import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol
 import {IERC20Permit} from "@openzeppelin/contracts/token/ERC20/extensions/IERC20Permit.sol";
 import {IERC3009} from "@openzeppelin/contracts/interfaces/draft-IERC3009.sol";
 import {ReentrancyGuardTransient} from "@openzeppelin/contracts/utils/ReentrancyGuardTransient.sol";
+import {EIP712} from "@openzeppelin/contracts/utils/cryptography/EIP712.sol";
+import {SignatureChecker} from "@openzeppelin/contracts/utils/cryptography/SignatureChecker.sol";
 import {IIntentAccount} from "./interfaces/IIntentAccount.sol";
-import {Call, Fill, FillKind, Intent, Mode} from "./interfaces/IntentTypes.sol";
+import {Call, Fill, FillKind, Intent, Mode, Recovery} from "./interfaces/IntentTypes.sol";
 import {IntentHash} from "./libraries/IntentHash.sol";
 import {TokenOps} from "./libraries/TokenOps.sol";
 
 /// @title IntentAccount: a one-shot account whose address commits to one intent.
 /// @notice Deployed as an OpenZeppelin clone with immutable args (the intent hash) by IntentFactory.
 /// It has no admin, no initializer, no delegatecall and no arbitrary-call entry point: it can only run
-/// the calls its intent commits to, or send its balances to the committed refund recipient.
-contract IntentAccount is IIntentAccount, ReentrancyGuardTransient {
+/// the calls its intent commits to, send its balances to the committed refund recipient, or send one token's
+/// balance where the committed owner's signature says (recover).
+contract IntentAccount is IIntentAccount, ReentrancyGuardTransient, EIP712 {
     using SafeERC20 for IERC20;
 
     /// @notice authData kinds (first ABI word of authData).
@@ -32,6 +35,10 @@ contract IntentAccount is IIntentAccount, ReentrancyGuardTransient {
     uint256 internal constant SELECTOR_LENGTH = 4;
     /// @notice OZ clone-with-immutable-args layout: the args start after the 45-byte proxy code.
     uint256 internal constant CLONE_ARGS_OFFSET = 0x2d;
+    /// @notice EIP-712 type of what the owner signs to recover a balance.
+    bytes32 internal constant RECOVERY_TYPEHASH = keccak256(
+        "Recovery(address token,address recipient,bool cancelIntent,uint256 maxFee,uint256 nonce,uint256 deadline)"
+    );
 
     /// @inheritdoc IIntentAccount
     address public immutable factory;
@@ -39,7 +46,10 @@ contract IntentAccount is IIntentAccount, ReentrancyGuardTransient {
     /// @inheritdoc IIntentAccount
     State public state;
 
-    constructor() {
+    /// @inheritdoc IIntentAccount
+    mapping(uint256 nonce => bool used) public recoveryNonceUsed;
+
+    constructor() EIP712("Switchyard IntentAccount", "1") {
         factory = msg.sender;
     }
 
@@ -71,6 +81,43 @@ contract IntentAccount is IIntentAccount, ReentrancyGuardTransient {
     {
         if (msg.sender != factory) revert UnauthorizedCaller(factory, msg.sender);
         _refund(caller, intent, tokens, native);
+    }
+
+    /// @inheritdoc IIntentAccount
+    function recover(Intent calldata intent, Recovery calldata recovery, uint256 fee, bytes calldata signature)
+        external
+        nonReentrant
+    {
+        _recover(msg.sender, intent, recovery, fee, signature);
+    }
+
+    /// @inheritdoc IIntentAccount
+    function recoverFor(
+        address caller,
+        Intent calldata intent,
+        Recovery calldata recovery,
+        uint256 fee,
+        bytes calldata signature
+    ) external nonReentrant {
+        if (msg.sender != factory) revert UnauthorizedCaller(factory, msg.sender);
+        _recover(caller, intent, recovery, fee, signature);
+    }
+
+    /// @inheritdoc IIntentAccount
+    function recoveryDigest(Recovery calldata recovery) public view returns (bytes32) {
+        return _hashTypedDataV4(
+            keccak256(
+                abi.encode(
+                    RECOVERY_TYPEHASH,
+                    recovery.token,
+                    recovery.recipient,
+                    recovery.cancelIntent,
+                    recovery.maxFee,
+                    recovery.nonce,
+                    recovery.deadline
+                )
+            )
+        );
     }
 
     /// @notice Destination mode only: runs the calls inside a self-call so a failure can be rolled back.
@@ -121,6 +168,48 @@ contract IntentAccount is IIntentAccount, ReentrancyGuardTransient {
             _sendAll(tokens[i], intent.refundRecipient);
         }
         if (native) _sendAll(address(0), intent.refundRecipient);
+    }
+
+    /// @dev Checks the owner's signature and the nonce before anything moves; the deposit token only leaves an
+    /// account that can no longer execute (the signed recovery may cancel it first, as the owner's refund does).
+    function _recover(
+        address caller,
+        Intent calldata intent,
+        Recovery calldata recovery,
+        uint256 fee,
+        bytes calldata signature
+    ) private {
+        bytes32 hash = _checkHash(intent);
+        if (recovery.recipient == address(0)) revert InvalidRecoveryRecipient();
+        if (block.timestamp >= recovery.deadline) revert RecoveryExpired(recovery.deadline, block.timestamp);
+        if (recoveryNonceUsed[recovery.nonce]) revert RecoveryNonceUsed(recovery.nonce);
+        if (!SignatureChecker.isValidSignatureNowCalldata(intent.owner, recoveryDigest(recovery), signature)) {
+            revert InvalidRecoverySignature(intent.owner);
+        }
+        recoveryNonceUsed[recovery.nonce] = true;
+        if (recovery.cancelIntent && state == State.None) {
+            state = State.Cancelled;
+            emit Cancelled(hash);
+        }
+        if (recovery.token == intent.depositToken && _canExecute(intent)) revert DepositTokenLocked(recovery.token);
+        (bool ok, uint256 balance) = TokenOps.tryBalanceOf(recovery.token, address(this));
+        if (!ok || balance == 0) revert NothingToRecover(recovery.token);
+        if (fee > recovery.maxFee || fee > balance) revert RecoveryFeeTooHigh(fee, recovery.maxFee, balance);
+        _sendOrRevert(recovery.token, recovery.recipient, balance - fee);
+        if (fee > 0) _sendOrRevert(recovery.token, caller, fee);
+        emit Recovered(recovery.token, recovery.recipient, balance - fee, caller, fee, recovery.nonce);
+    }
+
+    /// @dev Whether `execute` could still succeed here: never run or cancelled, on its chain, before its deadline.
+    function _canExecute(Intent calldata intent) private view returns (bool) {
+        return state == State.None && block.chainid == intent.chainId && block.timestamp < intent.deadline;
+    }
+
+    /// @dev A recovery moves all or nothing: a failing send reverts it, so the signature can be used again.
+    function _sendOrRevert(address token, address to, uint256 amount) private {
+        if (amount == 0) return;
+        bool ok = token == address(0) ? TokenOps.trySendNative(to, amount) : TokenOps.tryTransfer(token, to, amount);
+        if (!ok) revert RecoveryTransferFailed(token, to);
     }
 
     function _checkHash(Intent calldata intent) private view returns (bytes32 committed) {

@@ -4,7 +4,7 @@ pragma solidity ^0.8.26;
 import {Clones} from "@openzeppelin/contracts/proxy/Clones.sol";
 import {IIntentAccount} from "./interfaces/IIntentAccount.sol";
 import {IIntentFactory} from "./interfaces/IIntentFactory.sol";
-import {Intent} from "./interfaces/IntentTypes.sol";
+import {Intent, Recovery} from "./interfaces/IntentTypes.sol";
 import {IntentAccount} from "./IntentAccount.sol";
 import {IntentHash} from "./libraries/IntentHash.sol";
 
@@ -59,5 +59,16 @@ contract IntentFactory is IIntentFactory {
     {
         account = deploy(intent);
         IIntentAccount(account).refundFor(msg.sender, intent, tokens, native);
+    }
+
+    /// @inheritdoc IIntentFactory
+    function deployIfNeededAndRecover(
+        Intent calldata intent,
+        Recovery calldata recovery,
+        uint256 fee,
+        bytes calldata signature
+    ) external returns (address account) {
+        account = deploy(intent);
+        IIntentAccount(account).recoverFor(msg.sender, intent, recovery, fee, signature);
     }
 }

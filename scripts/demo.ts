@@ -5,6 +5,8 @@
  * the receipt states with its transaction hashes, the final receipt, and the user's balances before and after
  * on both chains. Exits 0 when the intent SUCCEEDED.
  *
+ * `--recover` shows the self-serve recovery of stranded funds instead (scripts/demo-recover.ts).
+ *
  * Where the devnet is: `--data-dir DIR` or $SWITCHYARD_DATA_DIR (as for `switchyard start`), default
  * ./.switchyard; its devnet.json holds the API URL, the access key, the chains and the demo user's key.
  */
@@ -21,6 +23,7 @@ import {
 } from '../src/devnet/chain-clients.ts';
 import { DEFAULT_DATA_DIR, DEVNET_TOKEN_INFO } from '../src/devnet/constants.ts';
 import { type DevnetChainEntry, type DevnetFile, readDevnetFile } from '../src/devnet/devnet-file.ts';
+import { runRecoveryDemo } from './demo-recover.ts';
 
 /** What the demo sells, in whole tokens: big enough to show fees as a small share, small for the pools. */
 const DEMO_AMOUNT = '100';
@@ -35,13 +38,17 @@ interface Side {
 }
 
 async function main(argv: string[]): Promise<number> {
-  const { values } = parseArgs({ args: argv, options: { 'data-dir': { type: 'string' } } });
+  const { values } = parseArgs({
+    args: argv,
+    options: { 'data-dir': { type: 'string' }, recover: { type: 'boolean' } },
+  });
   const dataDir = path.resolve(values['data-dir'] ?? process.env.SWITCHYARD_DATA_DIR ?? DEFAULT_DATA_DIR);
   const devnet = await readDevnetFile(dataDir);
   if (!devnet.accessKey) {
     process.stderr.write(`demo: ${dataDir}/devnet.json has no access key yet: is \`npm start\` running?\n`);
     return 1;
   }
+  if (values.recover) return runRecoveryDemo(devnet);
   const [alphaEntry, betaEntry] = devnet.chains;
   if (!alphaEntry || !betaEntry) throw new Error('demo: devnet.json lists fewer than two chains');
   const alpha = side(alphaEntry);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.26;
 
-import {Intent} from "./IntentTypes.sol";
+import {Intent, Recovery} from "./IntentTypes.sol";
 
 /// @title A one-shot account whose address commits to one intent.
 /// @notice A clone of one implementation whose only immutable argument is the intent hash.
@@ -43,6 +43,22 @@ interface IIntentAccount {
     error UnauthorizedCaller(address expected, address actual);
     /// @notice Resetting an allowance granted by a call failed.
     error AllowanceResetFailed(address token, address spender);
+    /// @notice The recovery signature is not the committed owner's over this recovery.
+    error InvalidRecoverySignature(address owner);
+    /// @notice The recovery signature's deadline has passed.
+    error RecoveryExpired(uint256 deadline, uint256 nowTimestamp);
+    /// @notice This recovery nonce was used before: every signature recovers once.
+    error RecoveryNonceUsed(uint256 nonce);
+    /// @notice The deposit token cannot be recovered while the intent can still execute (unless it is cancelled).
+    error DepositTokenLocked(address token);
+    /// @notice A recovery names no recipient.
+    error InvalidRecoveryRecipient();
+    /// @notice The account holds none of the token (or its balance cannot be read).
+    error NothingToRecover(address token);
+    /// @notice The sender asked for more than the owner signed, or more than is recovered.
+    error RecoveryFeeTooHigh(uint256 fee, uint256 maxFee, uint256 recovered);
+    /// @notice Sending the recovered balance (or the fee) failed; nothing moved and the nonce stays unused.
+    error RecoveryTransferFailed(address token, address to);
 
     /// @notice The committed calls ran (or, in destination mode, failed and were refunded).
     event Executed(bytes32 indexed intentHash, address indexed executor, bool callsSucceeded);
@@ -56,6 +72,10 @@ interface IIntentAccount {
     event Cancelled(bytes32 indexed intentHash);
     /// @notice Native currency arrived.
     event NativeReceived(address indexed from, uint256 amount);
+    /// @notice The owner's signed recovery moved `amount` of `token` to `recipient` and `fee` to the sender.
+    event Recovered(
+        address indexed token, address indexed recipient, uint256 amount, address feeTo, uint256 fee, uint256 nonce
+    );
 
     /// @notice Runs the committed intent once: pull the deposit (authData), check the amount, run the calls, sweep.
     /// @param intent The intent whose hash the account commits to.
@@ -82,6 +102,41 @@ interface IIntentAccount {
     /// @param tokens See `refund`.
     /// @param native See `refund`.
     function refundFor(address caller, Intent calldata intent, address[] calldata tokens, bool native) external;
+
+    /// @notice Sends the account's whole balance of `recovery.token` to `recovery.recipient` under the committed
+    /// owner's EIP-712 signature; anyone may submit it. The caller may keep `fee` (at most the signed `maxFee`, never
+    /// more than the balance) for its gas. The deposit token stays while the intent can still execute, unless the
+    /// signed recovery cancels the intent first.
+    /// @param intent The intent whose hash the account commits to.
+    /// @param recovery What the owner signed.
+    /// @param fee The part of the balance the caller keeps.
+    /// @param signature The owner's signature (65-byte ECDSA, or ERC-1271 for a contract owner).
+    function recover(Intent calldata intent, Recovery calldata recovery, uint256 fee, bytes calldata signature)
+        external;
+
+    /// @notice The factory's forward of `recover`, carrying the original caller (who gets the fee).
+    /// @param caller The address that called the factory.
+    /// @param intent See `recover`.
+    /// @param recovery See `recover`.
+    /// @param fee See `recover`.
+    /// @param signature See `recover`.
+    function recoverFor(
+        address caller,
+        Intent calldata intent,
+        Recovery calldata recovery,
+        uint256 fee,
+        bytes calldata signature
+    ) external;
+
+    /// @notice Whether a recovery nonce has been used on this account.
+    /// @param nonce The nonce.
+    /// @return True once a recovery with it went through.
+    function recoveryNonceUsed(uint256 nonce) external view returns (bool);
+
+    /// @notice The EIP-712 hash the owner signs for `recovery` on this account and chain.
+    /// @param recovery The recovery.
+    /// @return The digest.
+    function recoveryDigest(Recovery calldata recovery) external view returns (bytes32);
 
     /// @notice The hash this account commits to (its immutable clone argument).
     /// @return The intent hash.

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.26;
 
-import {Intent} from "./IntentTypes.sol";
+import {Intent, Recovery} from "./IntentTypes.sol";
 
 /// @title Deploys intent accounts at addresses that commit to their intent.
 interface IIntentFactory {
@@ -43,4 +43,17 @@ interface IIntentFactory {
     function deployIfNeededAndRefund(Intent calldata intent, address[] calldata tokens, bool native)
         external
         returns (address account);
+
+    /// @notice Deploys the account if needed, then runs the owner's signed recovery with the caller as sender.
+    /// @param intent The intent.
+    /// @param recovery See IIntentAccount.recover.
+    /// @param fee See IIntentAccount.recover.
+    /// @param signature See IIntentAccount.recover.
+    /// @return account The account address.
+    function deployIfNeededAndRecover(
+        Intent calldata intent,
+        Recovery calldata recovery,
+        uint256 fee,
+        bytes calldata signature
+    ) external returns (address account);
 }

@@ -52,6 +52,24 @@ struct Intent {
     address[] sweepTokens;
 }
 
+/// @notice An owner-signed recovery (EIP-712, domain "Switchyard IntentAccount" v1 of the account on this chain):
+/// the account's whole balance of `token` goes to `recipient`, less the fee its sender may keep.
+/// @dev The signature is bound to one account (verifyingContract) on one chain (chainId) and used once (nonce).
+struct Recovery {
+    /// address(0) = native currency.
+    address token;
+    /// Any address the owner chooses; never address(0).
+    address recipient;
+    /// Cancels the intent first, so its deposit token can be recovered before the deadline (as an owner refund).
+    bool cancelIntent;
+    /// The most of the recovered amount the transaction's sender may keep for its gas, in `token`.
+    uint256 maxFee;
+    /// Any unused number: each signature is good for one recovery.
+    uint256 nonce;
+    /// The signature is void from this block timestamp on.
+    uint256 deadline;
+}
+
 /// @notice The lock → fill → settle order. All fields are static, so each one sits at a fixed calldata word.
 /// @dev `open(OrderData)` calldata: word i of the struct starts at byte 4 + 32 * i (inputAmount at byte 100).
 struct OrderData {

@@ -15,6 +15,7 @@ import {
   type RpcError,
 } from './errors/rpc-errors.ts';
 import { toWireError } from './errors/to-wire-error.ts';
+import { REQUEST_ID_HEADER } from './request-id.ts';
 
 /** What Node hands the `clientError` listener: the parser's error, with the bytes it was reading. */
 export interface ClientError extends Error {
@@ -32,6 +33,8 @@ const ORIGIN_LINE = /\r\norigin:[ \t]*([^\r\n]*)/i;
 export function createClientErrorHandler(options: {
   cors: CorsOptions;
   bodyLimitBytes: number;
+  /** The answer's X-Request-Id. */
+  requestId: () => string;
 }): ClientErrorHandler {
   return (error, socket) => {
     const rpcError = rpcErrorOf(error);
@@ -48,6 +51,7 @@ export function createClientErrorHandler(options: {
       ...wire.headers,
       'content-type': 'application/json; charset=utf-8',
       'content-length': String(Buffer.byteLength(body)),
+      [REQUEST_ID_HEADER]: options.requestId(),
       connection: 'close',
     };
     const lines = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`);

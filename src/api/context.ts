@@ -10,6 +10,8 @@ export interface CallContext {
   projectId: number | undefined;
   method: MethodName;
   dialect: Dialect;
+  /** The request's id (its X-Request-Id): put it in log lines about this call. */
+  requestId?: string | undefined;
   /** Aborted when the client goes away before the answer (long polls stop waiting). */
   signal?: AbortSignal | undefined;
   /**
@@ -52,6 +54,8 @@ export interface ApiDeps {
   version: string;
   startedAt: Date;
   now: () => Date;
+  /** The server's own base URL (`http://host:port`) once it listens; undefined before. */
+  publicUrl?: (() => string | undefined) | undefined;
 }
 
 /** The configured chain with this id, or ChainNotSupportedError naming the request field. */

@@ -1,6 +1,7 @@
 /**
  * CORS for browsers. Every response carries Access-Control-Allow-Origin; pre-flights allow POST with
- * the headers the official client sends (content-type, webrpc, x-access-key, authorization).
+ * the headers the official client sends (content-type, webrpc, x-access-key, authorization), and the
+ * Last-Event-ID an EventSource sends when it reconnects to GET /events.
  */
 export interface CorsOptions {
   /** `'*'` (default) or the exact origins allowed, e.g. `['https://app.example']`. */
@@ -10,7 +11,7 @@ export interface CorsOptions {
 /** Browsers may cache a pre-flight this long (seconds), saving one round trip per call. */
 const PREFLIGHT_MAX_AGE_SECONDS = 600;
 
-export const ALLOWED_HEADERS = 'content-type, webrpc, x-access-key, authorization';
+export const ALLOWED_HEADERS = 'content-type, webrpc, x-access-key, authorization, last-event-id';
 
 export function corsHeadersFor(options: CorsOptions, origin: string | undefined): Record<string, string> {
   if (options.allowedOrigins === '*') return { 'access-control-allow-origin': '*' };

@@ -28,6 +28,7 @@ const NAME_PAIRS: readonly (readonly [string, string])[] = [
   ['trailsIntentEntrypointAddress', 'serviceIntentEntrypointAddress'],
   ['trailsRouterAddress', 'serviceRouterAddress'],
   ['trailsRouterShimAddress', 'serviceRouterShimAddress'],
+  ['trailsUtilsAddress', 'serviceUtilsAddress'],
   ['trailsAddressOverrides', 'serviceAddressOverrides'],
   ['trailsFeesPriceImpact', 'serviceFeesPriceImpact'],
   ['sequenceWalletFactoryAddress', 'serviceWalletFactoryAddress'],

@@ -1,6 +1,6 @@
 /**
  * Resolves `switchyard serve` configuration once into a SwitchyardConfig: defaults ← environment
- * (HOST, PORT, SWITCHYARD_DATA_DIR, DATABASE_URL) ← config file (JSON) ← CLI flags. A bad field is a
+ * (HOST, PORT, SWITCHYARD_DATA_DIR, DATABASE_URL, DATABASE_POOL_SIZE) ← config file (JSON) ← CLI flags. A bad field is a
  * ConfigError naming it (`chains[1].rpcUrls: is required`).
  */
 import { readFileSync } from 'node:fs';
@@ -9,6 +9,7 @@ import { type StaticDecode, Type } from '@sinclair/typebox';
 import { parseGwei } from 'viem';
 import type { ChainConfig, SwitchyardConfig } from '../internal/config-types.ts';
 import { ConfigError } from '../internal/errors.ts';
+import { resolveMetricsListen } from '../metrics/resolve-metrics-listen.ts';
 import { InvalidArgumentError } from './errors/rpc-errors.ts';
 import { Address, Amount, Bool, ChainId, NonNegativeInt, Opt, Str } from './schemas/wire.ts';
 import { compileRequestDecoder } from './validate-request.ts';
@@ -19,6 +20,9 @@ export const DEFAULT_DATA_DIR = './.switchyard';
 
 /** A larger batch is one long answer for every request in it; hosted endpoints cap theirs lower still. */
 const MAX_RPC_BATCH_SIZE = 1000;
+/** Connections one process may hold: far above what one process can use, well below any server's limit. */
+const MAX_DATABASE_POOL_SIZE = 1000;
+const POOL_SIZE_ERROR = `must be a whole number from 1 to ${MAX_DATABASE_POOL_SIZE}`;
 
 /** A fee ceiling above a million gwei per gas is a typo, not a price (mainnet's worst spikes were in the thousands). */
 const MAX_FEE_CAP_GWEI = 1_000_000;
@@ -78,17 +82,30 @@ const ChainSchema = Type.Object({
   contracts: Type.Record(Type.String(), Address),
 });
 
+const TcpPort = Type.Integer({ minimum: 0, maximum: 65535, 'x-error': 'must be a TCP port (0-65535)' });
+
 const FileSchema = Type.Object({
   host: Opt(Str()),
-  port: Opt(Type.Integer({ minimum: 0, maximum: 65535, 'x-error': 'must be a TCP port (0-65535)' })),
+  port: Opt(TcpPort),
   dataDir: Opt(Str()),
   databaseUrl: Opt(Str()),
+  databasePoolSize: Opt(
+    Type.Integer({ minimum: 1, maximum: MAX_DATABASE_POOL_SIZE, 'x-error': POOL_SIZE_ERROR }),
+  ),
   role: Opt(
     Type.Union([Type.Literal('api'), Type.Literal('worker'), Type.Literal('all')], {
       'x-error': 'must be api, worker or all',
     }),
   ),
   chains: Type.Array(ChainSchema, { minItems: 1 }),
+  // `false` (no listener) is taken out before decoding (readConfigFile), so a bad member is named itself.
+  metrics: Opt(
+    Type.Object(
+      { host: Opt(Str()), port: Opt(TcpPort) },
+      { 'x-error': 'must be false or { "host"?, "port"? }' },
+    ),
+  ),
+  webhooks: Opt(Type.Object({ allowPrivateTargets: Opt(Bool) })),
   prices: Opt(
     Type.Record(
       Type.String({ pattern: '^[0-9]{1,16}:0x[0-9a-fA-F]{40}$' }),
@@ -98,7 +115,8 @@ const FileSchema = Type.Object({
 });
 
 const decodeFile = compileRequestDecoder(FileSchema);
-type ConfigFile = Omit<StaticDecode<typeof FileSchema>, 'chains'> & {
+type ConfigFile = Omit<StaticDecode<typeof FileSchema>, 'chains' | 'metrics'> & {
+  metrics?: { host?: string | undefined; port?: number | undefined } | false;
   chains: (Omit<ChainConfig, 'isTestnet' | 'confirmations'> & {
     isTestnet?: boolean;
     confirmations?: number;
@@ -153,7 +171,12 @@ export function resolveConfig({ configPath, env, flags }: ConfigInputs): Switchy
     ),
   };
   if (databaseUrl) config.databaseUrl = databaseUrl;
+  const poolSize = file.databasePoolSize ?? poolSizeFromEnv(env.DATABASE_POOL_SIZE);
+  if (poolSize !== undefined) config.databasePoolSize = poolSize;
   if (file.prices) config.prices = file.prices;
+  const metrics = resolveMetricsListen(env, file.metrics);
+  if (metrics) config.metrics = metrics;
+  if (file.webhooks) config.webhooks = { allowPrivateTargets: file.webhooks.allowPrivateTargets ?? false };
   const ids = new Set<number>();
   config.chains.forEach((c, i) => {
     if (ids.has(c.chainId)) throw new ConfigError(`chains[${i}].chainId: ${c.chainId} is listed twice`);
@@ -162,15 +185,28 @@ export function resolveConfig({ configPath, env, flags }: ConfigInputs): Switchy
   return config;
 }
 
-function readConfigFile(path: string) {
+function poolSizeFromEnv(value: string | undefined): number | undefined {
+  if (value === undefined || value === '') return undefined;
+  const size = Number(value);
+  if (!Number.isInteger(size) || size < 1 || size > MAX_DATABASE_POOL_SIZE) {
+    throw new ConfigError(`DATABASE_POOL_SIZE: ${POOL_SIZE_ERROR}, not '${value}'`);
+  }
+  return size;
+}
+
+function readConfigFile(path: string): ConfigFile {
   let raw: unknown;
   try {
     raw = JSON.parse(readFileSync(path, 'utf8'));
   } catch (error) {
     throw new ConfigError(`cannot read config file ${path}: ${(error as Error).message}`);
   }
+  const metricsOff =
+    typeof raw === 'object' && raw !== null && (raw as { metrics?: unknown }).metrics === false;
   try {
-    return decodeFile(raw) as ConfigFile;
+    if (!metricsOff) return decodeFile(raw) as ConfigFile;
+    const { metrics: _off, ...rest } = raw as Record<string, unknown>;
+    return { ...(decodeFile(rest) as ConfigFile), metrics: false };
   } catch (error) {
     if (error instanceof InvalidArgumentError) throw new ConfigError(`config file ${path}: ${error.message}`);
     throw error;

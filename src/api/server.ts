@@ -5,9 +5,11 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { type ExplorerOptions, registerExplorer } from '../explorer/register-explorer.ts';
 import type { IntentServices } from '../intents/services/index.ts';
 import type { ChainConfig, SwitchyardConfig } from '../internal/config-types.ts';
 import type { Logger } from '../internal/logger.ts';
+import type { Metrics } from '../metrics/metrics.ts';
 import type { Store } from '../store/index.ts';
 import type { YieldService } from '../yield/index.ts';
 import { type AccessControl, createAccessControl, type ResolveAccessKey } from './access.ts';
@@ -32,6 +34,8 @@ import {
   UnknownMethodError,
 } from './errors/rpc-errors.ts';
 import { toWireError } from './errors/to-wire-error.ts';
+import { type EventStreamOptions, registerEventStream } from './events/event-stream-route.ts';
+import { registerHealthRoutes } from './health-routes.ts';
 import { createCatalogueHandlers } from './methods/index.ts';
 import { createIntentHandlers } from './methods/intents/index.ts';
 import { createReadHandlers } from './methods/reads/index.ts';
@@ -39,6 +43,7 @@ import { PreSerialised, type Serialize } from './methods/reads/pre-serialised.ts
 import { createYieldHandlers } from './methods/yield/index.ts';
 import { buildOpenApiDocument } from './openapi.ts';
 import { type RateLimit, rateLimitFromPerMinute } from './rate-limiter.ts';
+import { createRequestIds, REQUEST_ID_HEADER } from './request-id.ts';
 import { deriveSchema, hasRenamedKey } from './schemas/derive.ts';
 import { METHOD_ALIASES, METHODS, type MethodName } from './schemas/methods.ts';
 import { compileRequestDecoder } from './validate-request.ts';
@@ -80,8 +85,14 @@ export interface ApiServerOptions {
   /** Bytes of whole GetIntentHistory pages cached (0: off); default HISTORY_PAGE_CACHE_MAX_BYTES. */
   historyPageCacheBytes?: number | undefined;
   bodyLimitBytes?: number | undefined;
+  /** GET /events (served when there is a store): heartbeat, feed poll, the metrics' observer. */
+  eventStream?: EventStreamOptions | undefined;
   version?: string | undefined;
   now?: (() => Date) | undefined;
+  /** Every answered request is counted and timed here (src/metrics); absent: nothing is counted. */
+  metrics?: Metrics | undefined;
+  /** Serves the intent explorer at /explorer (src/explorer); absent: no explorer. */
+  explorer?: ExplorerOptions | undefined;
 }
 
 export interface ApiServer {
@@ -95,6 +106,10 @@ declare module 'fastify' {
   interface FastifyRequest {
     switchyardProjectId: number | undefined;
   }
+  interface FastifyContextConfig {
+    /** The name a route's requests are counted under in the metrics (the RPC method). */
+    metricName?: string;
+  }
 }
 
 const DIALECTS: readonly Dialect[] = ['Trails', 'Service'];
@@ -103,6 +118,8 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
   const bodyLimit = options.bodyLimitBytes ?? BODY_LIMIT_BYTES;
   const now = options.now ?? (() => new Date());
   const store = options.store;
+  // Set by listen(): the base of the links GetChains gives to the served explorer.
+  let listeningUrl: string | undefined;
   const deps: ApiDeps = {
     chains: options.chains,
     chainById: new Map(options.chains.map((c) => [c.chainId, c])),
@@ -113,6 +130,7 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
     version: options.version ?? API_VERSION,
     startedAt: now(),
     now,
+    publicUrl: () => listeningUrl,
   };
   const handlers: ApiServices = {
     ...createCatalogueHandlers(deps),
@@ -135,6 +153,7 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
   });
   const cors = options.cors ?? { allowedOrigins: '*' };
   const answer: ErrorAnswer = { bodyLimit, cors, log: options.log };
+  const requestIds = createRequestIds();
   // Set by close(): requests still arriving on kept-alive connections are told to go elsewhere.
   let closing = false;
 
@@ -144,7 +163,12 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true },
     // Node's and Fastify's own answers (header overflow, unparsable requests, a URL that does not decode,
     // shutting down) in the webrpc shape with CORS, like every other error.
-    clientErrorHandler: createClientErrorHandler({ cors, bodyLimitBytes: bodyLimit }),
+    clientErrorHandler: createClientErrorHandler({
+      cors,
+      bodyLimitBytes: bodyLimit,
+      requestId: requestIds.fresh,
+    }),
+    genReqId: requestIds.of,
     frameworkErrors: (error, request, reply) =>
       sendError(
         error.code === 'FST_ERR_BAD_URL' ? new MalformedHttpRequestError(error.message, error.code) : error,
@@ -156,17 +180,20 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
     // Checked in onRequest instead, so the refusal is a webrpc body (Node's is an empty 400).
     http: { requireHostHeader: false },
   });
-  app.server.on('checkExpectation', (request, response) => answerExpectation(request, response, answer));
+  app.server.on('checkExpectation', (request, response) =>
+    answerExpectation(request, response, answer, requestIds.of(request)),
+  );
   app.decorateRequest('switchyardProjectId', undefined);
   installBodyParser(app);
   app.addHook('onRequest', async (request, reply) => {
-    reply.headers(corsHeadersFor(cors, request.headers.origin));
+    reply.headers(corsHeadersFor(cors, request.headers.origin)).header(REQUEST_ID_HEADER, request.id);
     if (closing) throw new ServerClosingError();
     if (request.raw.httpVersion === '1.1' && !request.headers.host) {
       throw new MalformedHttpRequestError('an HTTP/1.1 request must carry a Host header');
     }
   });
   app.setErrorHandler((error, request, reply) => sendError(error, request, reply, answer));
+  if (options.metrics) countRequests(app, options.metrics);
   app.setNotFoundHandler((request) => {
     if (request.method !== 'POST') throw new MethodNotAllowedError(request.method);
     throw new UnknownMethodError(request.method, request.url);
@@ -177,6 +204,9 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
   app.get('/openapi.json', async (_request, reply) =>
     reply.type('application/json; charset=utf-8').send(openapi),
   );
+  registerHealthRoutes(app, { runtimeStatus: handlers.RuntimeStatus! });
+
+  if (store) registerEventStream(app, { store, access, log: options.log, ...options.eventStream });
 
   for (const name of Object.keys(METHODS) as MethodName[]) {
     const aliases = Object.entries(METHOD_ALIASES)
@@ -188,13 +218,16 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
     }
   }
 
+  if (options.explorer) registerExplorer(app, { store, access, options: options.explorer });
+
   return {
     app,
     async listen(port = options.config?.port ?? 0, host = options.config?.host ?? '127.0.0.1') {
       await app.listen({ port, host });
       const address = app.server.address();
       const bound = typeof address === 'object' && address ? address.port : port;
-      return `http://${host.includes(':') ? `[${host}]` : host}:${bound}`;
+      listeningUrl = `http://${host.includes(':') ? `[${host}]` : host}:${bound}`;
+      return listeningUrl;
     },
     close: () => {
       closing = true;
@@ -237,6 +270,7 @@ function registerMethod(
   app.route({
     method: 'POST',
     url,
+    config: { metricName: name },
     schema: { response: { [HTTP_OK]: deriveSchema(def.response, 'response', rename) } },
     onRequest: def.auth
       ? async (request: FastifyRequest) => {
@@ -251,7 +285,7 @@ function registerMethod(
       try {
         const input = decode(request.body) as never;
         if (!handler) throw new MethodUnavailableError(name);
-        const ctx = new RequestContext(request.switchyardProjectId, name, dialect, reply.raw);
+        const ctx = new RequestContext(request.switchyardProjectId, name, dialect, reply.raw, request.id);
         return Promise.resolve(handler(input, ctx)).then((output) => respond(output, reply));
       } catch (error) {
         return Promise.reject(error);
@@ -271,14 +305,22 @@ class RequestContext implements CallContext {
   readonly projectId: number | undefined;
   readonly method: MethodName;
   readonly dialect: Dialect;
+  readonly requestId: string;
   private readonly raw: ServerResponse;
   private controller: AbortController | undefined;
 
-  constructor(projectId: number | undefined, method: MethodName, dialect: Dialect, raw: ServerResponse) {
+  constructor(
+    projectId: number | undefined,
+    method: MethodName,
+    dialect: Dialect,
+    raw: ServerResponse,
+    requestId: string,
+  ) {
     this.projectId = projectId;
     this.method = method;
     this.dialect = dialect;
     this.raw = raw;
+    this.requestId = requestId;
   }
 
   get signal(): AbortSignal {
@@ -332,7 +374,9 @@ function sendError(error: unknown, request: FastifyRequest, reply: FastifyReply,
   const wire = toWireError(error, answer.bodyLimit);
   if (wire.unexpected) {
     answer.log.error('unexpected error while answering a request', {
-      url: request.url,
+      requestId: request.id,
+      // The path only: GET /events takes the access key in its query string.
+      url: request.url.split('?')[0],
       error: error instanceof Error ? error.message : String(error),
       stack: error instanceof Error ? error.stack : undefined,
     });
@@ -342,6 +386,7 @@ function sendError(error: unknown, request: FastifyRequest, reply: FastifyReply,
       .code(wire.httpStatus)
       // Again here: a framework error (a URL that does not decode) is answered before the onRequest hook.
       .headers(corsHeadersFor(answer.cors, request.headers.origin))
+      .header(REQUEST_ID_HEADER, request.id)
       .headers(wire.headers)
       .type('application/json; charset=utf-8')
       .serializer((payload: unknown) => JSON.stringify(payload))
@@ -353,7 +398,12 @@ function sendError(error: unknown, request: FastifyRequest, reply: FastifyReply,
  * An `Expect` header other than 100-continue: Node would answer an empty 417 itself; this is the same
  * status with the webrpc body and CORS.
  */
-function answerExpectation(request: IncomingMessage, response: ServerResponse, answer: ErrorAnswer): void {
+function answerExpectation(
+  request: IncomingMessage,
+  response: ServerResponse,
+  answer: ErrorAnswer,
+  requestId: string,
+): void {
   const wire = toWireError(new ExpectationFailedError(String(request.headers.expect)), answer.bodyLimit);
   const body = JSON.stringify(wire.body);
   response
@@ -362,6 +412,21 @@ function answerExpectation(request: IncomingMessage, response: ServerResponse, a
       ...wire.headers,
       'content-type': 'application/json; charset=utf-8',
       'content-length': Buffer.byteLength(body),
+      [REQUEST_ID_HEADER]: requestId,
     })
     .end(body);
+}
+
+/**
+ * Counts and times every answered request: by its RPC method, another route by method and path, and a path
+ * no route serves as `unmatched` (one series, whatever strangers send). A callback hook, not an async one:
+ * no promise per request.
+ */
+function countRequests(app: FastifyInstance, metrics: Metrics): void {
+  app.addHook('onResponse', (request, reply, done) => {
+    const route = request.routeOptions;
+    const method = route.config.metricName ?? (route.url ? `${request.method} ${route.url}` : 'unmatched');
+    metrics.httpRequest(method, reply.statusCode, reply.elapsedTime / 1000);
+    done();
+  });
 }

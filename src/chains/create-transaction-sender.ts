@@ -30,6 +30,7 @@ import { crashPoint } from './debug-crash-point.ts';
 import {
   FeeAboveCapError,
   NonceAlreadyUsedError,
+  SenderStoppedError,
   TransactionPendingError,
   UnknownChainError,
 } from './errors.ts';
@@ -37,6 +38,7 @@ import { createFeeCache } from './fee-cache.ts';
 import { feesToSign, replacementFees, type SignedFees } from './fee-caps.ts';
 import { createHeadWatcher } from './head-watcher.ts';
 import { createLatestBlockCache, type LatestBlockCache } from './latest-block-cache.ts';
+import { createLocalTaskLeases } from './local-task-leases.ts';
 import { mapChainError, withChainErrors } from './map-chain-error.ts';
 import { minedAt } from './mined-at.ts';
 import { createLostTransactionRestorer } from './restore-lost-transactions.ts';
@@ -52,6 +54,7 @@ import {
   STUCK_AFTER_MS,
   WAIT_PER_ATTEMPT_MS,
 } from './sender-constants.ts';
+import type { TaskLeaseHolder } from './task-leases.ts';
 import type { SignedTransaction, TransactionJournal } from './transaction-journal.ts';
 import { createTtlMemo } from './ttl-memo.ts';
 
@@ -99,21 +102,30 @@ export interface TransactionSender {
   /** Re-broadcasts every stored unconfirmed transaction as stored (start-up after a crash). */
   rebroadcastUnconfirmed(): Promise<number>;
   /**
-   * Runs `job` alone among this process's jobs with the same key: a read-then-send that is not tied to
-   * one intent (the solver's approve per token) must not be done twice by two steps running at once.
+   * Runs `job` alone among the jobs with the same key, in this process and in every other worker on the
+   * database (a task lease, waited for): a read-then-send that is not tied to one intent (the solver's
+   * approve per token) must not be done twice by two steps running at once.
    */
   exclusive<T>(key: string, job: () => Promise<T>): Promise<T>;
   /**
    * Sends the chain's lost mined transactions again, every key's, in their first order (a chain that came
-   * back behind); resolves to how many were mined again. Started by a send waiting behind such a gap, and by
-   * the engine's chain watch (src/engine/chain-watch.ts).
+   * back behind); resolves to how many were mined again, or undefined when another worker is restoring the
+   * chain now. Started by a send waiting behind such a gap, and by the engine's chain watch
+   * (src/engine/chain-watch.ts).
    */
-  restoreLost(chainId: number): Promise<number>;
+  restoreLost(chainId: number): Promise<number | undefined>;
   /**
    * No restore starts after this; a running one stops at its next transaction boundary and is awaited
    * (bounded). Called when the engine stops; sends are not affected.
    */
   stopRestoring(): Promise<void>;
+  /**
+   * Nothing new is signed after this (a send that would sign, or replace a stuck transaction, throws
+   * SenderStoppedError); resolves once the signatures being journaled have been. A stopping worker calls it
+   * before handing its steps back, so the worker that takes a step over finds every transaction it sent in
+   * the journal and resumes it rather than signing a second one.
+   */
+  stopSigning(): Promise<void>;
 }
 
 export interface TransactionSenderDeps {
@@ -135,6 +147,11 @@ export interface TransactionSenderDeps {
    * undefined for no ceiling. A send the chain would not include under it waits; nothing is signed above it.
    */
   maxFeePerGas?: (chainId: number) => bigint | undefined;
+  /**
+   * This worker's task leases (the chain's restore, exclusive jobs), shared with the rest of the engine;
+   * default: leases of its own, under a fresh worker name.
+   */
+  leases?: TaskLeaseHolder;
   /** Overrides for tests. */
   timing?: Partial<{ stuckAfterMs: number; waitPerAttemptMs: number; pollIntervalMs: number }>;
 }
@@ -153,16 +170,36 @@ export function createTransactionSender(deps: TransactionSenderDeps): Transactio
   // Tail of the queue per exclusive() key; entries are removed when their queue drains.
   const exclusiveTails = new Map<string, Promise<unknown>>();
   const keysUsed = new Set((deps.operators ?? []).map((a) => a.toLowerCase()));
+  const leases = deps.leases ?? createLocalTaskLeases();
   const restorer = createLostTransactionRestorer({
     journal,
     clientFor: (chainId) => clientFor(chainId),
     confirmations: deps.confirmations,
     operators: () => [...keysUsed],
     log,
+    leases,
     ...(deps.timing?.pollIntervalMs !== undefined && {
       timing: { pollIntervalMs: deps.timing.pollIntervalMs },
     }),
   });
+
+  // Set by stopSigning(); the journal writes of signatures in progress, which it waits for.
+  let signingStopped = false;
+  const signing = new Set<Promise<unknown>>();
+
+  /** Journals a new signature unless signing stopped; checked and registered in one synchronous stretch. */
+  function journalSignature<T>(what: Record<string, unknown>, write: () => Promise<T>): Promise<T> {
+    if (signingStopped) {
+      return Promise.reject(
+        new SenderStoppedError('this worker is stopping: nothing new is signed', { details: what }),
+      );
+    }
+    const written = write();
+    const tracked = written.catch(() => undefined);
+    signing.add(tracked);
+    void tracked.then(() => signing.delete(tracked));
+    return written;
+  }
 
   const clientFor = (chainId: number): PublicClient => {
     const client = deps.clients.get(chainId);
@@ -210,25 +247,27 @@ export function createTransactionSender(deps: TransactionSenderDeps): Transactio
       estimate === undefined
         ? req.unsimulated!.gasLimit
         : (estimate * GAS_LIMIT_MARGIN_NUMERATOR) / GAS_LIMIT_MARGIN_DENOMINATOR;
-    return journal.allocateAndRecord({
-      chainId: req.chainId,
-      fromAddress: from,
-      purpose: req.purpose,
-      ...(req.intentId !== undefined && { intentId: req.intentId }),
-      nonceFloor: pendingNonce,
-      sign: async (nonce) => {
-        const raw = await req.account.signTransaction!({
-          chainId: req.chainId,
-          nonce,
-          to: req.to,
-          data: req.data,
-          value: req.value ?? 0n,
-          gas,
-          ...(req.unsimulated ? oneWeiBelow(fees) : fees),
-        } as TransactionSerializable);
-        return { raw, hash: keccak256(raw) };
-      },
-    });
+    return journalSignature(ctx, () =>
+      journal.allocateAndRecord({
+        chainId: req.chainId,
+        fromAddress: from,
+        purpose: req.purpose,
+        ...(req.intentId !== undefined && { intentId: req.intentId }),
+        nonceFloor: pendingNonce,
+        sign: async (nonce) => {
+          const raw = await req.account.signTransaction!({
+            chainId: req.chainId,
+            nonce,
+            to: req.to,
+            data: req.data,
+            value: req.value ?? 0n,
+            gas,
+            ...(req.unsimulated ? oneWeiBelow(fees) : fees),
+          } as TransactionSerializable);
+          return { raw, hash: keccak256(raw) };
+        },
+      }),
+    );
   }
 
   /**
@@ -309,20 +348,19 @@ export function createTransactionSender(deps: TransactionSenderDeps): Transactio
           };
     const fees = replacementFees(previous, deps.maxFeePerGas?.(stored.chainId));
     if (!fees) return undefined;
-    const raw = await account.signTransaction!({ ...parsed, ...fees } as TransactionSerializable);
-    log.warn('replacing a stuck transaction at the same nonce', {
-      chainId: stored.chainId,
-      nonce: stored.nonce,
-      replaces: stored.hash,
-    });
-    return journal.record({
-      chainId: stored.chainId,
-      fromAddress: stored.fromAddress,
-      nonce: stored.nonce,
-      raw,
-      hash: keccak256(raw),
-      purpose: stored.purpose,
-      intentId: stored.intentId,
+    const what = { chainId: stored.chainId, nonce: stored.nonce, replaces: stored.hash };
+    return journalSignature(what, async () => {
+      const raw = await account.signTransaction!({ ...parsed, ...fees } as TransactionSerializable);
+      log.warn('replacing a stuck transaction at the same nonce', what);
+      return journal.record({
+        chainId: stored.chainId,
+        fromAddress: stored.fromAddress,
+        nonce: stored.nonce,
+        raw,
+        hash: keccak256(raw),
+        purpose: stored.purpose,
+        intentId: stored.intentId,
+      });
     });
   }
 
@@ -523,9 +561,16 @@ export function createTransactionSender(deps: TransactionSenderDeps): Transactio
 
     stopRestoring: () => restorer.stop(),
 
+    async stopSigning() {
+      signingStopped = true;
+      await Promise.all(signing);
+    },
+
     exclusive(key, job) {
       const previous = exclusiveTails.get(key) ?? Promise.resolve();
-      const run = previous.then(job, job);
+      // In this process a queue (no polling between its own steps); across workers the task lease.
+      const leased = () => leases.runExclusive(key, job);
+      const run = previous.then(leased, leased);
       const tail = run.catch(() => undefined);
       exclusiveTails.set(key, tail);
       void tail.then(() => {

@@ -4,7 +4,8 @@
  * `origin-execute:signed`), the process kills itself with SIGKILL right here — no shutdown handler, no
  * flush, exactly like a power cut. Points: `<purpose>:signed` (stored, not broadcast),
  * `<purpose>:broadcast` (sent to the node), `<purpose>:mined` (receipt deep enough and recorded), and
- * `execute:accepted` (ExecuteIntent recorded, before its answer). Unset in production: a no-op.
+ * `execute:accepted` (ExecuteIntent recorded, before its answer), `webhook:before-post` (an event leased for
+ * delivery, not sent) and `webhook:delivered` (answered 2xx, not recorded). Unset in production: a no-op.
  */
 export const CRASH_AT_ENV = 'SWITCHYARD_DEBUG_CRASH_AT';
 

@@ -71,3 +71,11 @@ export class RetryLaterError extends SwitchyardError {
 export class FeeAboveCapError extends SwitchyardError {
   override readonly name = 'FeeAboveCapError';
 }
+
+/**
+ * The worker is stopping and signs nothing new (sender.stopSigning): the step is handed back to another
+ * worker, which resumes whatever was journaled and signs what was not.
+ */
+export class SenderStoppedError extends SwitchyardError {
+  override readonly name = 'SenderStoppedError';
+}

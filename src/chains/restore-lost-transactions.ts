@@ -12,6 +12,11 @@
  * Stopping: no run starts after stop(); a running one stops at its next transaction boundary (before a row
  * is marked and sent, or while it waits for one already sent: that row stays `broadcast` with its first
  * block, which the next run resumes in order) and is awaited up to RESTORE_STOP_WAIT_MS.
+ *
+ * Several workers: a run holds the chain's task lease (`restore-lost:<chainId>`) while it runs, so of the
+ * workers that notice the same loss one sends the transactions again; the others' triggers resolve
+ * `undefined` and look again later. A worker that dies mid-run stops renewing; the next trigger after its
+ * lease runs out resumes the run (rows it left `broadcast` keep their first block and order).
  */
 import type { Address, Hex, PublicClient, TransactionReceipt } from 'viem';
 import type { Logger } from '../internal/logger.ts';
@@ -22,14 +27,16 @@ import {
   RESTORE_STOP_WAIT_MS,
   RESTORE_WAIT_PER_TRANSACTION_MS,
 } from './sender-constants.ts';
+import type { TaskLeaseHolder } from './task-leases.ts';
 import type { SignedTransaction, TransactionJournal } from './transaction-journal.ts';
 
 export interface LostTransactionRestorer {
   /**
    * Restores the chain's lost transactions (see above) and resolves to how many were mined again. One run
    * per chain at a time: a call while one runs joins it. After stop() it starts nothing and resolves to 0.
+   * Undefined: another worker is restoring this chain now (it holds the chain's lease); nothing was done.
    */
-  restore(chainId: number): Promise<number>;
+  restore(chainId: number): Promise<number | undefined>;
   /** Starts no more runs and waits (bounded) for the running ones to stop at a transaction boundary. */
   stop(): Promise<void>;
 }
@@ -42,6 +49,8 @@ export interface LostTransactionRestorerDeps {
   /** The keys whose journals are looked at (the engine's sending keys). */
   operators(): readonly string[];
   log: Logger;
+  /** This worker's task leases: one worker restores a chain at a time. */
+  leases: TaskLeaseHolder;
   timing?: Partial<{ pollIntervalMs: number; waitPerTransactionMs: number; stopWaitMs: number }>;
 }
 
@@ -50,7 +59,7 @@ export function createLostTransactionRestorer(deps: LostTransactionRestorerDeps)
   const pollMs = deps.timing?.pollIntervalMs ?? RECEIPT_POLL_INTERVAL_MS;
   const waitMs = deps.timing?.waitPerTransactionMs ?? RESTORE_WAIT_PER_TRANSACTION_MS;
   const stopWaitMs = deps.timing?.stopWaitMs ?? RESTORE_STOP_WAIT_MS;
-  const running = new Map<number, Promise<number>>();
+  const running = new Map<number, Promise<number | undefined>>();
   let stopping = false;
   // Pauses in progress, ended at once by stop().
   const wakers = new Set<() => void>();
@@ -251,7 +260,10 @@ export function createLostTransactionRestorer(deps: LostTransactionRestorerDeps)
       if (stopping) return Promise.resolve(0);
       const current = running.get(chainId);
       if (current) return current;
-      const started = run(chainId).finally(() => running.delete(chainId));
+      const started = deps.leases
+        .runIfFree(`restore-lost:${chainId}`, () => run(chainId))
+        .then((outcome) => (outcome.ran ? outcome.value : undefined))
+        .finally(() => running.delete(chainId));
       running.set(chainId, started);
       return started;
     },

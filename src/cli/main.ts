@@ -39,6 +39,10 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<CommandMod
     summary: "the solver's inventory per chain and token: balance, held, owed, low-water mark",
     load: () => import('./commands/inventory.ts'),
   },
+  webhooks: {
+    summary: "add, list, remove, test or replay a project's webhook endpoints",
+    load: () => import('./commands/webhooks.ts'),
+  },
 };
 
 function usage(): string {

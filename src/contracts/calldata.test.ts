@@ -19,18 +19,20 @@ import {
 import {
   encodeDeploy,
   encodeDeployIfNeededAndExecute,
+  encodeDeployIfNeededAndRecover,
   encodeDeployIfNeededAndRefund,
   encodeExecute,
   encodeFill,
   encodeFillProof,
   encodeOpen,
   encodeOrderRefund,
+  encodeRecover,
   encodeRefund,
   encodeSettle,
   encodeSettleBatch,
 } from './calldata.ts';
 import { computeOrderId } from './order-id.ts';
-import { FillKind, type Intent, IntentMode, type OrderData } from './types.ts';
+import { FillKind, type Intent, IntentMode, type OrderData, type Recovery } from './types.ts';
 
 /** Deterministic cases of every shape, so a failure names the case that failed. */
 function* cases(count: number) {
@@ -83,10 +85,19 @@ function* cases(count: number) {
       fillDeadline: BigInt(next()),
       nonce: bytes(32),
     };
+    const recovery: Recovery = {
+      token: next() % 3 ? address() : zeroAddress,
+      recipient: address(),
+      cancelIntent: next() % 2 === 0,
+      maxFee: amount(),
+      nonce: BigInt(next()) ** BigInt(1 + (next() % 8)),
+      deadline: BigInt(next()),
+    };
     yield {
       i,
       intent,
       order,
+      recovery,
       to: address(),
       chainId: BigInt(next()),
       tokens: Array.from({ length: next() % 4 }, address),
@@ -126,6 +137,21 @@ describe('engine calldata (compiled encoders)', () => {
           abi: intentFactoryAbi,
           functionName: 'deployIfNeededAndRefund',
           args: [c.intent, c.tokens, c.native],
+        }),
+      );
+      const fee = c.recovery.maxFee / 2n;
+      expect(encodeRecover(c.intent, c.recovery, fee, c.signature), m).toBe(
+        encodeFunctionData({
+          abi: intentAccountAbi,
+          functionName: 'recover',
+          args: [c.intent, c.recovery, fee, c.signature],
+        }),
+      );
+      expect(encodeDeployIfNeededAndRecover(c.intent, c.recovery, fee, c.signature), m).toBe(
+        encodeFunctionData({
+          abi: intentFactoryAbi,
+          functionName: 'deployIfNeededAndRecover',
+          args: [c.intent, c.recovery, fee, c.signature],
         }),
       );
       expect(encodeOpen(c.order), m).toBe(

@@ -14,13 +14,15 @@ import {
   intentFactoryAbi,
   originSettlerAbi,
 } from './abis.generated.ts';
-import type { Intent, OrderData } from './types.ts';
+import type { Intent, OrderData, Recovery } from './types.ts';
 
 const execute = createCalldataEncoder(intentAccountAbi, 'execute');
 const accountRefund = createCalldataEncoder(intentAccountAbi, 'refund');
 const deploy = createCalldataEncoder(intentFactoryAbi, 'deploy');
 const deployIfNeededAndExecute = createCalldataEncoder(intentFactoryAbi, 'deployIfNeededAndExecute');
 const deployIfNeededAndRefund = createCalldataEncoder(intentFactoryAbi, 'deployIfNeededAndRefund');
+const accountRecover = createCalldataEncoder(intentAccountAbi, 'recover');
+const deployIfNeededAndRecover = createCalldataEncoder(intentFactoryAbi, 'deployIfNeededAndRecover');
 const open = createCalldataEncoder(originSettlerAbi, 'open');
 const settle = createCalldataEncoder(originSettlerAbi, 'settle');
 const settleBatch = createCalldataEncoder(originSettlerAbi, 'settleBatch');
@@ -72,6 +74,21 @@ export function encodeDeployIfNeededAndRefund(
   native: boolean,
 ): Hex {
   return deployIfNeededAndRefund([intent, tokens, native]);
+}
+
+/** `IntentAccount.recover(intent, recovery, fee, signature)`: the caller keeps `fee` (≤ recovery.maxFee). */
+export function encodeRecover(intent: Intent, recovery: Recovery, fee: bigint, signature: Hex): Hex {
+  return accountRecover([intent, recovery, fee, signature]);
+}
+
+/** `IntentFactory.deployIfNeededAndRecover(intent, recovery, fee, signature)`. */
+export function encodeDeployIfNeededAndRecover(
+  intent: Intent,
+  recovery: Recovery,
+  fee: bigint,
+  signature: Hex,
+): Hex {
+  return deployIfNeededAndRecover([intent, recovery, fee, signature]);
 }
 
 /** `OriginSettler.open(order)`: made by the origin account as its lock call. */

@@ -15,6 +15,7 @@ export * from './find-code-problems.ts';
 export * from './hash-intent.ts';
 export * from './order-id.ts';
 export * from './predict-intent-address.ts';
+export * from './recovery-typed-data.ts';
 export * from './runtime-code.ts';
 export * from './types.ts';
 export * from './validate-intent.ts';

@@ -46,6 +46,23 @@ export interface Intent {
   sweepTokens: readonly Address[];
 }
 
+/**
+ * An owner-signed recovery (IntentAccount.recover): the account's whole balance of `token` goes to
+ * `recipient`, less at most `maxFee` kept by the transaction's sender.
+ */
+export interface Recovery {
+  /** Zero address: native currency. */
+  token: Address;
+  recipient: Address;
+  /** Cancels the intent first: needed to recover the deposit token while the intent could still execute. */
+  cancelIntent: boolean;
+  maxFee: bigint;
+  /** Any number not used on this account before (random 256-bit in Switchyard). */
+  nonce: bigint;
+  /** Unix seconds; the signature is void from this block timestamp on. */
+  deadline: bigint;
+}
+
 /** A lock → fill → settle order. Every field is static, so each sits at a fixed word of `open` calldata. */
 export interface OrderData {
   depositor: Address;

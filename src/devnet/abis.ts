@@ -38,3 +38,27 @@ export const accruingVaultAbi = parseAbi([
   'function yieldPerSecond() view returns (uint256)',
   'function undistributedYield() view returns (uint256)',
 ]);
+
+export const uniswapV3FactoryAbi = parseAbi([
+  'function owner() view returns (address)',
+  'function setOwner(address owner)',
+  'function enableFeeAmount(uint24 fee, int24 tickSpacing)',
+  'function feeAmountTickSpacing(uint24 fee) view returns (int24)',
+  'function getPool(address tokenA, address tokenB, uint24 fee) view returns (address pool)',
+  'function createPool(address tokenA, address tokenB, uint24 fee) returns (address pool)',
+]);
+
+export const uniswapV3PoolAbi = parseAbi([
+  'function slot0() view returns (uint160 sqrtPriceX96, int24 tick, uint16 observationIndex, uint16 observationCardinality, uint16 observationCardinalityNext, uint8 feeProtocol, bool unlocked)',
+  'function liquidity() view returns (uint128)',
+  'function token0() view returns (address)',
+]);
+
+export const positionManagerAbi = parseAbi([
+  'function createAndInitializePoolIfNecessary(address token0, address token1, uint24 fee, uint160 sqrtPriceX96) payable returns (address pool)',
+  'struct MintParams { address token0; address token1; uint24 fee; int24 tickLower; int24 tickUpper; uint256 amount0Desired; uint256 amount1Desired; uint256 amount0Min; uint256 amount1Min; address recipient; uint256 deadline; }',
+  'function mint(MintParams params) payable returns (uint256 tokenId, uint128 liquidity, uint256 amount0, uint256 amount1)',
+  'function refundETH() payable',
+  'function multicall(bytes[] data) payable returns (bytes[] results)',
+  'function totalSupply() view returns (uint256)',
+]);

@@ -108,6 +108,76 @@ export const POOL_SEED = {
   usdcWeth: { usdc: usdc('3000000'), eth: parseEther('1000') },
 } as const;
 
+/** The 0.01 % tier the public factories enabled after launch (fee in pips, tick spacing). */
+export const STABLE_FEE_TIER = { fee: 100, tickSpacing: 1 } as const;
+
+export type DevnetPoolToken = 'USDC' | 'DAI' | 'WETH';
+
+/** One Uniswap V3 position: a price range around the pool price and how much it holds on one side. */
+export interface V3PositionSeed {
+  /** The range is [price ÷ (1 + w), price × (1 + w)] with w = widthBps / 10,000. */
+  widthBps: number;
+  /** Base units of the pool's `quote` token the position holds below the price (the other side matches). */
+  quoteAmount: bigint;
+}
+
+export interface V3PoolSeed {
+  base: DevnetPoolToken;
+  quote: DevnetPoolToken;
+  /** Fee tier in pips. */
+  fee: number;
+  /** The price, as a ratio of base units (the V2 seed's ratio: the same price on both protocols). */
+  price: { base: bigint; quote: bigint };
+  positions: readonly V3PositionSeed[];
+}
+
+/**
+ * Uniswap V3 pools at the V2 pairs' prices, liquidity concentrated around them. Depths are chosen against
+ * the V2 pairs (3M USDC / 1,000 WETH and 10M USDC / 10M DAI) so that every routing choice happens on the
+ * devnet: V3 gives more on large trades (deeper near the price), V2 on small ones (a V2 swap costs less gas
+ * than a SwapRouter02 one, and below ~$50 that outweighs the lower V3 fee), a large order does best split
+ * across pools, and WETH/DAI is thin so that DAI → WETH goes through USDC in two hops.
+ */
+export const V3_POOL_SEED: readonly V3PoolSeed[] = [
+  {
+    base: 'DAI',
+    quote: 'USDC',
+    fee: STABLE_FEE_TIER.fee,
+    price: { base: dai('1'), quote: usdc('1') },
+    positions: [
+      { widthBps: 20, quoteAmount: usdc('1000000') },
+      { widthBps: 100, quoteAmount: usdc('1000000') },
+    ],
+  },
+  {
+    base: 'WETH',
+    quote: 'USDC',
+    fee: 500,
+    price: { base: parseEther('1'), quote: usdc('3000') },
+    positions: [
+      { widthBps: 150, quoteAmount: usdc('150000') },
+      { widthBps: 600, quoteAmount: usdc('150000') },
+    ],
+  },
+  {
+    base: 'WETH',
+    quote: 'USDC',
+    fee: 3000,
+    price: { base: parseEther('1'), quote: usdc('3000') },
+    positions: [
+      { widthBps: 2500, quoteAmount: usdc('600000') },
+      { widthBps: 8000, quoteAmount: usdc('300000') },
+    ],
+  },
+  {
+    base: 'WETH',
+    quote: 'DAI',
+    fee: 3000,
+    price: { base: parseEther('1'), quote: dai('3000') },
+    positions: [{ widthBps: 2000, quoteAmount: dai('50000') }],
+  },
+];
+
 /** What each role holds on every chain once the devnet is set up (ETH is set, tokens are minted). */
 export const FUNDING = {
   relayerEth: parseEther('1000'),

@@ -36,6 +36,10 @@ export interface DevnetFile {
   apiUrl: string;
   /** Filled in by the API once it has created the devnet project's key; empty until then. */
   accessKey: string;
+  /** The intent explorer the API serves (`<apiUrl>/explorer`); written once the API listens. */
+  explorerUrl?: string;
+  /** The Prometheus listener (`…/metrics`); written once it listens. */
+  metricsUrl?: string;
   chains: DevnetChainEntry[];
   accounts: { user: DevnetAccount } & Partial<Record<DevnetRole, DevnetAccount>>;
 }
@@ -76,6 +80,8 @@ export function devnetChainConfigs(devnet: DevnetFile): ChainConfig[] {
     nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
     isTestnet: true,
     confirmations: DEVNET_CONFIRMATIONS,
+    // No block explorer runs beside anvil: GetChains links to the API's own explorer.
+    servedExplorer: true,
     // anvil orders its pool by tip, then arrival: the execution behind the fill lands right after it.
     destinationBehindFill: true,
     rpcBatchSize: DEVNET_RPC_BATCH_SIZE,

@@ -1,7 +1,8 @@
 /**
  * Seeds the Uniswap V2 pools: USDC/DAI at 1:1 and USDC/WETH at 3,000 USDC per ETH. A pool that already
- * holds reserves is left alone, so a resumed setup never adds liquidity twice. Then starts each pool's
- * price accumulators (startAccumulators).
+ * holds reserves is left alone, so a resumed setup never adds liquidity twice. The caller then starts each
+ * pool's price accumulators (startAccumulators), after whatever else it seeds: their wait for the next
+ * second overlaps that work.
  */
 import { type Address, erc20Abi, numberToHex, zeroAddress } from 'viem';
 import type { Logger } from '../internal/logger.ts';
@@ -56,7 +57,6 @@ export async function seedPools(clients: Clients, input: SeedPoolsInput, log: Lo
     });
     log.debug('pool seeded', { pool: 'USDC/WETH' });
   }
-  await startAccumulators(clients, input, log);
 }
 
 /**
@@ -67,9 +67,10 @@ export async function seedPools(clients: Clients, input: SeedPoolsInput, log: Lo
  * them; later swaps only change them (~5,000 gas each, inside the margin). Idempotent: a pool whose
  * accumulator is already written is left alone.
  */
-async function startAccumulators(clients: Clients, input: SeedPoolsInput, log: Logger): Promise<void> {
+export async function startAccumulators(clients: Clients, input: SeedPoolsInput, log: Logger): Promise<void> {
   const { publicClient } = clients;
   const pairs: Address[] = [];
+  let timestamp = 0n;
   for (const other of [input.dai, input.weth]) {
     const pair = await publicClient.readContract({
       address: input.factory,
@@ -82,13 +83,20 @@ async function startAccumulators(clients: Clients, input: SeedPoolsInput, log: L
       abi: uniswapV2PairAbi,
       functionName: 'price0CumulativeLast',
     });
-    if (accumulated === 0n) pairs.push(pair);
+    if (accumulated !== 0n) continue;
+    pairs.push(pair);
+    const [, , lastUpdate] = await publicClient.readContract({
+      address: pair,
+      abi: uniswapV2PairAbi,
+      functionName: 'getReserves',
+    });
+    if (BigInt(lastUpdate) > timestamp) timestamp = BigInt(lastUpdate);
   }
   if (pairs.length === 0) return;
-  // The sync must land in a later second than the seeding block. anvil stamps an automined block with the
-  // wall clock's second, so wait for the next one; setting the next block's time instead would leave the
-  // chain's clock ahead of the wall clock (receipts showed transactions mined after the intent finished).
-  const { timestamp } = await publicClient.getBlock();
+  // The sync must land in a later second than the pairs' seeding block. anvil stamps an automined block with
+  // the wall clock's second, so wait for the next one (setup work done since the seeding may already have
+  // taken it there); setting the next block's time instead would leave the chain's clock ahead of the wall
+  // clock (receipts showed transactions mined after the intent finished).
   const nextSecondMs = (Number(timestamp) + 1) * 1000;
   const waitMs = Math.min(nextSecondMs - Date.now(), MAX_ACCUMULATOR_WAIT_MS);
   if (waitMs > 0) await new Promise((resolve) => setTimeout(resolve, waitMs));

@@ -1,5 +1,5 @@
 /**
- * Brings one running chain to the devnet's state: our contracts, Uniswap V2, tokens, vaults, seeded
+ * Brings one running chain to the devnet's state: our contracts, Uniswap V2 and V3, tokens, vaults, seeded
  * pools and funded roles. Deployments are CREATE2 and idempotent (a contract already there is not
  * deployed again); seeding and funding run only on a chain whose setup-complete marker does not match
  * this deployment, so a restart keeps whatever happened on the chain since.
@@ -12,10 +12,12 @@ import type { DevnetChainClients } from './chain-clients.ts';
 import { type DevnetChainSpec, SETTLEMENT_GRACE_SECONDS } from './constants.ts';
 import { deployTokens } from './deploy-tokens.ts';
 import { deployUniswap } from './deploy-uniswap.ts';
+import { deployUniswapV3 } from './deploy-uniswap-v3.ts';
 import { deployVaults, seedVaults } from './deploy-vaults.ts';
 import type { DevnetChainEntry } from './devnet-file.ts';
 import { fundAccounts } from './fund-accounts.ts';
-import { seedPools } from './seed-pools.ts';
+import { seedPools, startAccumulators } from './seed-pools.ts';
+import { seedUniswapV3 } from './seed-uniswap-v3.ts';
 import { deploymentDigest, hasSetupMarker, markSetupComplete, readSetupState } from './setup-marker.ts';
 import type { UniswapArtifacts } from './uniswap-artifacts.ts';
 
@@ -53,7 +55,7 @@ function chainEntry(input: SetupChainInput, deployed: Deployed): DevnetChainEntr
     name: input.spec.name,
     rpcUrl: input.rpcUrl,
     tokens: { ETH: zeroAddress, WETH: deployed.uniswap.weth, ...deployed.tokens },
-    contracts: { ...deployed.switchyard, ...deployed.uniswap, ...deployed.vaults },
+    contracts: { ...deployed.switchyard, ...deployed.uniswap, ...deployed.uniswapV3, ...deployed.vaults },
   };
 }
 
@@ -69,21 +71,29 @@ async function deployAll({ clients, accounts, spec, uniswap: artifacts, log }: S
     log: { info: (msg, fields) => log.debug(msg, fields) },
   });
   const uniswap = await deployUniswap(clients, artifacts, accounts.deployer.address);
+  const uniswapV3 = await deployUniswapV3(clients, artifacts, uniswap);
   const tokens = await deployTokens(clients);
   const vaults = await deployVaults(clients, spec.vaults, tokens);
-  return { switchyard, uniswap, tokens, vaults };
+  return { switchyard, uniswap, uniswapV3, tokens, vaults };
 }
 
 async function seedAndFund({ clients, accounts, spec, log }: SetupChainInput, deployed: Deployed) {
-  const { uniswap, tokens, vaults } = deployed;
+  const { uniswap, uniswapV3, tokens, vaults } = deployed;
   await timed(log, 'seeding pools…', false, async () => {
     const pools = { usdc: tokens.USDC, dai: tokens.DAI, weth: uniswap.weth };
-    await seedPools(
+    const v2 = { ...pools, factory: uniswap.uniswapV2Factory, router: uniswap.uniswapV2Router };
+    await seedPools(clients, v2, log);
+    await seedUniswapV3(
       clients,
-      { ...pools, factory: uniswap.uniswapV2Factory, router: uniswap.uniswapV2Router },
+      {
+        tokens: { USDC: tokens.USDC, DAI: tokens.DAI, WETH: uniswap.weth },
+        positionManager: uniswapV3.uniswapV3PositionManager,
+      },
       log,
     );
     await seedVaults(clients, vaults, tokens, spec.vaults);
+    // Last: its wait for the second after the V2 seeding overlaps the seeding after it.
+    await startAccumulators(clients, v2, log);
   });
   await timed(log, 'funding accounts…', false, () =>
     fundAccounts(clients, { accounts, usdc: tokens.USDC, dai: tokens.DAI, weth: uniswap.weth }),

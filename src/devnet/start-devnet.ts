@@ -46,6 +46,14 @@ export interface StartDevnetOptions {
   log: Logger;
 }
 
+/** What the service beside the devnet writes into devnet.json once it listens. */
+export interface DevnetService {
+  accessKey: string;
+  apiUrl: string;
+  explorerUrl: string;
+  metricsUrl?: string | undefined;
+}
+
 export interface RunningDevnet {
   devnet: DevnetFile;
   /** Path of the devnet.json that was written. */
@@ -56,6 +64,8 @@ export interface RunningDevnet {
   readyMs: number;
   /** Hook for the API: records its access key (and its URL, once listening) in devnet.json. */
   setAccessKey(accessKey: string, apiUrl?: string): Promise<void>;
+  /** Hook for the running service: records its key and where it listens (API, explorer, metrics). */
+  recordService(service: DevnetService): Promise<void>;
   /**
    * The chain processes, for tests that stop and restart one (test/harness/devnet.ts). `stop()` stops
    * whatever `anvil` each entry holds when it is called, so a restarted chain is stopped too.
@@ -107,6 +117,12 @@ export async function startDevnet(options: StartDevnetOptions): Promise<RunningD
       async setAccessKey(accessKey, apiUrl) {
         devnet.accessKey = accessKey;
         if (apiUrl) devnet.apiUrl = apiUrl;
+        await writeDevnetFile(dataDir, devnet);
+      },
+      async recordService({ accessKey, apiUrl, explorerUrl, metricsUrl }) {
+        Object.assign(devnet, { accessKey, apiUrl, explorerUrl });
+        if (metricsUrl) devnet.metricsUrl = metricsUrl;
+        else delete devnet.metricsUrl;
         await writeDevnetFile(dataDir, devnet);
       },
       chains,

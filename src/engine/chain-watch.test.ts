@@ -4,8 +4,15 @@ import { createChainWatch } from './chain-watch.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** A watch over chain 1 whose head reads follow `heads` (an Error: the read fails), one per round. */
-async function watchThrough(heads: (bigint | Error)[], checkEveryMs = 60_000): Promise<number[]> {
+/**
+ * A watch over chain 1 whose head reads follow `heads` (an Error: the read fails), one per round; its restores
+ * answer `outcomes` in turn (undefined: another worker is restoring the chain), then 0.
+ */
+async function watchThrough(
+  heads: (bigint | Error)[],
+  checkEveryMs = 60_000,
+  outcomes: (number | undefined)[] = [],
+): Promise<number[]> {
   const restores: number[] = [];
   let round = 0;
   const watch = createChainWatch({
@@ -19,7 +26,7 @@ async function watchThrough(heads: (bigint | Error)[], checkEveryMs = 60_000): P
     sender: {
       restoreLost: async () => {
         restores.push(round);
-        return 0;
+        return outcomes.length > 0 ? outcomes.shift() : 0;
       },
     },
     log: createSilentLogger(),
@@ -37,6 +44,12 @@ describe('chain watch', () => {
     // Rounds (1-based): 1 first look; 2–3 up; 4–5 down; 6 back; 7 up; 8 head back from 12 to 5.
     const restores = await watchThrough([10n, 11n, 12n, down, down, 12n, 12n, 5n, 6n]);
     expect(restores).toEqual([1, 6, 8]);
+  });
+
+  it('looks again at the next round while another worker holds the chain’s restore', async () => {
+    // Rounds 1 and 2: the restore is another worker's (it may die before it is done); round 3 runs it here.
+    const restores = await watchThrough([10n, 10n, 10n, 10n, 10n, 10n], 60_000, [undefined, undefined, 0]);
+    expect(restores).toEqual([1, 2, 3]);
   });
 
   it('checks again every checkEveryMs while the chain looks healthy', async () => {

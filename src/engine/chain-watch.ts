@@ -73,7 +73,9 @@ export function createChainWatch(deps: ChainWatchDeps): ChainWatch {
     view.restoring = deps.sender
       .restoreLost(chainId)
       .then((restored) => {
-        if (restored > 0) log.warn('lost transactions restored', { chainId, reason, restored });
+        // Another worker is restoring the chain: look again next round, in case it dies before it is done.
+        if (restored === undefined) view.checkedAt = undefined;
+        else if (restored > 0) log.warn('lost transactions restored', { chainId, reason, restored });
       })
       .catch((error: unknown) => {
         // Looked at again next round (as a first look).

@@ -8,6 +8,13 @@ export const STEP_LEASE_MS = 10_000;
 /** A running worker extends the leases of its steps in flight this often (ms): four renewals per lease. */
 export const STEP_LEASE_RENEW_MS = 2_500;
 /**
+ * A stopping engine waits this long (ms) for the steps it is running, then hands the rest back (their
+ * transactions journaled, nothing new signed) for another worker to take at once. Most steps end within a
+ * block; ten seconds covers a block on most chains and leaves room under a process manager's stop timeout
+ * (systemd's default is 90 s, the unit in docs/operations.md says 30).
+ */
+export const ENGINE_STOP_WAIT_MS = 10_000;
+/**
  * Steps run at once by one worker. A send step keeps its slot while it waits for its block (up to a block
  * time), so the slots must cover every intent in flight: on 1-second blocks at 20 in flight, 16 slots queued
  * ready steps behind waiting ones and cost a block per hop (bench/e2e.ts: p99 7 blocks at 16, 4 at 64, the
@@ -22,6 +29,12 @@ export const RETRY_BASE_DELAY_MS = 500;
 export const RETRY_MAX_DELAY_MS = 300_000;
 /** A deposit not (yet) enough, or not yet deep enough, is looked at again after this long (ms). */
 export const DEPOSIT_RECHECK_MS = 1_000;
+/**
+ * A deposit still short this long before the origin deadline (chain seconds) fails the intent: the owner has
+ * these last 5 minutes to send the rest and call RetryIntent; otherwise what arrived is returned after the
+ * deadline. Before this point a top-up needs nothing else (the deposit step keeps looking).
+ */
+export const SHORT_DEPOSIT_RETRY_WINDOW_SECONDS = 300n;
 /** The watcher looks for deposits to COMMITTED intents (sent without ExecuteIntent) this often (ms). */
 export const DEPOSIT_SCAN_INTERVAL_MS = 2_000;
 /** Committed intents checked per watcher round: bounds the RPC reads of one round. */

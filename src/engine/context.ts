@@ -6,6 +6,7 @@ import type { LatestBlockCache } from '../chains/latest-block-cache.ts';
 import type { ExecutionPlan } from '../intents/plan/types.ts';
 import type { ChainConfig } from '../internal/config-types.ts';
 import type { Logger } from '../internal/logger.ts';
+import type { Metrics } from '../metrics/metrics.ts';
 import type { IntentRecord, Store } from '../store/types.ts';
 import type { Attester } from './attester.ts';
 import type { OrderMemo } from './order-memo.ts';
@@ -42,6 +43,8 @@ export interface EngineContext {
   enqueue(intentId: string, step: string, runAt?: Date): Promise<void>;
   /** Refund timing (src/engine/refunds/constants.ts defaults; tests shorten them). */
   refundTiming?: Partial<RefundTiming>;
+  /** Step runs and lease takeovers are counted here (src/metrics); absent: not counted. */
+  metrics?: Metrics;
 }
 
 export interface RefundTiming {

@@ -7,25 +7,31 @@
  * The relayer, solver and attester are separate keys and components. See docs/engine.md.
  */
 import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
 import type { Address, PublicClient } from 'viem';
 import { createTransactionSender, type TransactionSenderDeps } from '../chains/create-transaction-sender.ts';
 import { createLatestBlockCache } from '../chains/latest-block-cache.ts';
 import type { ChainConfig } from '../internal/config-types.ts';
 import type { Logger } from '../internal/logger.ts';
+import type { Metrics } from '../metrics/metrics.ts';
+import { createTaskLeaseHolder } from '../store/task-lease-holder.ts';
 import type { Store } from '../store/types.ts';
 import { createAttester } from './attester.ts';
 import { type ChainWatchDeps, createChainWatch } from './chain-watch.ts';
+import { ENGINE_STOP_WAIT_MS } from './constants.ts';
 import { chainLookup, type EngineContext, type EngineKeys, type RefundTiming } from './context.ts';
 import { createDepositWatcher } from './deposit-watcher.ts';
 import { toDepositIntentEntry } from './gasless/index.ts';
 import { createOrderMemo } from './order-memo.ts';
+import { relayRecovery } from './relay-recovery.ts';
+import { retryExecution } from './retry-execution.ts';
 import { createSettlementBatcher } from './settlement-batcher.ts';
 import { startExecution } from './start-execution.ts';
 import { createStepRunner } from './step-runner.ts';
 import type { IntentEngine } from './types.ts';
 
 export interface IntentEngineOptions {
-  /** Names this process's leases; default a random id. */
+  /** Names this process's leases; default `<host>:<pid>:<random>`, so a lease row says which process holds it. */
   workerId?: string;
   stepPollIntervalMs?: number;
   stepBatchSize?: number;
@@ -41,6 +47,10 @@ export interface IntentEngineOptions {
   settleBatchWindowMs?: number;
   /** Chain watch timing overrides (tests). */
   chainWatchTiming?: ChainWatchDeps['timing'];
+  /** How long stop() waits for running steps before handing them back (ms); default ENGINE_STOP_WAIT_MS. */
+  stopWaitMs?: number;
+  /** How long a task lease outlives a worker that stopped renewing it (ms; tests); default TASK_LEASE_MS. */
+  taskLeaseMs?: number;
 }
 
 export interface IntentEngineDeps {
@@ -50,6 +60,8 @@ export interface IntentEngineDeps {
   keys: EngineKeys;
   log: Logger;
   options?: IntentEngineOptions;
+  /** Step runs and lease takeovers are counted here; default not counted. */
+  metrics?: Metrics;
 }
 
 export function createIntentEngine(deps: IntentEngineDeps): IntentEngine {
@@ -61,6 +73,14 @@ export function createIntentEngine(deps: IntentEngineDeps): IntentEngine {
     log.warn('the attester key equals the relayer key; DESIGN §4 wants them separate');
   }
   const latestBlocks = createLatestBlockCache((chainId) => chain(chainId).client);
+  const workerId = options.workerId ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  // Work that is not an intent's step, done by one worker of several (docs/engine.md, "Work that runs once").
+  const leases = createTaskLeaseHolder({
+    taskLeases: store.taskLeases,
+    owner: workerId,
+    log,
+    ...(options.taskLeaseMs !== undefined && { leaseMs: options.taskLeaseMs }),
+  });
   const sender = createTransactionSender({
     journal: store.signedTransactions,
     latestBlocks,
@@ -69,6 +89,7 @@ export function createIntentEngine(deps: IntentEngineDeps): IntentEngine {
     maxFeePerGas: (chainId) => chain(chainId).config.maxFeePerGasWei,
     log: log.child({ component: 'sender' }),
     operators: [keys.relayer.address, keys.solver.address, keys.attester.address],
+    leases,
     ...(options.senderTiming && { timing: options.senderTiming }),
   });
   let runnerKick = () => {};
@@ -89,13 +110,14 @@ export function createIntentEngine(deps: IntentEngineDeps): IntentEngine {
     latestBlocks,
     chain,
     ...(options.refundTiming && { refundTiming: options.refundTiming }),
+    ...(deps.metrics && { metrics: deps.metrics }),
     async enqueue(intentId, step, runAt) {
       await store.steps.enqueue({ intentId, step, ...(runAt && { runAt }) });
       runnerKick();
     },
   };
   const runner = createStepRunner(ctx, {
-    workerId: options.workerId ?? `engine-${randomUUID()}`,
+    workerId,
     ...(options.stepPollIntervalMs !== undefined && { pollIntervalMs: options.stepPollIntervalMs }),
     ...(options.stepBatchSize !== undefined && { batchSize: options.stepBatchSize }),
     ...(options.stepLeaseMs !== undefined && { leaseMs: options.stepLeaseMs }),
@@ -107,6 +129,7 @@ export function createIntentEngine(deps: IntentEngineDeps): IntentEngine {
     ...(options.depositScanBatch !== undefined && { batch: options.depositScanBatch }),
     chainIds: deps.chains.map((c) => c.chainId),
     startExecution: (intentId) => startExecution(ctx, { intentId }),
+    leases,
   });
 
   // Lost transactions of a chain that came back behind are sent again without waiting for a later send.
@@ -124,6 +147,11 @@ export function createIntentEngine(deps: IntentEngineDeps): IntentEngine {
       const gasless = depositSignature ? toDepositIntentEntry(depositSignature) : undefined;
       await startExecution(ctx, { intentId, depositTransactionHash, gasless });
     },
+    retryExecution: (input) => retryExecution(ctx, input),
+    async relayRecovery(input) {
+      const sent = await relayRecovery(ctx, input);
+      return { hash: sent.hash, status: sent.receipt.status, minedAt: sent.minedAt };
+    },
     async start() {
       const resent = await sender.rebroadcastUnconfirmed();
       if (resent > 0) log.info('re-broadcast stored unconfirmed transactions', { count: resent });
@@ -133,14 +161,26 @@ export function createIntentEngine(deps: IntentEngineDeps): IntentEngine {
       runner.start();
       watcher.start();
       chainWatch.start();
+      log.info('engine started', { workerId });
     },
     async stop() {
-      // First: a running restore (the chain watch's or a waiting send's) may wait a minute per transaction;
-      // this stops it at its next transaction boundary, bounded, and starts no other.
-      await sender.stopRestoring();
-      await chainWatch.stop();
-      await watcher.stop();
-      await runner.stop();
+      // All at once, each bounded: the runner stops leasing and waits for its steps; a running restore (the
+      // chain watch's or a waiting send's) stops at its next transaction boundary and starts no other; the
+      // deposit watcher ends its round and releases its lease.
+      const [left] = await Promise.all([
+        runner.stop(options.stopWaitMs ?? ENGINE_STOP_WAIT_MS),
+        sender.stopRestoring().then(() => chainWatch.stop()),
+        watcher.stop(),
+      ]);
+      if (left.length === 0) return;
+      // Signing stops first, so every transaction these steps sent is journaled before another worker can
+      // take them over and resume it; what they do after the hand-back cannot sign or complete anything.
+      await sender.stopSigning();
+      const released = await store.steps.release({ ids: left, owner: workerId });
+      log.info('steps still running at stop handed back to other workers', {
+        running: left.length,
+        released,
+      });
     },
   };
 }

@@ -9,17 +9,26 @@
  * the newest: reading the oldest page every round would never reach the intents committed after them.
  *
  * Each round also watches the addresses of quotes never committed (quoted-deposit-watch.ts).
+ *
+ * Several workers: the rounds run on the one holding the `deposit-watch` task lease, renewed every round;
+ * the others skip theirs. A holder that dies stops renewing and the next worker whose round comes after the
+ * lease ran out takes over, starting its cursors afresh (the recording is idempotent); a stopping holder
+ * releases it so another takes over at its next round.
  */
+import type { TaskLeaseHolder } from '../store/task-lease-holder.ts';
 import { balanceAt, chainNow } from './chain-reads.ts';
 import { DEPOSIT_SCAN_BATCH, DEPOSIT_SCAN_INTERVAL_MS } from './constants.ts';
 import type { EngineContext } from './context.ts';
 import { loadPlan } from './load-plan.ts';
 import { createQuotedDepositWatch } from './quoted-deposit-watch.ts';
 
+/** The task lease whose holder runs the watcher's rounds. */
+export const DEPOSIT_WATCH_TASK = 'deposit-watch';
+
 export interface DepositWatcher {
   start(): void;
   stop(): Promise<void>;
-  /** One scan (exposed for tests and for start-up). Returns how many intents it moved to EXECUTING. */
+  /** One scan, lease or not (tests). Returns how many intents it moved to EXECUTING. */
   scan(): Promise<number>;
 }
 
@@ -32,9 +41,14 @@ export function createDepositWatcher(
     /** The chains whose quotes' addresses are watched for deposits without a commit. */
     chainIds: readonly number[];
     startExecution: (intentId: string) => Promise<void>;
+    /** This worker's task leases: of several workers, the holder of DEPOSIT_WATCH_TASK runs the rounds. */
+    leases: TaskLeaseHolder;
   },
 ): DepositWatcher {
-  const quoted = createQuotedDepositWatch(ctx, { chainIds: options.chainIds });
+  const newQuotedWatch = () => createQuotedDepositWatch(ctx, { chainIds: options.chainIds });
+  let quoted = newQuotedWatch();
+  /** Whether this worker held the lease at its last round: one that takes it over starts afresh. */
+  let holding = false;
   const intervalMs = options.intervalMs ?? DEPOSIT_SCAN_INTERVAL_MS;
   const batch = options.batch ?? DEPOSIT_SCAN_BATCH;
   /** The id of the last intent the previous round read; undefined: start from the oldest. */
@@ -85,10 +99,21 @@ export function createDepositWatcher(
     }
   }
 
+  /** A round on the lease holder; the cursors of a worker that was not holding it may be long stale. */
+  async function leasedRound(): Promise<void> {
+    const held = await options.leases.hold(DEPOSIT_WATCH_TASK);
+    if (held && !holding) {
+      cursor = undefined;
+      quoted = newQuotedWatch();
+    }
+    holding = held;
+    if (held) await scan();
+  }
+
   function schedule(): void {
     if (stopped) return;
     timer = setTimeout(() => {
-      running = scan()
+      running = leasedRound()
         .catch((error: unknown) => ctx.log.warn('deposit scan failed', { error }))
         .finally(schedule);
     }, intervalMs);
@@ -105,6 +130,13 @@ export function createDepositWatcher(
       stopped = true;
       clearTimeout(timer);
       await running;
+      if (!holding) return;
+      holding = false;
+      await options.leases
+        .release(DEPOSIT_WATCH_TASK)
+        .catch((error: unknown) =>
+          ctx.log.warn('releasing the deposit watch failed; its lease runs out', { error }),
+        );
     },
   };
 }

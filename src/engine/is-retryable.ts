@@ -10,6 +10,7 @@ import {
   NonceAlreadyUsedError,
   ReplacementUnderpricedError,
   RetryLaterError,
+  SenderStoppedError,
   SenderUnderfundedError,
   TransactionPendingError,
 } from '../chains/errors.ts';
@@ -32,6 +33,8 @@ const RETRYABLE = [
   FeeAboveCapError,
   // The journal's own database restarting or failing over: the step runs again once it is back.
   DatabaseUnavailableError,
+  // This worker is stopping: another one runs the step.
+  SenderStoppedError,
 ];
 
 export function isRetryable(error: unknown): boolean {

@@ -6,6 +6,7 @@
  */
 
 import { mapChainError } from '../chains/map-chain-error.ts';
+import type { StepOutcome } from '../metrics/metrics.ts';
 import { isTerminal } from '../store/statuses.ts';
 import type { IntentStep } from '../store/types.ts';
 import {
@@ -27,8 +28,11 @@ export interface StepRunner {
   start(): void;
   /** Wakes the loop now (a step was enqueued in this process). */
   kick(): void;
-  /** Stops leasing and waits for the steps in flight. */
-  stop(): Promise<void>;
+  /**
+   * Stops leasing and waits for the steps in flight, at most `waitMs` (default: until they end); resolves to
+   * the ids of the steps still running then, which the caller hands back (their leases are no longer renewed).
+   */
+  stop(waitMs?: number): Promise<number[]>;
 }
 
 export interface StepRunnerOptions {
@@ -76,6 +80,7 @@ export function createStepRunner(ctx: EngineContext, options: StepRunnerOptions)
   const runningIds = new Set<number>();
   let stopping = false;
   let loop: Promise<void> | undefined;
+  let heartbeat: NodeJS.Timeout | undefined;
   let wake: (() => void) | undefined;
   // A kick that arrives while the loop is busy must not be lost: the next nap then returns at once.
   let kicked = false;
@@ -99,6 +104,9 @@ export function createStepRunner(ctx: EngineContext, options: StepRunnerOptions)
 
   async function run(step: IntentStep): Promise<void> {
     const log = ctx.log.child({ intentId: step.intentId, step: step.step, attempt: step.attempts });
+    const started = performance.now();
+    const ran = (outcome: StepOutcome) =>
+      ctx.metrics?.stepRun(step.step, outcome, (performance.now() - started) / 1000);
     let input: StepInput | undefined;
     try {
       const definition = STEPS.get(step.step);
@@ -113,6 +121,7 @@ export function createStepRunner(ctx: EngineContext, options: StepRunnerOptions)
       }
       input = { intent, plan: plans.load(intent) };
       const result = await definition.run(ctx, input);
+      ran(result.kind);
       if (result.kind === 'wait') {
         await ctx.store.steps.fail({
           id: step.id,
@@ -138,7 +147,9 @@ export function createStepRunner(ctx: EngineContext, options: StepRunnerOptions)
       const mapped = mapChainError(error);
       const reason = `${mapped.name}: ${mapped.message}`.slice(0, MAX_ERROR_LENGTH);
       if (isRetryable(mapped)) {
-        const delay = retryDelayMs(step.attempts);
+        ran('retry');
+        // A worker that is stopping hands the step back due now: another worker takes it over at once.
+        const delay = stopping ? 0 : retryDelayMs(step.attempts);
         log.warn('step failed, will retry', { reason, delayMs: delay });
         await ctx.store.steps.fail({
           id: step.id,
@@ -148,6 +159,7 @@ export function createStepRunner(ctx: EngineContext, options: StepRunnerOptions)
         });
         return;
       }
+      ran('failed');
       log.error('step failed for good', { reason });
       await ctx.store.steps.fail({ id: step.id, owner, error: reason });
       const definition = STEPS.get(step.step);
@@ -172,7 +184,21 @@ export function createStepRunner(ctx: EngineContext, options: StepRunnerOptions)
     const free = batch - inFlight.size;
     if (free <= 0) return;
     const steps = await ctx.store.steps.leaseDue({ owner, limit: free, leaseMs });
-    for (const step of steps) dispatch(step);
+    for (const step of steps) {
+      if (step.takenOverFrom) tookOver(step);
+      dispatch(step);
+    }
+  }
+
+  /** The step's last worker stopped renewing its lease (it died or stalled): counted and logged. */
+  function tookOver(step: IntentStep): void {
+    ctx.metrics?.stepLeaseTakenOver(step.step);
+    ctx.log.warn('step taken over: the lease of the worker running it ran out', {
+      intentId: step.intentId,
+      step: step.step,
+      from: step.takenOverFrom,
+      attempt: step.attempts,
+    });
   }
 
   function kick(): void {
@@ -184,12 +210,12 @@ export function createStepRunner(ctx: EngineContext, options: StepRunnerOptions)
     start() {
       if (loop) return;
       stopping = false;
-      const heartbeat = setInterval(() => {
+      heartbeat = setInterval(() => {
         ctx.store.steps
           .renew({ ids: [...runningIds], owner, leaseMs })
           .catch((error: unknown) => ctx.log.warn('renewing step leases failed', { error }));
       }, renewMs);
-      loop = (async () => {
+      const current = (async () => {
         while (!stopping) {
           try {
             await tick();
@@ -202,13 +228,26 @@ export function createStepRunner(ctx: EngineContext, options: StepRunnerOptions)
         while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
         clearInterval(heartbeat);
       })();
+      // A loop a bounded stop() left draining (steps handed back) still counts: no second loop beside it.
+      loop = current;
+      void current.finally(() => {
+        if (loop === current) loop = undefined;
+      });
     },
     kick,
-    async stop() {
+    async stop(waitMs = Number.POSITIVE_INFINITY) {
       stopping = true;
       kick();
-      await loop;
-      loop = undefined;
+      let timer: NodeJS.Timeout | undefined;
+      const timedOut = new Promise<'timeout'>((resolve) => {
+        if (Number.isFinite(waitMs)) timer = setTimeout(() => resolve('timeout'), waitMs);
+      });
+      const ended = await Promise.race([loop, timedOut]);
+      clearTimeout(timer);
+      if (ended !== 'timeout') return [];
+      // The steps left running are the caller's to hand back; no renewal may extend them meanwhile.
+      clearInterval(heartbeat);
+      return [...runningIds];
     },
   };
 }

@@ -10,8 +10,27 @@ export interface IntentEngine {
     depositTransactionHash?: `0x${string}`;
     depositSignature?: unknown;
   }): Promise<void>;
+  /**
+   * RetryIntent, after its checks: a FAILED intent runs again from its deposit step with the replacement
+   * deposit's hash. False when the intent is no longer FAILED (nothing was written).
+   */
+  retryExecution(input: { intentId: string; depositTransactionHash: `0x${string}` }): Promise<boolean>;
+  /**
+   * The gasless recovery: the relayer sends the owner's signed recovery (`data` to `to`, calldata whose fee
+   * argument the relayer keeps) and answers once it is mined.
+   */
+  relayRecovery(input: {
+    intentId: string;
+    chainId: number;
+    to: `0x${string}`;
+    data: `0x${string}`;
+    nonce: bigint;
+  }): Promise<{ hash: `0x${string}`; status: 'success' | 'reverted'; minedAt: Date }>;
   /** Starts the workers (step runner, deposit watcher for COMMITTED intents, rebroadcaster). */
   start(): Promise<void>;
-  /** Stops taking new work and waits for in-flight steps. */
+  /**
+   * Stops taking new work and waits for in-flight steps, up to a bound (ENGINE_STOP_WAIT_MS); the steps still
+   * running then are handed back (nothing new signed, their leases released) for another worker.
+   */
   stop(): Promise<void>;
 }

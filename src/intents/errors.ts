@@ -8,7 +8,7 @@ import type { IntentStatus } from '../store/types.ts';
 
 /** No intent with this id in the caller's project (never quoted, deleted, or another project's). */
 export class IntentNotFoundError extends SwitchyardError {
-  override readonly name = 'IntentNotFoundError';
+  override readonly name: string = 'IntentNotFoundError';
   constructor(
     readonly intentId: string,
     hint?: string,
@@ -22,7 +22,7 @@ export class IntentNotFoundError extends SwitchyardError {
  * `status` is undefined only when the intent disappeared during the call.
  */
 export class WrongStatusError extends SwitchyardError {
-  override readonly name = 'WrongStatusError';
+  override readonly name: string = 'WrongStatusError';
   constructor(
     message: string,
     readonly status: IntentStatus | undefined,

@@ -28,6 +28,7 @@ export const ROUTE_PROVIDER_NAMES = [
   'WETH',
   'ZEROX',
   'UNISWAP_V2',
+  'UNISWAP_V3',
   'SWITCHYARD',
 ] as const;
 export type RouteProviderName = (typeof ROUTE_PROVIDER_NAMES)[number];
@@ -173,6 +174,39 @@ export interface IntentProviderQuote {
   priceImpactUsd: number;
   priceImpactDetails: PriceImpactDetails;
   estimatedDuration?: number;
+  /** Each swap leg's chosen route, its split and the routes weighed against it (docs/api.md). */
+  swapRoutes?: IntentSwapRoute[];
+}
+
+/** One part of a swap leg's route: its hops, pools and fee tiers, amounts and the limit its call enforces. */
+export interface IntentSwapRoutePart {
+  provider: RouteProviderName;
+  tokens: string[];
+  pools: string[];
+  fees: number[];
+  amountIn: bigint;
+  amountOut: bigint;
+  limit: bigint;
+}
+
+/** A route weighed for a leg and not taken. */
+export interface IntentSwapRouteAlternative {
+  parts: Pick<IntentSwapRoutePart, 'provider' | 'tokens' | 'fees'>[];
+  amountIn: bigint;
+  amountOut: bigint;
+  gasEstimate: bigint;
+}
+
+export interface IntentSwapRoute {
+  leg: 'origin' | 'destination';
+  chainId: number;
+  tokenIn: string;
+  tokenOut: string;
+  amountIn: bigint;
+  amountOut: bigint;
+  gasEstimate: bigint;
+  parts: IntentSwapRoutePart[];
+  alternatives: IntentSwapRouteAlternative[];
 }
 
 export interface MetaTxnFeeDetails {

@@ -41,6 +41,15 @@ const BIGINT_FIELDS: Spec = {
     collectorFee: B,
     totalFeeAmount: B,
   },
+  swapRoutes: [
+    {
+      amountIn: B,
+      amountOut: B,
+      gasEstimate: B,
+      parts: [{ amountIn: B, amountOut: B, limit: B }],
+      alternatives: [{ amountIn: B, amountOut: B, gasEstimate: B }],
+    },
+  ],
   gasFeeOptions: {
     gasEstimate: { totalGas: B, gasPrice: B, nativeCost: B },
     feeOptions: [{ amount: B }],

@@ -36,6 +36,14 @@ export interface ExternalContracts {
   weth?: Address;
   uniswapV2Factory?: Address;
   uniswapV2Router?: Address;
+  /** Uniswap V3: the canonical factory (pool addresses are derived from it and the pool init-code hash). */
+  uniswapV3Factory?: Address;
+  /** TickLens: a pool's initialized ticks one bitmap word per read (without it, the pool's own bitmap). */
+  uniswapV3TickLens?: Address;
+  uniswapV3QuoterV2?: Address;
+  uniswapV3PositionManager?: Address;
+  /** SwapRouter02: executes V3 paths, and every route that splits an order across pools (V2 pairs too). */
+  uniswapSwapRouter02?: Address;
   [name: string]: Address | undefined;
 }
 
@@ -54,7 +62,13 @@ export interface ChainConfig {
   chainId: number;
   name: string;
   rpcUrls: string[];
+  /** The chain's block explorer; GetChains links to it (`<explorerUrl>/tx/<hash>`). */
   explorerUrl?: string;
+  /**
+   * The chain has no block explorer of its own: GetChains links to the transaction view of the explorer this
+   * API serves (`<api>/explorer/chains/<chainId>`). The devnet's chains set it.
+   */
+  servedExplorer?: boolean;
   nativeCurrency: { name: string; symbol: string; decimals: number };
   isTestnet: boolean;
   logoUri?: string;
@@ -89,14 +103,41 @@ export interface ChainConfig {
   yieldMarkets?: YieldMarketConfig[];
 }
 
+/** Where the Prometheus listener (`GET /metrics`) listens; port 0 takes any free port. */
+export interface MetricsListenConfig {
+  host: string;
+  port: number;
+  /**
+   * Set on the default listener (nobody chose the port): when another process holds it, this one starts
+   * without metrics and warns, instead of refusing to start.
+   */
+  skipIfTaken?: boolean;
+}
+
 export interface SwitchyardConfig {
   host: string;
   port: number;
   dataDir: string;
   /** postgres://… for PostgreSQL; absent means SQLite in `dataDir`. */
   databaseUrl?: string;
+  /** Connections per process in the PostgreSQL pool (the LISTEN connection not counted); default 10. */
+  databasePoolSize?: number;
   role: 'api' | 'worker' | 'all';
   chains: ChainConfig[];
   /** Static USD prices `{ "<chainId>:<address>": usd }` for chains not priced from pools (src/pricing). */
   prices?: Record<string, number>;
+  /**
+   * The Prometheus listener (docs/metrics.md). Absent: no listener and no metrics are kept. `switchyard serve`
+   * and `switchyard start` set it (default 127.0.0.1:9464) unless the config file says `"metrics": false`.
+   */
+  metrics?: MetricsListenConfig;
+  webhooks?: WebhooksConfig;
+}
+
+export interface WebhooksConfig {
+  /**
+   * Deliver to loopback and private-range addresses (src/webhooks/target-guard.ts). Off unless set: an
+   * endpoint must not reach into the network the service runs in. The devnet turns it on.
+   */
+  allowPrivateTargets: boolean;
 }

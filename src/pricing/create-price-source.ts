@@ -2,14 +2,14 @@
  * The price source: USD prices per (chain, token) for GetTokenPrices and the quote's fee maths.
  *
  * A configured static price (`prices: { "<chainId>:<address>": usd }`) wins; otherwise a chain with a
- * Uniswap V2 factory and a USD reference token is priced from pool reserves (the devnet); otherwise
+ * Uniswap V2 or V3 factory and a USD reference token is priced from its pools (the devnet); otherwise
  * there is no price (undefined). Results, misses included, are cached for `ttlMs`.
  */
 import { type Address, createPublicClient, http, isAddress, type PublicClient } from 'viem';
 import type { ChainConfig } from '../internal/config-types.ts';
 import type { Logger } from '../internal/logger.ts';
 import { PRICE_READ_TIMEOUT_MS, PRICE_TTL_MS } from './constants.ts';
-import { createPoolPricer } from './pool-price.ts';
+import { createPoolPricer, hasPoolPricing } from './pool-price.ts';
 import { createPriceCache } from './price-cache.ts';
 import { parseStaticPrices, priceKey } from './static-prices.ts';
 
@@ -70,7 +70,7 @@ export function createPriceSource(deps: PriceSourceDeps): PriceSource {
       const fixed = staticPrices.get(key);
       if (fixed !== undefined) return fixed;
       const chain = chainById.get(chainId);
-      if (!chain?.contracts.uniswapV2Factory) return undefined;
+      if (!chain || !hasPoolPricing(chain)) return undefined;
       return (await cache.get(key, () => readPrice(chain, token as Address))).priceUsd;
     },
     updatedAt(chainId, token) {

@@ -1,7 +1,8 @@
 /**
- * The price source against a real devnet: prices read from the seeded Uniswap V2 pools, a token
- * priced through WETH, a swap moving the price once the cache expires, static prices, and
- * GetTokenPrices serving the same numbers through the official client.
+ * The price source against a real devnet: prices read from the seeded Uniswap V2 and V3 pools (weighted by
+ * their depth at the price), a token priced through WETH, a swap in either protocol moving the price by its
+ * pool's weight once the cache expires, static prices, and GetTokenPrices serving the same numbers through
+ * the official client.
  */
 import { TrailsApi } from '@0xtrails/api';
 import { type Address, erc20Abi, parseEther, parseUnits, zeroAddress } from 'viem';
@@ -15,10 +16,13 @@ import {
   uniswapV2FactoryAbi,
   uniswapV2PairAbi,
   uniswapV2RouterAbi,
+  uniswapV3PoolAbi,
 } from '../devnet/abis.ts';
 import { POOL_SEED } from '../devnet/constants.ts';
 import { sendAndWait } from '../devnet/send-and-wait.ts';
 import { createSilentLogger } from '../internal/logger.ts';
+import { swapRouter02Abi } from '../providers/abis.ts';
+import { poolAddress } from '../providers/uniswap-v3-pool-address.ts';
 import { PRICE_TTL_MS } from './constants.ts';
 import { createPriceSource } from './create-price-source.ts';
 
@@ -56,6 +60,35 @@ async function wethUsdcReserves(chain: TestDevnetChain): Promise<{ usdc: bigint;
   return token0.toLowerCase() === usdc.toLowerCase() ? { usdc: r0, weth: r1 } : { usdc: r1, weth: r0 };
 }
 
+/**
+ * WETH's USD price as the chain's pools stand, in floating point from their raw state: the V2 pair and the
+ * seeded 0.05 % and 0.3 % V3 pools, each weighted by its USDC depth (the pair's reserve; a V3 pool's
+ * in-range liquidity as a virtual reserve, L·√P or L/√P).
+ */
+async function blendedWethPrice(chain: TestDevnetChain): Promise<{ blended: number; v2: number }> {
+  const usdc = tokenOf(chain, 'USDC');
+  const weth = tokenOf(chain, 'WETH');
+  const reserves = await wethUsdcReserves(chain);
+  const v2 = Number(reserves.usdc) / 1e6 / (Number(reserves.weth) / 1e18);
+  let weighted = v2 * (Number(reserves.usdc) / 1e6);
+  let depth = Number(reserves.usdc) / 1e6;
+  const usdcIsToken0 = usdc.toLowerCase() < weth.toLowerCase();
+  for (const fee of [500, 3000]) {
+    const pool = poolAddress(chain.entry.contracts.uniswapV3Factory as Address, usdc, weth, fee);
+    const [[sqrtPriceX96], liquidity] = await Promise.all([
+      chain.publicClient.readContract({ address: pool, abi: uniswapV3PoolAbi, functionName: 'slot0' }),
+      chain.publicClient.readContract({ address: pool, abi: uniswapV3PoolAbi, functionName: 'liquidity' }),
+    ]);
+    const sqrtP = Number(sqrtPriceX96) / 2 ** 96;
+    // token1 per token0 in base units is √P²; WETH in USDC then follows from the order and the decimals.
+    const price = usdcIsToken0 ? (1 / (sqrtP * sqrtP) / 1e6) * 1e18 : (sqrtP * sqrtP * 1e18) / 1e6;
+    const usdcDepth = (usdcIsToken0 ? Number(liquidity) / sqrtP : Number(liquidity) * sqrtP) / 1e6;
+    weighted += price * usdcDepth;
+    depth += usdcDepth;
+  }
+  return { blended: weighted / depth, v2 };
+}
+
 describe('pool prices on the devnet', () => {
   it('prices USDC at 1, DAI at about 1, WETH at the seeded price and ETH as WETH', async () => {
     const prices = clockedSource({ ms: 0 });
@@ -70,7 +103,7 @@ describe('pool prices on the devnet', () => {
     expect(await prices.getPriceUsd(id, tokenOf(gamma, 'WETH').toUpperCase().replace('0X', '0x'))).toBe(weth);
   });
 
-  it('a swap that moves the pool moves the price once the cached price expires', async () => {
+  it("a swap that moves the V2 pair moves the price by the pair's weight, once the cached price expires", async () => {
     const alpha = net.chains[0]!;
     const id = alpha.entry.chainId;
     const clock = { ms: 0 };
@@ -80,7 +113,7 @@ describe('pool prices on the devnet', () => {
     const before = await prices.getPriceUsd(id, weth);
     expect(before).toBeCloseTo(SEEDED_ETH_PRICE, DIGITS);
 
-    // The user buys WETH with 300,000 USDC: USDC piles up in the pool, WETH leaves, WETH gets dearer.
+    // The user buys WETH with 300,000 USDC in the V2 pair: USDC piles up there, WETH leaves, WETH gets dearer.
     const user = alpha.walletFor('user');
     const clients = { publicClient: alpha.publicClient, walletClient: user };
     const spend = parseUnits('300000', 6);
@@ -108,11 +141,55 @@ describe('pool prices on the devnet', () => {
     expect(await prices.getPriceUsd(id, weth)).toBe(before);
     clock.ms = PRICE_TTL_MS;
     const after = await prices.getPriceUsd(id, weth);
-    const reserves = await wethUsdcReserves(alpha);
-    expect(after).toBeCloseTo(Number(reserves.usdc) / 1e6 / (Number(reserves.weth) / 1e18), DIGITS);
-    expect(after).toBeGreaterThan(before! * 1.2);
+    const { blended, v2 } = await blendedWethPrice(alpha);
+    expect(after).toBeCloseTo(blended, DIGITS);
+    // The pair alone moved over 20 %; the deeper V3 pools, unmoved, hold the blend much closer to the seed.
+    expect(v2).toBeGreaterThan(before! * 1.2);
+    expect(after).toBeGreaterThan(before!);
+    expect(after).toBeLessThan(before! + (v2 - before!) / 2);
     expect(await prices.getPriceUsd(id, zeroAddress)).toBe(after);
     expect(prices.updatedAt(id, weth)?.getTime()).toBe(PRICE_TTL_MS);
+  });
+
+  it("a swap in a V3 pool moves the price by that pool's weight", async () => {
+    const beta = net.chains[1]!;
+    const id = beta.entry.chainId;
+    const clock = { ms: 0 };
+    const prices = clockedSource(clock);
+    const weth = tokenOf(beta, 'WETH');
+    const usdc = tokenOf(beta, 'USDC');
+    const before = await prices.getPriceUsd(id, weth);
+    // 100,000 USDC into the 0.05 % pool through SwapRouter02.
+    const user = beta.walletFor('user');
+    const clients = { publicClient: beta.publicClient, walletClient: user };
+    const spend = parseUnits('100000', 6);
+    const router = beta.entry.contracts.uniswapSwapRouter02 as Address;
+    await sendAndWait(clients, {
+      address: usdc,
+      abi: mintableTokenAbi,
+      functionName: 'mint',
+      args: [user.account.address, spend],
+    });
+    await sendAndWait(clients, {
+      address: usdc,
+      abi: erc20Abi,
+      functionName: 'approve',
+      args: [router, spend],
+    });
+    const path = `${usdc}${(500).toString(16).padStart(6, '0')}${weth.slice(2)}` as `0x${string}`;
+    await sendAndWait(clients, {
+      address: router,
+      abi: swapRouter02Abi,
+      functionName: 'exactInput',
+      args: [{ path, recipient: user.account.address, amountIn: spend, amountOutMinimum: 0n }],
+    });
+    clock.ms = PRICE_TTL_MS;
+    const after = await prices.getPriceUsd(id, weth);
+    const { blended, v2 } = await blendedWethPrice(beta);
+    expect(after).toBeCloseTo(blended, DIGITS);
+    expect(after).toBeGreaterThan(before!);
+    // The V2 pair did not move: the rise is the V3 pool's.
+    expect(v2).toBeCloseTo(SEEDED_ETH_PRICE, DIGITS);
   });
 
   it('prices a token with only a WETH pool through WETH, and a token without pools not at all', async () => {
@@ -170,6 +247,7 @@ describe('static prices', () => {
       contracts: { ...net.chainConfigs[0]!.contracts },
     };
     delete noPools.contracts.uniswapV2Factory;
+    delete noPools.contracts.uniswapV3Factory;
     const dai = tokenOf(alpha, 'DAI');
     const prices = createPriceSource({
       chains: [...net.chainConfigs, noPools],

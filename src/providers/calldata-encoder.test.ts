@@ -2,7 +2,13 @@ import { type Address, encodeFunctionData, erc20Abi, getAddress, type Hex, toHex
 import { describe, expect, it } from 'vitest';
 import { intentFactoryAbi, originSettlerAbi } from '../contracts/abis.generated.ts';
 import { FillKind, type Intent, IntentMode, type OrderData } from '../contracts/types.ts';
-import { uniswapV2RouterAbi, weth9Abi } from './abis.ts';
+import {
+  swapRouter02Abi,
+  uniswapV2RouterAbi,
+  uniswapV3PoolAbi,
+  uniswapV3TickLensAbi,
+  weth9Abi,
+} from './abis.ts';
 import { createCalldataEncoder } from './calldata-encoder.ts';
 
 /** A deterministic generator, so a failure names the case that failed. */
@@ -102,6 +108,44 @@ describe('createCalldataEncoder', () => {
         encodeFunctionData({ abi: uniswapV2RouterAbi, functionName: 'swapExactTokensForTokens', args: swap }),
       );
     }
+  });
+
+  it('encodes signed integers and the SwapRouter02 calls (nested bytes in a struct, bytes[]) as viem does', () => {
+    const ticks = createCalldataEncoder(uniswapV3PoolAbi, 'ticks');
+    const word = createCalldataEncoder(uniswapV3TickLensAbi, 'getPopulatedTicksInWord');
+    const exactInput = createCalldataEncoder(swapRouter02Abi, 'exactInput');
+    const multicall = createCalldataEncoder(swapRouter02Abi, 'multicall');
+    for (const c of cases(100)) {
+      const tick = (c.i % 2 ? -1 : 1) * Number(c.intent.deadline % 887_273n);
+      expect(ticks([tick])).toBe(
+        encodeFunctionData({ abi: uniswapV3PoolAbi, functionName: 'ticks', args: [tick] }),
+      );
+      const w = (c.i % 2 ? -1 : 1) * Number(c.intent.chainId % 32_768n);
+      const args = [c.to, w] as const;
+      expect(word(args)).toBe(
+        encodeFunctionData({ abi: uniswapV3TickLensAbi, functionName: 'getPopulatedTicksInWord', args }),
+      );
+      const params = {
+        path: c.authData,
+        recipient: c.to,
+        amountIn: c.amount,
+        amountOutMinimum: c.intent.minGas,
+      };
+      const inner = exactInput([params]);
+      expect(inner).toBe(
+        encodeFunctionData({ abi: swapRouter02Abi, functionName: 'exactInput', args: [params] }),
+      );
+      const calls = [inner, c.authData, inner];
+      expect(multicall([c.intent.deadline, calls])).toBe(
+        encodeFunctionData({
+          abi: swapRouter02Abi,
+          functionName: 'multicall',
+          args: [c.intent.deadline, calls],
+        }),
+      );
+    }
+    expect(() => ticks([2 ** 23])).toThrow(RangeError);
+    expect(() => ticks([-(2 ** 23) - 1])).toThrow(RangeError);
   });
 
   it('refuses values that would encode to wrong bytes', () => {

@@ -7,7 +7,7 @@
  *
  * The output is the same string viem gives (checked in calldata-encoder.test.ts): addresses lower case,
  * `bytes` values as given. What is checked is what makes the bytes wrong if it is not met: unsigned
- * integers in range, 20-byte addresses, whole-byte hex of the right size. Mixed-case addresses are not
+ * and signed integers in range, 20-byte addresses, whole-byte hex of the right size. Mixed-case addresses are not
  * checked against their EIP-55 checksum (the encoding does not depend on it; our addresses come from the
  * config, validated requests and our own CREATE2 predictions).
  */
@@ -16,6 +16,7 @@ import { type Abi, type AbiParameter, getAbiItem, type Hex, toFunctionSelector }
 /** Hex characters of one ABI word. */
 const WORD_HEX = 64;
 const ZERO_WORD = '0'.repeat(WORD_HEX);
+const WORD_MODULUS = 1n << 256n;
 const ADDRESS_PATTERN = /^0x[0-9a-fA-F]{40}$/;
 const HEX_PATTERN = /^0x(?:[0-9a-fA-F]{2})*$/;
 
@@ -83,6 +84,16 @@ function compile(param: AbiParameter): Encoder {
         throw new RangeError(`${param.name ?? type} ${n} does not fit ${type}`);
       }
       return word(n);
+    });
+  }
+  const int = /^int(\d*)$/.exec(type);
+  if (int) {
+    const half = 2n ** (BigInt(int[1] || 256) - 1n);
+    return staticWord((value) => {
+      const n = typeof value === 'bigint' ? value : BigInt(value as number);
+      if (n < -half || n >= half) throw new RangeError(`${param.name ?? type} ${n} does not fit ${type}`);
+      // Two's complement over the whole word.
+      return word(n < 0n ? WORD_MODULUS + n : n);
     });
   }
   if (type === 'address') {

@@ -18,6 +18,17 @@ export interface ColumnTypes {
 export interface DialectProfile {
   readonly capabilities: StoreCapabilities;
   readonly columns: ColumnTypes;
+  /**
+   * How a migration writes a trigger's body: a PL/pgSQL function the trigger executes (Postgres), or the
+   * statements inside the trigger itself (SQLite).
+   */
+  readonly triggers: 'function' | 'inline';
+  /**
+   * Appended to a CREATE TABLE whose rows are read in primary-key order: SQLite stores such a table in
+   * its key's b-tree (`without rowid`: one b-tree instead of a rowid table plus a key index); Postgres
+   * tables are heaps either way.
+   */
+  readonly keyOrderedTable: RawBuilder<unknown> | undefined;
 }
 
 export const SQLITE_PROFILE: DialectProfile = {
@@ -28,6 +39,8 @@ export const SQLITE_PROFILE: DialectProfile = {
     supportsConcurrentWriters: false,
   },
   columns: { serial: 'integer', amount: 'text', millis: 'integer' },
+  triggers: 'inline',
+  keyOrderedTable: sql`without rowid`,
 };
 
 export const POSTGRES_PROFILE: DialectProfile = {
@@ -38,4 +51,6 @@ export const POSTGRES_PROFILE: DialectProfile = {
     supportsConcurrentWriters: true,
   },
   columns: { serial: 'serial', amount: sql`numeric(78,0)`, millis: 'bigint' },
+  triggers: 'function',
+  keyOrderedTable: undefined,
 };

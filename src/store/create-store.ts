@@ -8,7 +8,9 @@ import type { Logger } from '../internal/logger.ts';
 import { createAccessKeysRepo } from './access-keys.ts';
 import { type DialectProfile, POSTGRES_PROFILE, SQLITE_PROFILE } from './capabilities.ts';
 import type { StoreContext } from './context.ts';
+import { createEventLogRepo } from './event-log.ts';
 import { createExpiredQuotesRepo } from './expired-quotes.ts';
+import { createGaugesRepo } from './gauges.ts';
 import { createLocalIntentEvents } from './intent-events-local.ts';
 import type { WriteNotifications } from './intent-events-postgres.ts';
 import { createIntentsRepo } from './intents.ts';
@@ -19,12 +21,16 @@ import type { Database } from './schema.ts';
 import { createSignedTransactionsRepo } from './signed-transactions.ts';
 import { createSolverInventoryRepo } from './solver-inventory.ts';
 import { createStepsRepo } from './steps.ts';
+import { createTaskLeasesRepo } from './task-leases.ts';
 import { createTransactionsRepo } from './transactions.ts';
 import type { IntentEvents, Store } from './types.ts';
+import { createWebhooksRepo } from './webhooks.ts';
 
 export interface CreateStoreOptions {
   /** `postgres://…` or `postgresql://…` selects PostgreSQL. */
   databaseUrl?: string;
+  /** Connections in the PostgreSQL pool (default POOL_MAX_CONNECTIONS); the LISTEN connection is extra. */
+  poolSize?: number;
   /** The SQLite file (or `:memory:`) used when there is no Postgres URL. */
   sqlitePath?: string;
   log: Logger;
@@ -55,7 +61,11 @@ async function open(options: CreateStoreOptions): Promise<Opened> {
       import('./intent-events-postgres.ts'),
     ]);
     const poolLog = options.log.child({ component: 'database' });
-    const pool = createPgPool({ databaseUrl: url, log: poolLog });
+    const pool = createPgPool({
+      databaseUrl: url,
+      log: poolLog,
+      ...(options.poolSize !== undefined && { max: options.poolSize }),
+    });
     const db = openPostgres(pool, poolLog);
     const events = await createPgIntentEvents({
       pool,
@@ -91,7 +101,7 @@ export async function createStore(options: CreateStoreOptions): Promise<Store> {
   const opened = await open(options);
   const { db, profile, events } = opened;
   try {
-    await migrateToLatest(db as Kysely<unknown>, profile.columns, options.log.child({ component: 'store' }));
+    await migrateToLatest(db as Kysely<unknown>, profile, options.log.child({ component: 'store' }));
   } catch (error) {
     await events.close();
     await opened.closeDriver();
@@ -131,6 +141,10 @@ export async function createStore(options: CreateStoreOptions): Promise<Store> {
     signedTransactions: createSignedTransactionsRepo(ctx),
     expiredQuotes: createExpiredQuotesRepo(ctx),
     solverInventory: createSolverInventoryRepo(ctx),
+    gauges: createGaugesRepo(ctx),
+    taskLeases: createTaskLeasesRepo(ctx),
+    eventLog: createEventLogRepo(ctx),
+    webhooks: createWebhooksRepo(ctx),
     events,
     async ping() {
       const started = performance.now();

@@ -18,8 +18,10 @@ export function createLocalIntentEvents(): LocalIntentEvents {
   // Insert subscribers are caches (one per API server), not waiters: a plain set.
   const insertListeners = new Set<InsertListener>();
   const missedListeners = new Set<() => void>();
+  const allListeners = new Set<IntentListener>();
   const deliver = (intentId: string) => {
     emitter.emit(intentId, intentId);
+    for (const listener of allListeners) listener(intentId);
   };
   const deliverInsert = (insert: IntentInserted) => {
     for (const listener of insertListeners) listener(insert);
@@ -29,6 +31,13 @@ export function createLocalIntentEvents(): LocalIntentEvents {
       emitter.on(intentId, listener);
       return () => {
         emitter.off(intentId, listener);
+      };
+    },
+    subscribeAll(listener: IntentListener) {
+      const own: IntentListener = (intentId) => listener(intentId);
+      allListeners.add(own);
+      return () => {
+        allListeners.delete(own);
       };
     },
     async publish(intentId: string) {
@@ -61,6 +70,7 @@ export function createLocalIntentEvents(): LocalIntentEvents {
       emitter.removeAllListeners();
       insertListeners.clear();
       missedListeners.clear();
+      allListeners.clear();
     },
   };
 }

@@ -113,6 +113,7 @@ export async function createPgIntentEvents(deps: PgIntentEventsDeps): Promise<Pg
   await listen();
   return {
     subscribe: local.subscribe,
+    subscribeAll: local.subscribeAll,
     async publish(intentId: string) {
       // This process's subscribers hear at once (read-your-writes for caches keyed on these events);
       // the NOTIFY reaches every other process a moment later (its echo here is dropped).

@@ -149,6 +149,25 @@ export function createIntentsRepo(ctx: StoreContext): IntentsRepo {
       return { updated: false, status: current?.status as IntentStatus | undefined };
     },
 
+    async reopenFailed({ intentId: rawId, depositTransactionHash, at: when }) {
+      const at = (when ?? ctx.now()).getTime();
+      const intentId = lower(rawId);
+      const result = await db
+        .updateTable('intents')
+        .set({
+          status: 'EXECUTING',
+          updated_at: at,
+          finished_at: null,
+          deposit_transaction_hash: lower(depositTransactionHash),
+        })
+        .where('intent_id', '=', intentId)
+        .where('status', '=', 'FAILED')
+        .executeTakeFirst();
+      const moved = (result.numUpdatedRows ?? 0n) > 0n;
+      if (moved) await ctx.notify(intentId);
+      return moved;
+    },
+
     async getReceipt({ projectId, intentId }) {
       // Both reads go out at once; the transactions are dropped if the intent is not the caller's. The
       // plan is left out (a receipt never shows it), and so is the wire intent's text once its receipt

@@ -23,8 +23,8 @@ export interface MigrationStatus {
 }
 
 export async function knownMigrations(): Promise<string[]> {
-  // The names do not depend on the dialect; the column types only shape the migrations' bodies.
-  return Object.keys(await migrationProvider(SQLITE_PROFILE.columns).getMigrations()).sort();
+  // The names do not depend on the dialect; the profile only shapes the migrations' bodies.
+  return Object.keys(await migrationProvider(SQLITE_PROFILE).getMigrations()).sort();
 }
 
 export async function readMigrationStatus(location: {

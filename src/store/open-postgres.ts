@@ -15,8 +15,11 @@ import type { Logger } from '../internal/logger.ts';
 import { mapDatabaseError } from './map-database-error.ts';
 import type { Database as Schema } from './schema.ts';
 
-/** Connections per process: the API and the engine share them; Postgres' default limit is 100. */
-const POOL_MAX_CONNECTIONS = 10;
+/**
+ * Connections per process unless the config says (`databasePoolSize`): the API and the engine share them;
+ * Postgres' default limit is 100, so about eight processes with their LISTEN connections fit under it.
+ */
+export const POOL_MAX_CONNECTIONS = 10;
 const INT8_OID = 20;
 /** Distinct SQL texts whose statement names are kept; far above the store's own (~60). */
 const MAX_REMEMBERED_STATEMENT_NAMES = 2_000;
@@ -24,12 +27,14 @@ const MAX_REMEMBERED_STATEMENT_NAMES = 2_000;
 export interface PgPoolDeps {
   databaseUrl: string;
   log: Logger;
+  /** Connections in the pool; default POOL_MAX_CONNECTIONS. */
+  max?: number;
 }
 
 export function createPgPool(deps: PgPoolDeps): pg.Pool {
   const pool = new pg.Pool({
     connectionString: deps.databaseUrl,
-    max: POOL_MAX_CONNECTIONS,
+    max: deps.max ?? POOL_MAX_CONNECTIONS,
     types: {
       getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
         oid === INT8_OID ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format)) as never,

@@ -148,6 +148,7 @@ export function stepFromRow(row: IntentStepRow): IntentStep {
     lastError: row.last_error,
     leaseOwner: row.lease_owner,
     leaseUntil: toDate(row.lease_until),
+    takenOverFrom: row.taken_over_from ?? null,
     createdAt: toDate(row.created_at),
     updatedAt: toDate(row.updated_at),
   };

@@ -98,6 +98,8 @@ export interface IntentStepsTable {
   lease_until: MillisColumn | null;
   created_at: MillisColumn;
   updated_at: MillisColumn;
+  /** The worker whose expired lease the last lease replaced (migration 0013); null otherwise. */
+  taken_over_from: Generated<string | null>;
 }
 
 export interface NoncesTable {
@@ -125,6 +127,68 @@ export interface SignedTransactionsTable {
   mined_index: Generated<number | null>;
 }
 
+export interface TaskLeasesTable {
+  task: string;
+  owner: string;
+  lease_until: MillisColumn;
+}
+
+/** Each project's last event number (migration 0009). */
+export interface EventSequencesTable {
+  project_id: number;
+  last_seq: number;
+}
+
+/** The event log (migration 0009), written only by the database's triggers. */
+export interface IntentEventsTable {
+  project_id: number;
+  seq: number;
+  intent_id: string;
+  owner_address: string;
+  transaction_kind: string | null;
+  status: string;
+  deposit_status: string;
+  origin_status: string;
+  destination_status: string;
+  refund_status: string | null;
+  chain_id: number | null;
+  txn_hash: string | null;
+  created_at: MillisColumn;
+}
+
+/** Webhook endpoints (migration 0010). */
+export interface WebhookEndpointsTable {
+  id: Generated<number>;
+  project_id: number;
+  url: string;
+  secret: string;
+  /** `*`, or a comma-separated list of event types and `prefix.*` patterns. */
+  event_types: string;
+  state: string;
+  /** The last event number handled: delivered, or not one the endpoint subscribes to. */
+  handled_seq: number;
+  attempts: number;
+  failing_since: MillisColumn | null;
+  next_attempt_at: MillisColumn;
+  lease_owner: string | null;
+  lease_until: MillisColumn | null;
+  created_at: MillisColumn;
+  updated_at: MillisColumn;
+}
+
+/** One webhook delivery attempt (migration 0010). */
+export interface WebhookDeliveriesTable {
+  id: Generated<number>;
+  endpoint_id: number;
+  event_seq: number;
+  event_type: string;
+  attempt: number;
+  status_code: number | null;
+  error: string | null;
+  latency_ms: number;
+  created_at: MillisColumn;
+}
+
 export interface Database {
   projects: ProjectsTable;
   access_keys: AccessKeysTable;
@@ -133,6 +197,11 @@ export interface Database {
   intent_steps: IntentStepsTable;
   nonces: NoncesTable;
   signed_transactions: SignedTransactionsTable;
+  task_leases: TaskLeasesTable;
+  event_sequences: EventSequencesTable;
+  intent_events: IntentEventsTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
 }
 
 export type IntentRow = Selectable<IntentsTable>;
@@ -142,6 +211,9 @@ export type IntentStepRow = Selectable<IntentStepsTable>;
 export type SignedTransactionRow = Selectable<SignedTransactionsTable>;
 export type AccessKeyRow = Selectable<AccessKeysTable>;
 export type ProjectRow = Selectable<ProjectsTable>;
+export type IntentEventRow = Selectable<IntentEventsTable>;
+export type WebhookEndpointRow = Selectable<WebhookEndpointsTable>;
+export type WebhookDeliveryRow = Selectable<WebhookDeliveriesTable>;
 
 /** Every column of `intents` but the execution plan, which only the engine and a few services decode. */
 export const INTENT_COLUMNS_BUT_PLAN = [

@@ -96,6 +96,49 @@ export function createStepsRepo(ctx: StoreContext): StepsRepo {
       return ((await db.executeQuery(query)).numAffectedRows ?? 0n) > 0n;
     },
 
+    async requeue({ intentId, step, runAt }) {
+      const id = lower(intentId);
+      const at = runAt?.getTime() ?? ctx.now().getTime();
+      const inserted = await db.executeQuery<IntentStepRow>(
+        statements.insertReturning(pendingRow(id, step, at)),
+      );
+      if (inserted.rows.length > 0) return;
+      await db
+        .updateTable('intent_steps')
+        .set({
+          state: 'pending',
+          attempts: 0,
+          next_attempt_at: at,
+          last_error: null,
+          lease_owner: null,
+          lease_until: null,
+          updated_at: ctx.now().getTime(),
+        })
+        .where('intent_id', '=', id)
+        .where('step', '=', step)
+        .where('state', 'in', ['done', 'failed'])
+        .execute();
+    },
+
+    async release({ ids, owner, now: at }) {
+      if (ids.length === 0) return 0;
+      const now = (at ?? ctx.now()).getTime();
+      const result = await db
+        .updateTable('intent_steps')
+        .set({
+          state: 'pending',
+          lease_owner: null,
+          lease_until: null,
+          next_attempt_at: now,
+          updated_at: now,
+        })
+        .where('id', 'in', ids)
+        .where('lease_owner', '=', owner)
+        .where('state', '=', 'running')
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows);
+    },
+
     async list(intentId) {
       const rows = await db
         .selectFrom('intent_steps')
@@ -195,6 +238,13 @@ function compileStatements({ db, capabilities }: StoreContext) {
           lease_owner: v.owner,
           lease_until: v.leaseUntil,
           attempts: eb('attempts', '+', 1),
+          // SET reads the row as it was: a step still `running` here had a lease that ran out.
+          taken_over_from: eb
+            .case()
+            .when('state', '=', 'running')
+            .then(eb.ref('lease_owner'))
+            .else(null)
+            .end(),
           updated_at: v.now,
         }))
         .where('id', 'in', due)

@@ -296,6 +296,12 @@ export interface IntentsRepo {
   getForEngine(intentId: string): Promise<IntentRecord | undefined>;
   /** Moves the status forward only; enforced in the UPDATE's WHERE clause. */
   updateStatus(update: StatusUpdate): Promise<StatusUpdateResult>;
+  /**
+   * RetryIntent's one move back: a FAILED intent becomes EXECUTING again (no longer finished), with the
+   * replacement deposit's hash. Guarded by `status = FAILED` in the UPDATE's WHERE clause, so two retries
+   * (or a retry racing anything else) move it once; false when it was not FAILED.
+   */
+  reopenFailed(input: { intentId: string; depositTransactionHash: string; at?: Date }): Promise<boolean>;
   /** Intent plus its transactions in two queries. */
   /**
    * Its `intent.intent` holds only the wire intent's ReceiptWireFields (receipt-fields.ts), all a receipt
@@ -386,6 +392,11 @@ export interface IntentStep {
   lastError: string | null;
   leaseOwner: string | null;
   leaseUntil: Date | null;
+  /**
+   * Set by `leaseDue` when this lease replaced another worker's that had run out (the step was still
+   * `running`): that worker's id. Null when the step was leased from `pending`.
+   */
+  takenOverFrom: string | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -424,7 +435,41 @@ export interface StepsRepo {
   }): Promise<{ done: boolean; leased: IntentStep[] }>;
   /** Records a failure: retry at `retryAt`, or give up (`failed`) when it is absent. */
   fail(input: { id: number; owner: string; error: string; retryAt?: Date }): Promise<boolean>;
+  /**
+   * Journals a step to run again (RetryIntent): a `done` or `failed` step becomes pending at `runAt` (default
+   * now) with no attempts and no error; one pending or running is left as it is; an absent one is added.
+   */
+  requeue(input: { intentId: string; step: string; runAt?: Date }): Promise<void>;
+  /**
+   * Hands back steps `owner` still holds (a worker stopping before they finished): pending and due now, no
+   * lease, so another worker leases them at once instead of after their lease runs out. Returns how many.
+   */
+  release(input: { ids: number[]; owner: string; now?: Date }): Promise<number>;
   list(intentId: string): Promise<IntentStep[]>;
+}
+
+/** Who holds a task's lease, and until when. */
+export interface TaskLease {
+  task: string;
+  owner: string;
+  leaseUntil: Date;
+}
+
+/**
+ * Leases on work that is not an intent's step (the deposit watcher's rounds, a chain's restore, the solver's
+ * approve of a token), so that of several workers one does it, and another takes over when the holder dies
+ * (stops renewing). One row per task; the same clock convention as step leases (each process's clock).
+ */
+export interface TaskLeasesRepo {
+  /**
+   * Takes the task until `now + leaseMs` when nobody holds it, its lease ran out, or `owner` already holds
+   * it (a renewal); true when `owner` holds it afterwards. Concurrent callers: exactly one wins.
+   */
+  acquire(input: { task: string; owner: string; leaseMs: number; now?: Date }): Promise<boolean>;
+  /** Gives the task up if `owner` holds it, so another worker can take it at once; true if it did. */
+  release(input: { task: string; owner: string }): Promise<boolean>;
+  /** The task's lease row, expired or not (undefined: never taken, or released). */
+  get(task: string): Promise<TaskLease | undefined>;
 }
 
 export interface NoncesRepo {
@@ -480,6 +525,171 @@ export interface SolverInventoryRepo {
   owed(input: { settleStep: string }): Promise<TokenAmount[]>;
 }
 
+// ---------------------------------------------------------------- gauges
+
+/** Counts an operator watches (the Prometheus gauges), across every project. */
+export interface GaugesRepo {
+  /** Stored intents per status; a status no intent has is absent. */
+  intentsByStatus(): Promise<Partial<Record<IntentStatus, number>>>;
+  /**
+   * Steps a worker's lease would take now (pending, or running under an expired lease, and due), and steps
+   * running under a live lease.
+   */
+  steps(now?: Date): Promise<{ due: number; leased: number }>;
+}
+
+// ---------------------------------------------------------------- event log
+
+/** The transaction statuses of a receipt after a change, as WaitIntentReceipt reports them. */
+export interface ReceiptStatesRecord {
+  deposit: TransactionStatus;
+  origin: TransactionStatus;
+  destination: TransactionStatus;
+  /** Null while the intent has no refund row. */
+  refund: TransactionStatus | null;
+}
+
+/**
+ * One change of an intent's status or of a receipt row's status, written by the database in the same
+ * transaction as the change (migration 0009).
+ */
+export interface IntentEventRecord {
+  projectId: number;
+  /** The project's event number: 1, 2, 3… in commit order, never reused. */
+  seq: number;
+  intentId: string;
+  ownerAddress: string;
+  /** The receipt row whose status changed; null when the intent's status changed. */
+  transactionKind: TransactionKind | null;
+  /** The intent's status after the change. */
+  status: IntentStatus;
+  receiptStates: ReceiptStatesRecord;
+  /** The changed receipt row's chain and transaction hash (null for a status change, or no hash yet). */
+  chainId: number | null;
+  txnHash: string | null;
+  createdAt: Date;
+}
+
+export interface EventLogRepo {
+  /** The project's events numbered above `after`, in order, at most `limit`. */
+  listAfter(input: { projectId: number; after: number; limit: number }): Promise<IntentEventRecord[]>;
+  /** The project's last event number; 0 before its first event. */
+  latest(projectId: number): Promise<number>;
+  /**
+   * The number just before the project's first kept event created at or after `since` (so `listAfter` from it
+   * starts there), and whether events before `since` may have been deleted already (nothing older is kept).
+   */
+  positionAt(input: { projectId: number; since: Date }): Promise<{ after: number; truncated: boolean }>;
+  /**
+   * Deletes up to `limit` events created before `before`, oldest first within each project; answers how many
+   * went. Several processes may run it at once (rows another is deleting are skipped on Postgres).
+   */
+  deleteOlderThan(input: { before: Date; limit: number }): Promise<number>;
+}
+
+// ---------------------------------------------------------------- webhooks
+
+export type WebhookEndpointState = 'active' | 'failing';
+
+export interface WebhookEndpoint {
+  id: number;
+  projectId: number;
+  url: string;
+  /** The signing secret (HMAC-SHA256 key). Shown once when the endpoint is added. */
+  secret: string;
+  /** Event types and `prefix.*` patterns; `['*']` for every event. */
+  eventTypes: string[];
+  /** `failing` once its retries ran out: nothing is sent until it is resumed or replayed. */
+  state: WebhookEndpointState;
+  /** The last event number handled: delivered, or not one the endpoint subscribes to. */
+  handledSeq: number;
+  /** Failed attempts at the event after `handledSeq`. */
+  attempts: number;
+  /** When the current run of failures began; null while deliveries succeed. */
+  failingSince: Date | null;
+  nextAttemptAt: Date;
+  createdAt: Date;
+}
+
+export interface WebhookDeliveryInput {
+  /** The event's number; 0 for a ping. */
+  eventSeq: number;
+  eventType: string;
+  /** 1 for the first try of this event. */
+  attempt: number;
+  /** Null when no HTTP answer came. */
+  statusCode: number | null;
+  error: string | null;
+  latencyMs: number;
+}
+
+export interface WebhookDelivery extends WebhookDeliveryInput {
+  id: number;
+  endpointId: number;
+  /** A 2xx answer. */
+  ok: boolean;
+  createdAt: Date;
+}
+
+export interface WebhooksRepo {
+  /** A new active endpoint that starts after the project's latest event (it gets what happens next). */
+  create(input: {
+    projectId: number;
+    url: string;
+    secret: string;
+    eventTypes: string[];
+  }): Promise<WebhookEndpoint>;
+  /** The project's endpoints, oldest first, each with its latest delivery attempt. */
+  list(projectId: number): Promise<(WebhookEndpoint & { lastDelivery: WebhookDelivery | null })[]>;
+  get(input: { projectId: number; id: number }): Promise<WebhookEndpoint | undefined>;
+  /** Removes the endpoint and its delivery log; false when the project has no such endpoint. */
+  remove(input: { projectId: number; id: number }): Promise<boolean>;
+  /** Whether any project has an active endpoint (the dispatcher listens for changes only then). */
+  anyActive(): Promise<boolean>;
+  /**
+   * Leases up to `limit` active endpoints that have events after their cursor and are due, to `owner` until
+   * now + leaseMs. Concurrent callers get disjoint endpoints (SKIP LOCKED on Postgres, the single writer on
+   * SQLite); an expired lease (a dead process) is taken over.
+   */
+  leaseDue(input: { owner: string; leaseMs: number; limit: number; now?: Date }): Promise<WebhookEndpoint[]>;
+  /**
+   * Moves the cursor of an endpoint `owner` still leases to `handledSeq` and extends the lease to now + leaseMs;
+   * with `delivery`, records that attempt (a success) in the same transaction and clears the retry state.
+   * False when the lease was lost (nothing is written).
+   */
+  advance(input: {
+    id: number;
+    owner: string;
+    handledSeq: number;
+    leaseMs: number;
+    delivery?: WebhookDeliveryInput;
+  }): Promise<boolean>;
+  /**
+   * Records a failed attempt of an endpoint `owner` leases and releases it: retried at `retryAt`, or marked
+   * failing when `retryAt` is null. `failingSince` is when the run of failures began.
+   */
+  recordFailure(input: {
+    id: number;
+    owner: string;
+    delivery: WebhookDeliveryInput;
+    failingSince: Date;
+    retryAt: Date | null;
+  }): Promise<boolean>;
+  /** Ends `owner`'s lease (nothing left to deliver, or shutting down). */
+  release(input: { id: number; owner: string }): Promise<void>;
+  /** Records an attempt outside the dispatcher (a ping). */
+  recordDelivery(input: { endpointId: number; delivery: WebhookDeliveryInput }): Promise<void>;
+  /**
+   * Sets the cursor to `handledSeq` and makes the endpoint active and due now (a replay, or a failing
+   * endpoint resumed where it stopped when `handledSeq` is omitted). False when there is no such endpoint.
+   */
+  reactivate(input: { projectId: number; id: number; handledSeq?: number }): Promise<boolean>;
+  /** The endpoint's latest delivery attempts, newest first. */
+  deliveries(input: { endpointId: number; limit: number }): Promise<WebhookDelivery[]>;
+  /** Deletes up to `limit` delivery records older than `before`, oldest first; answers how many went. */
+  deleteDeliveriesOlderThan(input: { before: Date; limit: number }): Promise<number>;
+}
+
 // ---------------------------------------------------------------- change notifications
 
 export type IntentListener = (intentId: string) => void;
@@ -500,6 +710,11 @@ export type InsertListener = (insert: IntentInserted) => void;
  */
 export interface IntentEvents {
   subscribe(intentId: string, listener: IntentListener): () => void;
+  /**
+   * Every change of any intent, delivered like `subscribe`'s (the event log's readers: one subscription per
+   * process wakes them all, instead of one per intent).
+   */
+  subscribeAll(listener: IntentListener): () => void;
   publish(intentId: string): Promise<void>;
   /**
    * Every insert of an intent, any project (the store publishes after each `intents.insert`;
@@ -529,6 +744,11 @@ export interface Store {
   readonly signedTransactions: SignedTransactionsRepo;
   readonly expiredQuotes: ExpiredQuotesRepo;
   readonly solverInventory: SolverInventoryRepo;
+  readonly gauges: GaugesRepo;
+  readonly taskLeases: TaskLeasesRepo;
+  /** The durable log of intent changes (the event stream's and the webhooks' source). */
+  readonly eventLog: EventLogRepo;
+  readonly webhooks: WebhooksRepo;
   readonly events: IntentEvents;
   /** A trivial round trip, for RuntimeStatus; resolves to the latency in ms or throws. */
   ping(): Promise<number>;

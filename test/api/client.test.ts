@@ -203,7 +203,7 @@ describe('wire', () => {
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get('access-control-allow-methods')).toContain('POST');
     expect(preflight.headers.get('access-control-allow-headers')).toBe(
-      'content-type, webrpc, x-access-key, authorization',
+      'content-type, webrpc, x-access-key, authorization, last-event-id',
     );
     const error = await post(url, '/rpc/Trails/GetChains', {}, { origin: 'https://app.example' });
     expect(error.headers.get('access-control-allow-origin')).toBe('*');

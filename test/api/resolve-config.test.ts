@@ -68,3 +68,27 @@ describe('resolveConfig: rpcBatchSize', () => {
     expect(bad).toThrow(/chains\[0\]\.rpcBatchSize: must be a whole number from 1 to 1000/);
   });
 });
+
+describe('resolveConfig: databasePoolSize', () => {
+  const resolveFrom = (file: Record<string, unknown>, env: NodeJS.ProcessEnv = {}) => {
+    const configPath = join(dir, `pool-${Math.random().toString(36).slice(2)}.json`);
+    writeFileSync(configPath, JSON.stringify({ chains: [chain(1)], ...file }));
+    return resolveConfig({ configPath, env, flags: {} });
+  };
+
+  it('is unset (the store’s default) unless the file or DATABASE_POOL_SIZE says; the file wins', () => {
+    expect(resolveFrom({}).databasePoolSize).toBeUndefined();
+    expect(resolveFrom({}, { DATABASE_POOL_SIZE: '4' }).databasePoolSize).toBe(4);
+    expect(resolveFrom({ databasePoolSize: 25 }, { DATABASE_POOL_SIZE: '4' }).databasePoolSize).toBe(25);
+  });
+
+  it('rejects a size that is not a whole number from 1 to 1000, naming the field', () => {
+    expect(() => resolveFrom({ databasePoolSize: 0 })).toThrow(
+      /databasePoolSize: must be a whole number from 1 to 1000/,
+    );
+    expect(() => resolveFrom({ databasePoolSize: 2.5 })).toThrow(ConfigError);
+    expect(() => resolveFrom({}, { DATABASE_POOL_SIZE: 'ten' })).toThrow(
+      /DATABASE_POOL_SIZE: must be a whole number from 1 to 1000, not 'ten'/,
+    );
+  });
+});

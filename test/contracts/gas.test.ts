@@ -1,6 +1,6 @@
 /**
  * Gas snapshot: the gas used by the transactions Switchyard sends (origin execute with fee and lock, fill,
- * destination execute, settle, a settleBatch of two orders, and both refunds), measured on two fresh anvil chains and compared with the
+ * destination execute, settle, a settleBatch of two orders, both refunds and two owner-signed recoveries), measured on two fresh anvil chains and compared with the
  * committed `gas-snapshot.json`. After an intended contract change, refresh it with
  *   UPDATE_GAS_SNAPSHOT=1 npx vitest run test/contracts/gas.test.ts
  * and commit the file with the change.
@@ -11,11 +11,15 @@ import type { Address, Hex, TransactionReceipt } from 'viem';
 import { describe, expect, it } from 'vitest';
 import {
   encodeDeployIfNeededAndExecute,
+  encodeDeployIfNeededAndRecover,
   encodeDeployIfNeededAndRefund,
   encodeOrderRefund,
+  encodeRecover,
   encodeSettle,
   encodeSettleBatch,
 } from '../../src/contracts/calldata.ts';
+import { recoveryTypedData } from '../../src/contracts/recovery-typed-data.ts';
+import type { Intent, Recovery } from '../../src/contracts/types.ts';
 import { TEST_GRACE_SECONDS, type TestChain } from '../harness/chain.ts';
 import { buildRoute, DEPOSIT, FEE, INTENT_WINDOW_SECONDS, OUTPUT, type Route } from './route.ts';
 import {
@@ -41,6 +45,10 @@ const SOLVER_INVENTORY = 1_000n * USDC;
 /** Fixed recipients and salts: fresh random ones would change calldata bytes and storage slots. */
 const RECIPIENT: Address = '0x00000000000000000000000000000000000a11ce';
 const saltOf = (n: number): Hex => `0x${n.toString(16).padStart(64, '0')}`;
+/** A stray amount sent to an intent address, recovered by the owner's signature. */
+const STRAY = 7n * USDC;
+/** The fee the sender keeps from the second recovery (the gasless variant). */
+const RECOVERY_FEE = USDC / 2n;
 
 type GasSnapshot = Record<string, number>;
 
@@ -119,6 +127,30 @@ describe('gas snapshot', () => {
       await origin.send('relayer', { to: origin.contracts.originSettler, data: encodeSettleBatch(batch) }),
     );
 
+    // F: USDC sent to A's origin address on the destination chain (the wrong chain), recovered there by a
+    // stranger through the factory (clone + recovery). G: a second deposit to A's executed origin account,
+    // recovered by the relayer, who keeps a fee (the gasless variant).
+    await dest.mint(dest.tokens.usdc, dest.accounts.user.address, STRAY);
+    await transferToken(dest, 'user', dest.tokens.usdc, a.originAccount, STRAY);
+    const wrongChain = await signedRecovery(dest, a.origin, a.originAccount, 1n, 0n);
+    record(
+      'recover.wrongChain (deployIfNeededAndRecover: clone, one token, no fee)',
+      await dest.send('stranger', {
+        to: dest.contracts.intentFactory,
+        data: encodeDeployIfNeededAndRecover(a.origin, wrongChain.recovery, 0n, wrongChain.signature),
+      }),
+    );
+    await origin.mint(origin.tokens.usdc, origin.accounts.user.address, STRAY);
+    await transferToken(origin, 'user', origin.tokens.usdc, a.originAccount, STRAY);
+    const second = await signedRecovery(origin, a.origin, a.originAccount, 2n, RECOVERY_FEE);
+    record(
+      'recover.afterExecute (recover on the account, fee to the sender)',
+      await origin.send('relayer', {
+        to: a.originAccount,
+        data: encodeRecover(a.origin, second.recovery, RECOVERY_FEE, second.signature),
+      }),
+    );
+
     // B: deposited but never executed; C: locked but never filled. Both refunded after their deadlines.
     const b = await route(2);
     await origin.mint(origin.tokens.usdc, origin.accounts.user.address, DEPOSIT);
@@ -156,6 +188,26 @@ describe('gas snapshot', () => {
     ).toEqual([]);
   });
 });
+
+/** The user's signed recovery of the USDC at `account` to RECIPIENT, with a fixed nonce and deadline. */
+async function signedRecovery(
+  chain: TestChain,
+  intent: Intent,
+  account: Address,
+  nonce: bigint,
+  maxFee: bigint,
+): Promise<{ recovery: Recovery; signature: Hex }> {
+  const recovery: Recovery = {
+    token: chain.tokens.usdc,
+    recipient: RECIPIENT,
+    cancelIntent: false,
+    maxFee,
+    nonce,
+    deadline: intent.deadline,
+  };
+  const typed = recoveryTypedData({ chainId: BigInt(chain.chainId), account, recovery });
+  return { recovery, signature: await chain.wallets.user.signTypedData(typed) };
+}
 
 async function readSnapshot(): Promise<GasSnapshot> {
   try {

@@ -49,6 +49,8 @@ type AssemblyOptions = Pick<
   | 'chainHealthIntervalMs'
   | 'readClients'
   | 'wrapIntents'
+  | 'metricsBalancesTtlMs'
+  | 'events'
 >;
 
 export interface TestServiceOptions extends AssemblyOptions {
@@ -64,6 +66,10 @@ export interface TestServiceOptions extends AssemblyOptions {
   keyRateLimitPerMinute?: number;
   /** Where the process logs; default nowhere. */
   log?: Logger;
+  /** Keep metrics and serve them on a free loopback port (`metricsUrl`), as `serve` does on 9464. */
+  metrics?: boolean;
+  /** The explorer page opens with this service's access key filled in, as on `switchyard start`'s devnet. */
+  explorerWithKey?: boolean;
 }
 
 export interface TestService {
@@ -79,6 +85,8 @@ export interface TestService {
   prices: PriceSource;
   /** Low-water marks and fee caps: `check()` runs a round now instead of waiting for the timer. */
   chainHealth: ChainHealth | undefined;
+  /** The Prometheus listener's `…/metrics` URL, with `metrics: true`. */
+  metricsUrl: string | undefined;
   /** Stops the process (API, engine, the store unless it was given) and deletes the data dir. */
   stop(): Promise<void>;
 }
@@ -87,9 +95,20 @@ export async function startTestService(options: TestServiceOptions): Promise<Tes
   const dataDir = await mkdtemp(path.join(tmpdir(), 'switchyard-app-'));
   const shutdown = createShutdown();
   shutdown.add('data dir', () => rm(dataDir, { recursive: true, force: true }));
+  // The key is made once the store is open, after the API listens; the explorer reads it per page.
+  let explorerKey: string | undefined;
   try {
     const app = await startSwitchyard({
-      config: { host: TEST_HOST, port: TEST_PORT, dataDir, role: 'all', chains: options.chains },
+      config: {
+        host: TEST_HOST,
+        port: TEST_PORT,
+        dataDir,
+        role: 'all',
+        chains: options.chains,
+        ...(options.metrics && { metrics: { host: TEST_HOST, port: TEST_PORT } }),
+        // Webhook receivers in tests listen on loopback, as on the devnet.
+        webhooks: { allowPrivateTargets: true },
+      },
       operator: options.operator,
       log: options.log ?? createSilentLogger(),
       shutdown,
@@ -101,8 +120,12 @@ export async function startTestService(options: TestServiceOptions): Promise<Tes
       chainHealthIntervalMs: options.chainHealthIntervalMs,
       readClients: options.readClients,
       wrapIntents: options.wrapIntents,
+      metricsBalancesTtlMs: options.metricsBalancesTtlMs,
+      ...(options.explorerWithKey && { explorerAccessKey: () => explorerKey }),
+      events: options.events,
     });
     const { key, projectId } = await projectKey(app.store, options);
+    explorerKey = key;
     return {
       url: app.url,
       store: app.store,
@@ -111,6 +134,7 @@ export async function startTestService(options: TestServiceOptions): Promise<Tes
       engine: app.engine,
       prices: app.prices,
       chainHealth: app.chainHealth,
+      metricsUrl: app.metricsUrl,
       stop: () => shutdown.shutdown(),
     };
   } catch (error) {
@@ -138,6 +162,7 @@ export async function startTestSwitchyard(options: TestSwitchyardOptions = {}): 
   const net = await startTestDevnet(devnet);
   try {
     const app = await startTestService({
+      explorerWithKey: true,
       ...rest,
       chains: net.chainConfigs,
       operator: devnetOperator(net.devnet),

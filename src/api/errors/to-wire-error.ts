@@ -16,6 +16,7 @@ import {
   WrongStatusError,
 } from '../../intents/errors.ts';
 import { GasAboveCapError } from '../../intents/plan/errors.ts';
+import { NothingToRecoverError, RetryWindowClosedError } from '../../intents/recovery/errors.ts';
 import { ChainNotSupportedError, InvalidInputError } from '../../internal/errors.ts';
 import { InsufficientInventoryError } from '../../providers/errors.ts';
 import { DatabaseUnavailableError, InvalidPageError } from '../../store/errors.ts';
@@ -76,9 +77,11 @@ export const DOMAIN_ERROR_TABLE: readonly DomainErrorRow[] = [
   row(IntentNotFoundError, 'NotFound'),
   row(MarketNotFoundError, 'NotFound'),
   row(ProviderNotFoundError, 'NotFound'),
+  row(NothingToRecoverError, 'NotFound'),
   row(WrongStatusError, 'IntentStatus', { cause: (e) => `intent status=${e.status}` }),
   row(QuoteExpiredError, 'QuoteExpired'),
   row(ExecuteWindowClosedError, 'QuoteExpired'),
+  row(RetryWindowClosedError, 'QuoteExpired'),
   // Capacity, not the request: the same request may succeed later or smaller.
   row(InsufficientInventoryError, 'Unavailable', {
     cause: (e) =>

@@ -1,5 +1,6 @@
 /**
- * Which listed tokens the configured providers connect. A chain with a Uniswap-V2-style router swaps
+ * Which listed tokens the configured providers connect. A chain with a Uniswap-V2-style router (or Uniswap
+ * V3 with SwapRouter02) swaps
  * between all its listed tokens (native through WETH); two chains that both have Switchyard settlers
  * are connected by our bridge. So a token reaches every listed token on its own chain when the chain
  * can swap, and every listed token on every bridged chain that can swap on both ends.
@@ -10,7 +11,8 @@ import { NotFoundError } from '../errors/rpc-errors.ts';
 import type { TokenInfo } from '../schemas/catalogue.ts';
 import { listedTokens, sameAddress } from './listed-tokens.ts';
 
-const canSwap = (c: ChainConfig) => Boolean(c.contracts.uniswapV2Router);
+const canSwap = (c: ChainConfig) =>
+  Boolean(c.contracts.uniswapV2Router || (c.contracts.uniswapV3Factory && c.contracts.uniswapSwapRouter02));
 const canBridge = (c: ChainConfig) => Boolean(c.contracts.originSettler && c.contracts.destinationSettler);
 
 export function connected(a: ChainConfig, b: ChainConfig): boolean {

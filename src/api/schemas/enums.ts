@@ -39,7 +39,7 @@ export const TRANSACTION_STATUSES = [
 export const TransactionStatus = StringEnum(TRANSACTION_STATUSES, 'transaction status');
 
 /**
- * Route providers: the seed's and the client's names plus Switchyard's own (UNISWAP_V2, SWITCHYARD), the
+ * Route providers: the seed's and the client's names plus Switchyard's own (UNISWAP_V2, UNISWAP_V3, SWITCHYARD), the
  * domain's list (a quote lists them). docs/api.md says which of them this server can actually route through.
  */
 export const ROUTE_PROVIDERS = ROUTE_PROVIDER_NAMES;

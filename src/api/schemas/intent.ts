@@ -23,6 +23,7 @@ import {
   NonNegativeInt,
   Opt,
   Str,
+  StringEnum,
   Timestamp,
   TxHash,
   Usd,
@@ -143,6 +144,55 @@ export const PriceImpactDetails = Type.Object(
   { title: 'PriceImpactDetails' },
 );
 
+const SwapRouteHops = {
+  provider: RouteProvider,
+  tokens: Type.Array(Address, { description: 'tokenIn … tokenOut' }),
+  fees: Type.Array(NonNegativeInt, { description: "each hop's LP fee in pips (3000 = 0.3 %)" }),
+};
+
+export const SwapRoutePart = Type.Object(
+  {
+    ...SwapRouteHops,
+    pools: Type.Array(Address, { description: "each hop's pool (V2 pair or V3 pool)" }),
+    amountIn: Amount,
+    amountOut: Amount,
+    limit: Amount,
+  },
+  {
+    title: 'SwapRoutePart',
+    description:
+      "one part of a swap leg's route; limit: the part's least output (EXACT_INPUT) or most input (EXACT_OUTPUT)",
+  },
+);
+
+export const SwapRouteAlternative = Type.Object(
+  {
+    parts: Type.Array(Type.Object(SwapRouteHops, { title: 'SwapRouteAlternativePart' })),
+    amountIn: Amount,
+    amountOut: Amount,
+    gasEstimate: Amount,
+  },
+  { title: 'SwapRouteAlternative', description: 'a route weighed for the leg and not taken' },
+);
+
+export const SwapRoute = Type.Object(
+  {
+    leg: StringEnum(['origin', 'destination'] as const, 'swap leg'),
+    chainId: ChainId,
+    tokenIn: Address,
+    tokenOut: Address,
+    amountIn: Amount,
+    amountOut: Amount,
+    gasEstimate: Amount,
+    parts: Type.Array(SwapRoutePart),
+    alternatives: Type.Array(SwapRouteAlternative),
+  },
+  {
+    title: 'SwapRoute',
+    description: "a swap leg's chosen route, its split and the alternatives (docs/api.md)",
+  },
+);
+
 export const IntentProviderQuote = Type.Object(
   {
     routeProviders: Type.Array(RouteProvider),
@@ -161,6 +211,7 @@ export const IntentProviderQuote = Type.Object(
     priceImpactUsd: Usd,
     priceImpactDetails: PriceImpactDetails,
     estimatedDuration: Opt(Type.Number()),
+    swapRoutes: Opt(Type.Array(SwapRoute)),
   },
   { title: 'IntentProviderQuote' },
 );

@@ -21,7 +21,7 @@ import {
   TrailsContracts,
   TransactionStateInfo,
 } from './intent.ts';
-import { IntentHistory, IntentReceipt, IntentSummary, Page } from './receipt.ts';
+import { IntentHistory, IntentReceipt, IntentSummary, Page, TokenBalance } from './receipt.ts';
 import {
   Address,
   Amount,
@@ -32,6 +32,7 @@ import {
   NonNegativeInt,
   Opt,
   Str,
+  StringEnum,
   Timestamp,
   TxHash,
 } from './wire.ts';
@@ -48,6 +49,15 @@ import {
 } from './yield.ts';
 
 const Empty = Type.Object({});
+
+/** The owner's signed recovery, as BuildIntentRecoveryTransaction and RelayIntentRecovery take it back. */
+const SignedRecoveryRequest = Type.Object({
+  intentId: IntentId,
+  payload: Type.Unknown({ description: 'the payload PrepareIntentRecovery answered, unchanged' }),
+  signature: HexData,
+  intentAddress: Address,
+  refundToAddress: Opt(Address),
+});
 
 const HistoryFilters = {
   page: Opt(Page),
@@ -173,6 +183,57 @@ export const METHODS = {
     response: Type.Object({ intentId: IntentId, status: IntentStatus }),
   },
 
+  PrepareIntentRecovery: {
+    auth: true,
+    request: Type.Object({
+      intentId: IntentId,
+      intentAddress: Opt(Address),
+      refundToAddress: Opt(Address),
+      tokenAddress: Opt(Address),
+    }),
+    response: Type.Object({
+      intentId: IntentId,
+      intentProtocol: Str(),
+      intentAddress: Address,
+      chainId: ChainId,
+      intentSource: StringEnum(['origin', 'destination'] as const),
+      recoveryTokens: Opt(Type.Array(TokenBalance)),
+      payload: Type.Unknown(),
+      typedData: Type.Unknown(),
+      payloadHash: TxHash,
+    }),
+  },
+  BuildIntentRecoveryTransaction: {
+    auth: true,
+    request: SignedRecoveryRequest,
+    response: Type.Object({
+      to: Address,
+      data: HexData,
+      value: Amount,
+      chainId: ChainId,
+      intentAddress: Address,
+      requiresDeploy: Bool,
+      payloadHash: Opt(TxHash),
+    }),
+  },
+  RelayIntentRecovery: {
+    auth: true,
+    request: SignedRecoveryRequest,
+    response: Type.Object({
+      intentId: IntentId,
+      chainId: ChainId,
+      intentAddress: Address,
+      transactionHash: TxHash,
+      transactionStatus: StringEnum(['SUCCEEDED', 'REVERTED'] as const),
+      fee: Amount,
+    }),
+  },
+  RetryIntent: {
+    auth: true,
+    request: Type.Object({ intentId: IntentId, depositTransactionHash: TxHash }),
+    response: Type.Object({ intentId: IntentId, intentStatus: IntentStatus }),
+  },
+
   GetChains: {
     auth: true,
     // 0.9.4 types it as a free string; the value is checked against ROUTE_PROVIDERS in the handler.
@@ -224,6 +285,26 @@ export const METHODS = {
     auth: true,
     request: Empty,
     response: Type.Object({ TrailsContracts: TrailsContracts }),
+  },
+  GetProtocolContracts: {
+    auth: true,
+    request: Type.Object({ intentProtocol: Opt(Str()) }),
+    response: Type.Object({
+      TrailsContracts: Type.Object(
+        { ...TrailsContracts.properties, trailsUtilsAddress: Address },
+        { title: 'ProtocolContracts' },
+      ),
+    }),
+  },
+  GetSupportedIntentProtocols: {
+    auth: true,
+    request: Empty,
+    response: Type.Object({ versions: Type.Array(Str()) }),
+  },
+  GetDefaultIntentProtocol: {
+    auth: true,
+    request: Empty,
+    response: Type.Object({ version: Str() }),
   },
 
   GetExchangeRate: {

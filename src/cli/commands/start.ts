@@ -12,9 +12,11 @@ import { parseDevnetArgs } from '../../devnet/cli-options.ts';
 import { formatDevnetSummary } from '../../devnet/format-summary.ts';
 import { startDevnet } from '../../devnet/start-devnet.ts';
 import { listenForStopSignals, waitForStop } from '../../devnet/wait-for-stop.ts';
+import { EXPLORER_PATH } from '../../explorer/constants.ts';
 import { ConfigError } from '../../internal/errors.ts';
 import { createLogger } from '../../internal/logger.ts';
 import { createShutdown } from '../../internal/shutdown.ts';
+import { resolveMetricsListen } from '../../metrics/resolve-metrics-listen.ts';
 
 export async function run(argv: string[]): Promise<number> {
   const parsed = parseDevnetArgs('start', argv, process.env);
@@ -34,6 +36,9 @@ export async function run(argv: string[]): Promise<number> {
       log: log.child({ component: 'devnet' }),
     });
     shutdown.add('devnet', () => devnet.stop());
+    const metrics = resolveMetricsListen(process.env);
+    // Known once the store is open (after the API listens); the explorer page opens with it filled in.
+    let accessKey: string | undefined;
     const app = await startSwitchyard({
       config: {
         host,
@@ -42,18 +47,25 @@ export async function run(argv: string[]): Promise<number> {
         ...(process.env.DATABASE_URL ? { databaseUrl: process.env.DATABASE_URL } : {}),
         role: 'all',
         chains: devnet.chainConfigs,
+        ...(metrics && { metrics }),
+        // Webhook receivers on a developer's machine are on loopback.
+        webhooks: { allowPrivateTargets: true },
       },
       operator: devnetOperator(devnet.devnet),
       log,
       shutdown,
+      explorerAccessKey: () => accessKey,
     });
-    const accessKey = await ensureDevnetAccessKey(app.store, devnet.devnet.accessKey);
-    await devnet.setAccessKey(accessKey, app.url);
+    accessKey = await ensureDevnetAccessKey(app.store, devnet.devnet.accessKey);
+    const explorerUrl = `${app.url}${EXPLORER_PATH}`;
+    await devnet.recordService({ accessKey, apiUrl: app.url, explorerUrl, metricsUrl: app.metricsUrl });
     process.stdout.write(formatDevnetSummary(devnet));
     process.stdout.write(
       `\nAPI:          ${app.url}   (POST /rpc/Trails/<Method> or /rpc/Service/<Method>)\n`,
     );
     process.stdout.write(`access key:   ${accessKey}   (header X-Access-Key; also in devnet.json)\n`);
+    process.stdout.write(`explorer:     ${explorerUrl}\n`);
+    if (app.metricsUrl) process.stdout.write(`metrics:      ${app.metricsUrl}   (Prometheus)\n`);
     return await waitForStop(shutdown, signals, devnet.chainExited, log);
   } finally {
     signals.dispose();

@@ -1,4 +1,7 @@
-/** What an intent account's refund did (its Refunded / RefundSkipped events), and past refunds found in logs. */
+/**
+ * What an intent account's refund did (its Refunded / RefundSkipped events, and the owner's signed recovery's
+ * Recovered: what it sent the owner's recipient), and past refunds found in logs.
+ */
 import {
   type Address,
   getAbiItem,
@@ -25,6 +28,9 @@ export function refundOutcome(receipt: TransactionReceipt, account: Address): Re
     token: l.args.token,
     amount: l.args.amount,
   }));
+  for (const l of parseEventLogs({ abi: intentAccountAbi, eventName: 'Recovered', logs: mine })) {
+    refunded.push({ token: l.args.token, amount: l.args.amount });
+  }
   const skipped = parseEventLogs({ abi: intentAccountAbi, eventName: 'RefundSkipped', logs: mine }).map(
     (l) => l.args.token,
   );

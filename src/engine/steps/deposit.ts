@@ -2,19 +2,22 @@
  * Step `deposit`: the origin account holds at least the committed deposit at the chain's confirmation
  * depth. Idempotent: it only reads the chain and writes the deposit row.
  *
- * An underpaid or missing deposit waits (rechecked every DEPOSIT_RECHECK_MS) until the origin deadline;
- * the refund after the deadline belongs to the refund path (docs/engine.md).
+ * An underpaid or missing deposit waits (rechecked every DEPOSIT_RECHECK_MS). A deposit still short
+ * SHORT_DEPOSIT_RETRY_WINDOW_SECONDS before the origin deadline fails the intent (FAILED): the owner can top it
+ * up and call RetryIntent until the deadline. The refund after the deadline belongs to the refund path
+ * (docs/engine.md).
  */
 import { type Hex, zeroAddress } from 'viem';
 import { withChainErrors } from '../../chains/map-chain-error.ts';
 import { balanceAt, chainNow, findTransferTo, readAccountState } from '../chain-reads.ts';
-import { DEPOSIT_RECHECK_MS } from '../constants.ts';
-import type { StepDefinition } from '../context.ts';
+import { DEPOSIT_RECHECK_MS, SHORT_DEPOSIT_RETRY_WINDOW_SECONDS } from '../constants.ts';
+import type { EngineContext, StepDefinition, StepInput } from '../context.ts';
 import { readDepositPayment } from '../deposit-payment.ts';
 import { DeadlinePassedError } from '../errors.ts';
 import { gaslessDepositStep } from '../gasless/index.ts';
 import { recordGivenDepositHash } from '../given-deposit-hash.ts';
 import { writeRow } from '../receipts.ts';
+import { describeAmounts } from '../refunds/held-balances.ts';
 
 export const depositStep: StepDefinition = {
   name: 'deposit',
@@ -68,10 +71,15 @@ export const depositStep: StepDefinition = {
 
     const gasless = await gaslessDepositStep(ctx, { intent, plan });
     if (gasless) return gasless;
-    if ((await chainNow(client)) >= o.deadline) {
+    const now = await chainNow(client);
+    if (now >= o.deadline) {
       throw new DeadlinePassedError('no full deposit arrived before the origin deadline', {
         details: { required: o.depositAmount, confirmed, deadline: o.deadline },
       });
+    }
+    if (confirmed > 0n && now + SHORT_DEPOSIT_RETRY_WINDOW_SECONDS >= o.deadline) {
+      await failShortDeposit(ctx, { intent, plan }, confirmed);
+      return { kind: 'done', next: [] };
     }
     const latest =
       confirmedBlock === undefined ? confirmed : await balanceAt(client, o.depositToken, plan.origin.address);
@@ -123,3 +131,27 @@ export const depositStep: StepDefinition = {
     });
   },
 };
+
+/**
+ * The deposit is still short near the origin deadline: FAILED, and the row says what the owner can do. The
+ * origin-refund step journaled at the start still returns what the address holds after the deadline.
+ */
+async function failShortDeposit(
+  ctx: EngineContext,
+  { intent, plan }: StepInput,
+  held: bigint,
+): Promise<void> {
+  const o = plan.origin.intent;
+  const { config } = ctx.chain(o.chainId);
+  const amounts = (amount: bigint) => describeAmounts(config, [{ token: o.depositToken, amount }]);
+  await writeRow(ctx.store, intent.intentId, 'deposit', {
+    chainId: Number(o.chainId),
+    status: 'FAILED',
+    statusReason:
+      `the deposit is short: ${amounts(held)} arrived, ${amounts(o.depositAmount)} required. Send the other ` +
+      `${amounts(o.depositAmount - held)} to ${plan.origin.address} and call RetryIntent with that transaction ` +
+      `before the origin deadline ${o.deadline} (chain time); otherwise everything the address holds is ` +
+      'returned to the owner after it',
+  });
+  await ctx.store.intents.updateStatus({ intentId: intent.intentId, to: 'FAILED' });
+}

@@ -15,11 +15,10 @@ import { createSwitchyardBridgeProvider } from '../../providers/switchyard-bridg
 import {
   type BridgeProvider,
   ProviderId,
-  type SwapProvider,
+  type SwapRouter,
   type TradeType,
   type WrapProvider,
 } from '../../providers/types.ts';
-import { createUniswapV2Provider } from '../../providers/uniswap-v2.ts';
 import { createWethProvider } from '../../providers/weth.ts';
 import { buildDestinationIntent, buildOriginIntent, type IntentContext } from './build-intents.ts';
 import { checkTrustless, choosePlan, wantsAlternatives } from './choose-route.ts';
@@ -36,6 +35,7 @@ import {
   SAME_CHAIN_DURATION_SECONDS,
   VAULT_REDEEM_GAS,
 } from './constants.ts';
+import { createSwapRouter } from './create-swap-router.ts';
 import {
   ExceedsMaximumError,
   GasAboveCapError,
@@ -43,11 +43,19 @@ import {
   MissingPriceError,
   withRequestField,
 } from './errors.ts';
-import { chainGas, destinationCallsGas, gasUnits } from './fees.ts';
+import { chainGas, destinationCallsGas, gasUnits, quotedGasPrice } from './fees.ts';
 import { ceilDiv, convert, isUsablePrice, type Priced, slippageParts, usdValue } from './money.ts';
 import { priceImpact } from './price-impact.ts';
-import { type LegAmounts, quoteExactInput, quoteExactOutput } from './quote-amounts.ts';
-import { type RouteShape, resolveRoutes } from './resolve-route.ts';
+import type { LegAmounts } from './quote-amounts.ts';
+import {
+  type PlanGas,
+  type QuotedLegs,
+  type QuoteLegsInput,
+  quoteLegsExactInput,
+  quoteLegsExactOutput,
+} from './quote-legs.ts';
+import { type RouteShape, resolveRoutes, type SwapLeg } from './resolve-route.ts';
+import { swapLegProviders, swapRoutesOf } from './swap-routes.ts';
 import type { ExecutionPlan, FeeOption, PlanDeps, PlanFees, PlanRequest } from './types.ts';
 import { sizeVaultExit } from './vault-exit.ts';
 
@@ -60,8 +68,12 @@ export function inferTradeType(request: PlanRequest): TradeType {
 
 export async function buildExecutionPlan(request: PlanRequest, deps: PlanDeps): Promise<ExecutionPlan> {
   checkProviders(request);
+  const only =
+    request.swapProvider && request.swapProvider !== 'AUTO'
+      ? (request.swapProvider as ProviderId)
+      : undefined;
   const providers: Providers = {
-    swap: createUniswapV2Provider({ getClient: deps.getClient }),
+    swap: createSwapRouter({ getClient: deps.getClient, only, directory: deps.poolDirectory }),
     bridge: createSwitchyardBridgeProvider({
       getClient: deps.getClient,
       solver: deps.operator.solver,
@@ -73,6 +85,7 @@ export async function buildExecutionPlan(request: PlanRequest, deps: PlanDeps): 
   // Gas fees depend on the chains alone: read beside the route's pool lookups, not after them.
   const gasPrices = readFees(request, deps);
   const { preference } = request;
+  // Resolving the shapes reads every pool their swap legs could use (their state does not depend on the amount).
   const shapes = await resolveRoutes(
     request,
     { chains: deps.chains, swap: providers.swap, bridge: providers.bridge },
@@ -86,7 +99,7 @@ export async function buildExecutionPlan(request: PlanRequest, deps: PlanDeps): 
 }
 
 interface Providers {
-  swap: SwapProvider;
+  swap: SwapRouter;
   bridge: BridgeProvider;
   weth: WrapProvider;
 }
@@ -97,74 +110,71 @@ async function planRoute(
   deps: PlanDeps,
   { swap, bridge, weth }: Providers,
   gasPrices: Map<number, Promise<ChainFees>>,
-  shape: RouteShape,
+  resolved: RouteShape,
 ): Promise<ExecutionPlan> {
   const tradeType = inferTradeType(request);
   const slippageTolerance = request.slippageTolerance ?? DEFAULT_SLIPPAGE_TOLERANCE;
-  // Pool state and the solver's inventory do not depend on the amounts: read while the gas prices come in.
-  for (const leg of [shape.originSwap, shape.destinationSwap]) {
-    if (leg) swap.prefetch?.(leg.chain, leg.tokenIn, leg.tokenOut);
-  }
-  if (shape.bridge) bridge.prefetch?.(shape.destination, shape.bridge.outputToken.address);
-  const price = pricer(deps, priceField(shape));
+  // The solver's inventory does not depend on the amounts: read while the gas prices come in.
+  if (resolved.bridge) bridge.prefetch?.(resolved.destination, resolved.bridge.outputToken.address);
+  const price = pricer(deps, priceField(resolved));
   // Prices are cached for seconds; on a miss each is a few pool reads, so the misses run side by side.
   // The destination token's price is awaited where it was before, so a refusal names the same cause.
-  const destinationPrice = price(shape.destination.chainId, shape.destinationToken);
+  const destinationPrice = price(resolved.destination.chainId, resolved.destinationToken);
   destinationPrice.catch(() => {});
   const natives = [
-    nativeOf(price, shape.origin),
-    shape.crossChain ? nativeOf(price, shape.destination) : undefined,
+    nativeOf(price, resolved.origin),
+    resolved.crossChain ? nativeOf(price, resolved.destination) : undefined,
   ];
   for (const p of natives) p?.catch(() => {});
-  const feeToken = await price(shape.origin.chainId, shape.originToken);
+  const feeToken = await price(resolved.origin.chainId, resolved.originToken);
   const originNative = await natives[0]!;
   const destinationNative = await natives[1];
+  // WITHDRAW: the origin's first call redeems the deposited shares.
   const originExtraGas = request.vaultExit ? VAULT_REDEEM_GAS : 0n;
-  const gas = await gasFor(shape, gasPrices, feeToken, originNative, destinationNative, originExtraGas);
-  const gasFee = gas.origin.feeAmount + (gas.destination?.feeAmount ?? 0n);
   const slippage = slippageParts(slippageTolerance);
   const bps = request.serviceFeeBps ?? 0n;
   // A provider that cannot serve the amount does not know the request: the amount it was given is the field.
   const amountField = tradeType === 'EXACT_INPUT' ? 'originTokenAmount' : 'destinationTokenAmount';
-  const naming = (error: unknown) => {
+  const naming = (error: unknown): never => {
     throw error instanceof SwitchyardError ? withRequestField(error, amountField) : error;
   };
+  const legsInput: QuoteLegsInput = {
+    shape: resolved,
+    swap,
+    bridge,
+    slippage,
+    gasOf: (s) => gasFor(s, gasPrices, feeToken, originNative, destinationNative, originExtraGas),
+    legPrices: async (leg: SwapLeg) => ({
+      gasPrice: quotedGasPrice(await gasPrices.get(leg.chain.chainId)!, leg.chain.maxFeePerGasWei),
+      native: leg.chain === resolved.origin ? originNative : destinationNative!,
+      tokenIn: await price(leg.chain.chainId, tokenOn(leg.chain, leg.tokenIn)),
+    }),
+  };
 
-  let legs: LegAmounts;
+  let quoted: QuotedLegs;
   let serviceFee: bigint;
   let depositAmount: bigint;
   if (tradeType === 'EXACT_INPUT') {
     depositAmount = requirePositive(request.originTokenAmount, 'originTokenAmount', tradeType);
     serviceFee = (depositAmount * bps) / BPS;
-    const net = depositAmount - serviceFee - gasFee;
-    if (net <= 0n) {
-      throw new InvalidAmountError(
-        `originTokenAmount: ${depositAmount} does not cover the fees (${serviceFee + gasFee} base units)`,
-        {
-          details: {
-            field: 'originTokenAmount',
-            expected: (serviceFee + gasFee + 1n).toString(),
-            actual: depositAmount.toString(),
-          },
-        },
-      );
-    }
-    legs = await quoteExactInput({ swap, bridge }, shape, net, slippage).catch(naming);
+    quoted = await quoteLegsExactInput(legsInput, depositAmount, serviceFee).catch(naming);
   } else {
     const wanted = requirePositive(request.destinationTokenAmount, 'destinationTokenAmount', tradeType);
-    legs = await quoteExactOutput({ swap, bridge }, shape, wanted, slippage).catch(naming);
+    quoted = await quoteLegsExactOutput(legsInput, wanted).catch(naming);
+    const { legs, gasFee } = quoted;
     serviceFee = ceilDiv(legs.routeInput * bps, BPS);
     depositAmount = legs.routeInput + serviceFee + gasFee;
     const cap = request.originTokenAmount ?? 0n;
     if (cap > 0n && depositAmount > cap) {
       throw new ExceedsMaximumError(
-        `originTokenAmount: the route needs a deposit of ${depositAmount} base units of ${shape.originToken.symbol}, which exceeds user-specified maximum ${cap}`,
+        `originTokenAmount: the route needs a deposit of ${depositAmount} base units of ${resolved.originToken.symbol}, which exceeds user-specified maximum ${cap}`,
         {
           details: { field: 'originTokenAmount', expected: depositAmount.toString(), actual: cap.toString() },
         },
       );
     }
   }
+  const { shape, legs, gas, gasFee } = quoted;
   const collectorFee = serviceFee + gasFee;
   const vaultExit =
     request.vaultExit &&
@@ -231,7 +241,8 @@ async function planRoute(
       providerFeesUsd: fees.providerFeeUsd,
       serviceFeesUsd: fees.collectorFeeUsd,
     }),
-    routeProviders: providersOf(shape),
+    routeProviders: providersOf(shape, legs),
+    swapRoutes: swapRoutesOf(legs, shape),
     gasFeeOptions: gasFeeOptionsFor({
       request,
       fees,
@@ -262,7 +273,7 @@ function requirePositive(amount: bigint | undefined, field: string, tradeType: T
 /** Only built-in providers may be asked for; AUTO (or nothing) lets the builder pick. */
 function checkProviders(request: PlanRequest): void {
   const allowed = {
-    swapProvider: ['AUTO', ProviderId.UniswapV2],
+    swapProvider: ['AUTO', ProviderId.UniswapV2, ProviderId.UniswapV3],
     bridgeProvider: ['AUTO', ProviderId.Switchyard],
   } as const;
   for (const name of ['swapProvider', 'bridgeProvider'] as const) {
@@ -315,7 +326,7 @@ function priceField(shape: RouteShape): (chainId: number, token: Address) => str
 
 /**
  * Starts the fee reads of the request's chains (only configured ones: an unknown chain is refused by
- * resolveRoute): the base fee and priority fee of the moment (at most QUOTE_FEE_CACHE_MS old when the
+ * resolveRoutes): the base fee and priority fee of the moment (at most QUOTE_FEE_CACHE_MS old when the
  * caller shares reads between quotes), or the legacy gas price.
  */
 function readFees(request: PlanRequest, deps: PlanDeps): Map<number, Promise<ChainFees>> {
@@ -331,6 +342,10 @@ function readFees(request: PlanRequest, deps: PlanDeps): Map<number, Promise<Cha
     reads.set(chainId, read);
   }
   return reads;
+}
+
+function tokenOn(chain: RouteShape['origin'], address: Address): TokenConfig {
+  return chain.tokens.find((t) => isAddressEqual(t.address, address))!;
 }
 
 function nativeOf(price: Price, chain: RouteShape['origin']): Promise<PricedToken> {
@@ -390,33 +405,26 @@ async function gasFor(
 async function feesFor(p: {
   shape: RouteShape;
   legs: LegAmounts;
-  gas: Awaited<ReturnType<typeof gasFor>>;
+  gas: PlanGas;
   gasFee: bigint;
   serviceFee: bigint;
   feeToken: PricedToken;
   price: Price;
 }): Promise<PlanFees> {
   const { shape, legs, feeToken, price } = p;
-  // Each provider leg's fee, in the fee token; WETH legs cost nothing.
+  // Each provider entry's fee, in the fee token (the order of routeProviders); WETH legs cost nothing.
   const legFees: bigint[] = [];
-  const tokenOn = (chain: RouteShape['origin'], address: Address) =>
-    chain.tokens.find((t) => isAddressEqual(t.address, address))!;
+  const swapFees = async (chain: RouteShape['origin'], quote: NonNullable<LegAmounts['originSwap']>) => {
+    const tokenIn = await price(chain.chainId, tokenOn(chain, quote.tokenIn));
+    for (const entry of swapLegProviders(quote)) legFees.push(convert(entry.feeAmount, tokenIn, feeToken));
+  };
   if (shape.wrapOnOrigin) legFees.push(0n);
-  if (legs.originSwap) {
-    const tokenIn = await price(shape.origin.chainId, tokenOn(shape.origin, legs.originSwap.tokenIn));
-    legFees.push(convert(legs.originSwap.feeAmount, tokenIn, feeToken));
-  }
+  if (legs.originSwap) await swapFees(shape.origin, legs.originSwap);
   if (legs.bridge) {
     const bridged = await price(shape.origin.chainId, shape.bridge!.inputToken);
     legFees.push(convert(legs.bridge.feeAmount, bridged, feeToken));
   }
-  if (legs.destinationSwap) {
-    const tokenIn = await price(
-      shape.destination.chainId,
-      tokenOn(shape.destination, legs.destinationSwap.tokenIn),
-    );
-    legFees.push(convert(legs.destinationSwap.feeAmount, tokenIn, feeToken));
-  }
+  if (legs.destinationSwap) await swapFees(shape.destination, legs.destinationSwap);
   if (shape.unwrapAtEnd) legFees.push(0n);
   const providerFee = legFees.reduce((a, b) => a + b, 0n);
   const usd = (amount: bigint) => usdValue(amount, feeToken);
@@ -458,12 +466,13 @@ async function executionLoss(legs: LegAmounts, shape: RouteShape, price: Price):
   return loss;
 }
 
-function providersOf(shape: RouteShape): ProviderId[] {
+/** Per leg in route order; a swap leg names each protocol its route uses (largest part first). */
+function providersOf(shape: RouteShape, legs: LegAmounts): ProviderId[] {
   const out: ProviderId[] = [];
   if (shape.wrapOnOrigin) out.push(ProviderId.Weth);
-  if (shape.originSwap) out.push(ProviderId.UniswapV2);
+  if (legs.originSwap) out.push(...swapLegProviders(legs.originSwap).map((e) => e.provider));
   if (shape.bridge) out.push(ProviderId.Switchyard);
-  if (shape.destinationSwap) out.push(ProviderId.UniswapV2);
+  if (legs.destinationSwap) out.push(...swapLegProviders(legs.destinationSwap).map((e) => e.provider));
   if (shape.unwrapAtEnd) out.push(ProviderId.Weth);
   return out;
 }

@@ -18,11 +18,12 @@ import {
 import { validateIntent } from '../../contracts/validate-intent.ts';
 import type { ChainConfig } from '../../internal/config-types.ts';
 import { createCalldataEncoder } from '../../providers/calldata-encoder.ts';
-import type { LegRecipient, SwapProvider, WrapProvider } from '../../providers/types.ts';
+import type { LegRecipient, SwapRouter, WrapProvider } from '../../providers/types.ts';
 import { vaultAbi } from '../../yield/index.ts';
 import { destinationCallCalls } from './destination-call.ts';
 import type { LegAmounts } from './quote-amounts.ts';
 import type { RouteShape } from './resolve-route.ts';
+import { swapLimits } from './swap-routes.ts';
 import type { ExecutionPlan, PlannedIntent } from './types.ts';
 
 /** Byte offset of the `depositor` word in `open(OrderData)` calldata (the first struct word). */
@@ -41,7 +42,7 @@ const encodeRedeem = createCalldataEncoder(vaultAbi, 'redeem');
 export interface IntentContext {
   shape: RouteShape;
   legs: LegAmounts;
-  swap: SwapProvider;
+  swap: SwapRouter;
   weth: WrapProvider;
   owner: Address;
   relayer: Address;
@@ -107,8 +108,7 @@ export function buildOriginIntent(
   const held = shape.wrapOnOrigin ? weth : depositToken;
   let order: OrderData | undefined;
   if (shape.crossChain) {
-    if (legs.originSwap)
-      calls.push(...swapCalls(ctx, legs.originSwap, legs.bridge!.inputAmount, { kind: 'self' }, false));
+    if (legs.originSwap) calls.push(...swapCalls(ctx, 'originSwap', { kind: 'self' }, false));
     order = orderFor(ctx, destination!);
     calls.push(...lockCalls(chain, order));
   } else {
@@ -182,13 +182,14 @@ function lockCalls(chain: ChainConfig, order: OrderData): IntentCall[] {
 
 function swapCalls(
   ctx: IntentContext,
-  quote: NonNullable<LegAmounts['originSwap']>,
-  limit: bigint,
+  which: 'originSwap' | 'destinationSwap',
   recipient: LegRecipient,
   nativeOut: boolean,
 ): IntentCall[] {
-  const deadline = quote.chainId === ctx.shape.origin.chainId ? ctx.originDeadline : ctx.destinationDeadline;
-  return ctx.swap.buildCalls({ quote, amountOutLimit: limit, recipient, nativeOut, deadline });
+  const quote = ctx.legs[which]!;
+  const deadline = which === 'originSwap' ? ctx.originDeadline : ctx.destinationDeadline;
+  const limits = swapLimits(which, ctx.legs, ctx.shape);
+  return ctx.swap.buildCalls({ quote, ...limits, recipient, nativeOut, deadline });
 }
 
 /**
@@ -210,8 +211,8 @@ function finalStage(
   const calls: IntentCall[] = [];
   let delivered = held;
   if (swap) {
-    const limit = swap.tradeType === 'EXACT_INPUT' ? legs.toAmountMin : legs.toAmount;
-    calls.push(...swapCalls(ctx, swap, limit, recipient, shape.nativeOutSwap));
+    const which = swap === legs.originSwap ? 'originSwap' : 'destinationSwap';
+    calls.push(...swapCalls(ctx, which, recipient, shape.nativeOutSwap));
     if (!toSelf) return calls;
     delivered = swap.tokenOut;
   }

@@ -53,12 +53,23 @@ function isCheaper(a: ExecutionPlan, b: ExecutionPlan): boolean {
 
 function isFaster(a: ExecutionPlan, b: ExecutionPlan): boolean {
   if (a.estimatedDuration !== b.estimatedDuration) return a.estimatedDuration < b.estimatedDuration;
-  if (a.routeProviders.length !== b.routeProviders.length) {
-    return a.routeProviders.length < b.routeProviders.length;
-  }
+  const [legsA, legsB] = [legCount(a), legCount(b)];
+  if (legsA !== legsB) return legsA < legsB;
   const [gasA, gasB] = [totalGas(a), totalGas(b)];
   if (gasA !== gasB) return gasA < gasB;
   return isCheaper(a, b);
+}
+
+/**
+ * A swap leg split across protocols names each in routeProviders, but its parts run in one call of the same
+ * transaction: it counts as one leg.
+ */
+function legCount(plan: ExecutionPlan): number {
+  const splitExtras = (plan.swapRoutes ?? []).reduce(
+    (n, route) => n + new Set(route.parts.map((part) => part.provider)).size - 1,
+    0,
+  );
+  return plan.routeProviders.length - splitExtras;
 }
 
 const totalGas = (plan: ExecutionPlan) =>

@@ -57,11 +57,11 @@ type ReasonClass<E extends SwitchyardError> = new (
 
 /**
  * The same reason naming `field`, for reasons raised where the request is not known (a provider that cannot
- * serve an amount). A reason that already names a field is returned as it is, and so is the solver's
- * inventory running short: that is the operator's capacity, not something wrong in the request.
+ * serve an amount). A reason that already names a field is returned as it is, and so are the operator's
+ * capacity limits (the solver's inventory short, gas above a chain's cap): nothing in the request is wrong.
  */
 export function withRequestField<E extends SwitchyardError>(error: E, field: string): E {
-  if (requestFieldOf(error) !== undefined || error instanceof InsufficientInventoryError) return error;
+  if (requestFieldOf(error) !== undefined || isCapacityLimit(error)) return error;
   const Kind = error.constructor as ReasonClass<E>;
   const named = new Kind(`${field}: ${error.message}`, {
     details: { ...error.details, field },
@@ -74,4 +74,8 @@ export function withRequestField<E extends SwitchyardError>(error: E, field: str
 /** Gas on a chain of the route costs more than the operator's cap for it now (its transactions would wait). */
 export class GasAboveCapError extends SwitchyardError {
   override readonly name = 'GasAboveCapError';
+}
+
+function isCapacityLimit(error: SwitchyardError): boolean {
+  return error instanceof InsufficientInventoryError || error instanceof GasAboveCapError;
 }

@@ -6,13 +6,7 @@
  * sized at its slippage minimum: EXACT_INPUT locks `minOut` (any better swap result is swept back to the owner
  * on the origin chain); EXACT_OUTPUT buys exactly the locked amount with at most `maxIn`.
  */
-import type {
-  BridgeProvider,
-  BridgeQuote,
-  SwapProvider,
-  SwapQuote,
-  TradeType,
-} from '../../providers/types.ts';
+import type { BridgeProvider, BridgeQuote, SwapQuote, SwapRouter, TradeType } from '../../providers/types.ts';
 import { minusSlippage, plusSlippage } from './money.ts';
 import type { RouteShape, SwapLeg } from './resolve-route.ts';
 
@@ -30,17 +24,29 @@ export interface LegAmounts {
 }
 
 export interface QuoteLegsDeps {
-  swap: SwapProvider;
+  swap: SwapRouter;
   bridge: BridgeProvider;
+  /** What gas costs in a leg's input token, so its routes are compared net of gas (quote-legs.ts). */
+  gasValue?: ((leg: SwapLeg) => (gas: bigint) => bigint) | undefined;
+  /** Quote these legs' routes again (same paths and shares) instead of choosing routes. */
+  previous?: LegAmounts | undefined;
 }
 
-function quoteSwap(deps: QuoteLegsDeps, leg: SwapLeg, tradeType: TradeType, amount: bigint) {
+function quoteSwap(
+  deps: QuoteLegsDeps,
+  leg: SwapLeg,
+  which: 'originSwap' | 'destinationSwap',
+  tradeType: TradeType,
+  amount: bigint,
+) {
   return deps.swap.quote({
     chain: leg.chain,
     tokenIn: leg.tokenIn,
     tokenOut: leg.tokenOut,
     tradeType,
     amount,
+    gasValue: deps.gasValue?.(leg),
+    sameRouteAs: deps.previous?.[which],
   });
 }
 
@@ -64,7 +70,7 @@ export async function quoteExactInput(
   slippage: bigint,
 ): Promise<LegAmounts> {
   const originSwap = shape.originSwap
-    ? await quoteSwap(deps, shape.originSwap, 'EXACT_INPUT', net)
+    ? await quoteSwap(deps, shape.originSwap, 'originSwap', 'EXACT_INPUT', net)
     : undefined;
   const base = { routeInput: net, expectedRouteInput: net, originSwap };
   if (!shape.crossChain) {
@@ -74,7 +80,7 @@ export async function quoteExactInput(
   const lock = originSwap ? minusSlippage(originSwap.amountOut, slippage) : net;
   const bridge = await quoteBridge(deps, shape, 'EXACT_INPUT', lock);
   const destinationSwap = shape.destinationSwap
-    ? await quoteSwap(deps, shape.destinationSwap, 'EXACT_INPUT', bridge.outputAmount)
+    ? await quoteSwap(deps, shape.destinationSwap, 'destinationSwap', 'EXACT_INPUT', bridge.outputAmount)
     : undefined;
   const out = destinationSwap?.amountOut ?? bridge.outputAmount;
   const min = destinationSwap ? minusSlippage(out, slippage) : out;
@@ -91,18 +97,18 @@ export async function quoteExactOutput(
   const fixed = { toAmount: wanted, toAmountMin: wanted };
   if (!shape.crossChain) {
     const originSwap = shape.originSwap
-      ? await quoteSwap(deps, shape.originSwap, 'EXACT_OUTPUT', wanted)
+      ? await quoteSwap(deps, shape.originSwap, 'originSwap', 'EXACT_OUTPUT', wanted)
       : undefined;
     const routeInput = originSwap ? plusSlippage(originSwap.amountIn, slippage) : wanted;
     return { ...fixed, routeInput, expectedRouteInput: originSwap?.amountIn ?? wanted, originSwap };
   }
   const destinationSwap = shape.destinationSwap
-    ? await quoteSwap(deps, shape.destinationSwap, 'EXACT_OUTPUT', wanted)
+    ? await quoteSwap(deps, shape.destinationSwap, 'destinationSwap', 'EXACT_OUTPUT', wanted)
     : undefined;
   const delivered = destinationSwap ? plusSlippage(destinationSwap.amountIn, slippage) : wanted;
   const bridge = await quoteBridge(deps, shape, 'EXACT_OUTPUT', delivered);
   const originSwap = shape.originSwap
-    ? await quoteSwap(deps, shape.originSwap, 'EXACT_OUTPUT', bridge.inputAmount)
+    ? await quoteSwap(deps, shape.originSwap, 'originSwap', 'EXACT_OUTPUT', bridge.inputAmount)
     : undefined;
   const routeInput = originSwap ? plusSlippage(originSwap.amountIn, slippage) : bridge.inputAmount;
   const expectedRouteInput = originSwap?.amountIn ?? bridge.inputAmount;

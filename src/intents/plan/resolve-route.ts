@@ -7,7 +7,7 @@
 import { type Address, type Hex, isAddressEqual, zeroAddress } from 'viem';
 import type { ChainConfig, TokenConfig } from '../../internal/config-types.ts';
 import { UnsupportedRouteError } from '../../providers/errors.ts';
-import type { BridgeProvider, SwapProvider } from '../../providers/types.ts';
+import type { BridgeProvider, SwapRouter } from '../../providers/types.ts';
 import { checkRecipient } from './check-recipient.ts';
 import { UnsupportedChainError, UnsupportedTokenError } from './errors.ts';
 import type { PlanRequest } from './types.ts';
@@ -16,6 +16,7 @@ export interface SwapLeg {
   chain: ChainConfig;
   tokenIn: Address;
   tokenOut: Address;
+  /** Gas of the leg's route: 0 until the route is chosen (quote-legs.ts sets it). */
   gas: bigint;
 }
 
@@ -83,7 +84,7 @@ function workToken(chain: ChainConfig, token: TokenConfig, field: string): Token
 
 export interface ResolveDeps {
   chains: readonly ChainConfig[];
-  swap: SwapProvider;
+  swap: SwapRouter;
   bridge: BridgeProvider;
 }
 
@@ -211,31 +212,30 @@ async function crossChainShapes(
 }
 
 async function swapLeg(
-  swap: SwapProvider,
+  swap: SwapRouter,
   chain: ChainConfig,
   tokenIn: Address,
   tokenOut: Address,
 ): Promise<SwapLeg>;
 async function swapLeg(
-  swap: SwapProvider,
+  swap: SwapRouter,
   chain: ChainConfig,
   tokenIn: Address,
   tokenOut: Address,
   optional: true,
 ): Promise<SwapLeg | null>;
 async function swapLeg(
-  swap: SwapProvider,
+  swap: SwapRouter,
   chain: ChainConfig,
   tokenIn: Address,
   tokenOut: Address,
   optional = false,
 ) {
-  const gas = await swap.estimateGas(chain, tokenIn, tokenOut);
-  if (gas !== undefined) return { chain, tokenIn, tokenOut, gas };
+  if (await swap.canSwap(chain, tokenIn, tokenOut)) return { chain, tokenIn, tokenOut, gas: 0n };
   if (optional) return null;
   // Only a same-chain swap requires its leg, and what it cannot reach is the destination token.
   throw new UnsupportedRouteError(
-    `destinationTokenAddress: no ${swap.id} pool path from ${tokenIn} to ${tokenOut} on chain ${chain.chainId}`,
+    `destinationTokenAddress: no pool path from ${tokenIn} to ${tokenOut} on chain ${chain.chainId}`,
     { details: { field: 'destinationTokenAddress', chainId: chain.chainId, tokenIn, tokenOut } },
   );
 }

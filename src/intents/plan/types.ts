@@ -3,8 +3,9 @@ import type { Address, Hex, PublicClient } from 'viem';
 import type { ChainFees } from '../../chains/chain-fees.ts';
 import type { Intent, OrderData } from '../../contracts/types.ts';
 import type { ChainConfig } from '../../internal/config-types.ts';
+import type { PoolDirectory } from '../../providers/pool-directory.ts';
 import type { InventorySource } from '../../providers/switchyard-bridge.ts';
-import type { ProviderChoice, ProviderId, TradeType } from '../../providers/types.ts';
+import type { ProviderChoice, ProviderId, SwapAlternative, TradeType } from '../../providers/types.ts';
 import type { IntentMode, RoutePreference } from '../intent-document.ts';
 
 export interface PlanRequest {
@@ -79,6 +80,8 @@ export interface PlanDeps {
   solverInventory?: InventorySource;
   /** A chain's current fees (a short cache shared by quotes); default: read fresh from its latest block. */
   chainFees?: (chainId: number) => Promise<ChainFees>;
+  /** Where pools are, learnt across quotes (providers/pool-directory.ts); each plan learns alone without it. */
+  poolDirectory?: PoolDirectory;
 }
 
 export interface ChainGas {
@@ -148,6 +151,35 @@ export interface GasFeeOptions {
   expiresAt: bigint;
 }
 
+/** One part of a swap leg's route as the quote shows it. */
+export interface SwapRoutePart {
+  provider: ProviderId;
+  /** tokenIn … tokenOut. */
+  tokens: readonly Address[];
+  /** Each hop's pool (V2 pair or V3 pool). */
+  pools: readonly Address[];
+  /** Each hop's LP fee in pips (3000 = 0.3 %). */
+  fees: readonly number[];
+  amountIn: bigint;
+  amountOut: bigint;
+  /** What the part's swap call enforces: its least output (EXACT_INPUT) or its most input (EXACT_OUTPUT). */
+  limit: bigint;
+}
+
+/** A swap leg's chosen route, its split and what the routes weighed against it would have given. */
+export interface SwapRouteSummary {
+  leg: 'origin' | 'destination';
+  chainId: number;
+  tokenIn: Address;
+  tokenOut: Address;
+  amountIn: bigint;
+  amountOut: bigint;
+  gasEstimate: bigint;
+  /** Largest first; more than one when the leg is split. */
+  parts: SwapRoutePart[];
+  alternatives: readonly SwapAlternative[];
+}
+
 export interface PlannedIntent {
   intent: Intent;
   hash: Hex;
@@ -184,6 +216,8 @@ export interface ExecutionPlan {
   fees: PlanFees;
   priceImpact: PriceImpactBreakdown;
   routeProviders: ProviderId[];
+  /** Per swap leg (origin first): the route taken, its split and the alternatives (docs/api.md). */
+  swapRoutes?: SwapRouteSummary[] | undefined;
   gasFeeOptions: GasFeeOptions;
   /** Unix seconds. */
   deadlines: {

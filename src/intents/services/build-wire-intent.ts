@@ -169,6 +169,19 @@ function quote(plan: ExecutionPlan, intentId: string): WireIntent['quote'] {
       netPriceImpact: part(p.net),
     },
     estimatedDuration: plan.estimatedDuration,
+    swapRoutes: plan.swapRoutes?.map((route) => ({
+      ...route,
+      parts: route.parts.map((part) => ({
+        ...part,
+        tokens: [...part.tokens],
+        pools: [...part.pools],
+        fees: [...part.fees],
+      })),
+      alternatives: route.alternatives.map((a) => ({
+        ...a,
+        parts: a.parts.map((part) => ({ ...part, tokens: [...part.tokens], fees: [...part.fees] })),
+      })),
+    })),
   };
 }
 

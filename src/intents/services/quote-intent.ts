@@ -6,6 +6,7 @@ import { type Address, isAddressEqual, zeroAddress } from 'viem';
 import { type ChainFees, readChainFees } from '../../chains/chain-fees.ts';
 import { createTtlMemo } from '../../chains/ttl-memo.ts';
 import type { ChainConfig } from '../../internal/config-types.ts';
+import { createPoolDirectory } from '../../providers/pool-directory.ts';
 import type { Store } from '../../store/index.ts';
 import { createMarketLookup, resolveMarkets } from '../../yield/index.ts';
 import type { IntentDocument, Quote, QuoteRequest } from '../intent-document.ts';
@@ -92,6 +93,8 @@ export function createQuoteIntent(
         const client = getClient(chainId);
         return readChainFees(client, client.getBlock({ blockTag: 'latest' }));
       }),
+    // One per service: quotes learn where pools are (and are not) from the quotes before them.
+    poolDirectory: createPoolDirectory(),
   };
   const version = deps.config?.version ?? '0.1.0';
   const vaultMode = createVaultMode({ lookup: createMarketLookup(resolveMarkets(deps.chains)), getClient });

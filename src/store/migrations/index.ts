@@ -3,14 +3,19 @@
  * reorder a shipped one (databases in the field have already run it).
  */
 import type { Migration, MigrationProvider } from 'kysely';
-import type { ColumnTypes } from '../capabilities.ts';
+import type { DialectProfile } from '../capabilities.ts';
 import { migration0001 } from './0001_initial.ts';
 import { migration0002 } from './0002_execution_plan.ts';
 import { migration0003 } from './0003_history_owner_indexes.ts';
 import { migration0004 } from './0004_signed_transactions_mined_block.ts';
 import { migration0007 } from './0007_intents_solver_amounts.ts';
+import { migration0009 } from './0009_intent_events.ts';
+import { migration0010 } from './0010_webhooks.ts';
+import { migration0012 } from './0012_task_leases.ts';
+import { migration0013 } from './0013_step_takeovers.ts';
 
-export function migrationProvider(columns: ColumnTypes): MigrationProvider {
+export function migrationProvider(profile: DialectProfile): MigrationProvider {
+  const { columns } = profile;
   return {
     async getMigrations(): Promise<Record<string, Migration>> {
       return {
@@ -19,6 +24,10 @@ export function migrationProvider(columns: ColumnTypes): MigrationProvider {
         '0003_history_owner_indexes': migration0003(),
         '0004_signed_transactions_mined_block': migration0004(),
         '0007_intents_solver_amounts': migration0007(columns),
+        '0009_intent_events': migration0009(profile),
+        '0010_webhooks': migration0010(columns),
+        '0012_task_leases': migration0012(columns),
+        '0013_step_takeovers': migration0013(),
       };
     },
   };

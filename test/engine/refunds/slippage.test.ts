@@ -1,7 +1,9 @@
 /**
  * Failures after the deposit that must return the money: the pool price moves after the quote (a large swap
  * by another account) so a swap's committed minimum cannot be met, on the origin swap or on the destination
- * swap, and a destination call that reverts. Balances are checked on both chains, with the receipt.
+ * swap, and a destination call that reverts. Balances are checked on both chains, with the receipt. The swaps
+ * are pinned to UNISWAP_V2 (whose pair the price move hits); test/routing/slippage-refund.test.ts does the
+ * same through V3 pools.
  */
 import { type Address, encodeFunctionData, erc20Abi, maxUint256, parseUnits } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -77,6 +79,7 @@ describe('slippage and destination failures refund on the devnet', () => {
       destinationToAddress: recipient,
       originTokenAmount: parseUnits('100', 18),
       serviceFeeBps: 25n,
+      swapProvider: 'UNISWAP_V2',
     });
     await movePrice(alpha, 'DAI'); // DAI now buys far less USDC than quoted
     const userDai = await f.balance(alpha, token(alpha, 'DAI'), user);
@@ -118,6 +121,7 @@ describe('slippage and destination failures refund on the devnet', () => {
       destinationToAddress: recipient,
       originTokenAmount: parseUnits('80', 6),
       serviceFeeBps: 25n,
+      swapProvider: 'UNISWAP_V2',
     });
     await movePrice(beta, 'USDC'); // USDC now buys far less DAI than quoted
     const userA = await f.balance(alpha, token(alpha, 'USDC'), user);

@@ -30,8 +30,15 @@ export interface EngineFixture {
   projectId: number;
   planDeps: PlanDeps;
   chain(chainId: number | bigint): TestDevnetChain;
-  /** `chains` replaces the devnet's chain configs for this engine (a per-chain setting under test). */
-  startEngine(options?: { chains?: ChainConfig[]; engine?: IntentEngineOptions }): Promise<IntentEngine>;
+  /**
+   * `chains` replaces the devnet's chain configs for this engine (a per-chain setting under test); `store`
+   * is another store on the same database (another worker process's pool).
+   */
+  startEngine(options?: {
+    chains?: ChainConfig[];
+    engine?: IntentEngineOptions;
+    store?: Store;
+  }): Promise<IntentEngine>;
   /** Builds a plan and stores the intent as QUOTED with three UNKNOWN receipt rows (QuoteIntent's store). */
   quote(request: PlanRequest): Promise<{ intentId: string; plan: ExecutionPlan }>;
   /** `quote`, then COMMITTED. */
@@ -108,7 +115,7 @@ export async function startEngineFixture(dialect: Dialect = 'sqlite'): Promise<E
     chain,
     async startEngine(options = {}) {
       const engine = createIntentEngine({
-        store,
+        store: options.store ?? store,
         chains: options.chains ?? net.chainConfigs,
         clients: new Map(net.chains.map((c) => [c.entry.chainId, c.publicClient])),
         keys: {

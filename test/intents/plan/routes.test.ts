@@ -1,23 +1,23 @@
 /**
  * Every route kind the plan builder supports, built against the devnet and then executed by hand the way the
- * engine will (support/run-plan.ts), with the balances that matter checked on-chain at the end.
+ * engine will (support/run-plan.ts), with the balances that matter checked on-chain at the end. Swaps are
+ * pinned to UNISWAP_V2 here, so every kind runs through Router02; test/routing runs the kinds with the
+ * best route across V2 and V3 (AUTO), where most of them go through SwapRouter02.
  */
-import { type Address, encodeFunctionData, type Hex, parseEther, parseUnits, zeroAddress } from 'viem';
+import { type Address, encodeFunctionData, type Hex, parseEther, parseUnits } from 'viem';
 import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accruingVaultAbi } from '../../../src/contracts/abis.generated.ts';
-import { buildExecutionPlan } from '../../../src/intents/plan/build-execution-plan.ts';
 import { AMOUNT_PLACEHOLDER } from '../../../src/intents/plan/constants.ts';
-import type { ExecutionPlan, PlanDeps, PlanRequest } from '../../../src/intents/plan/types.ts';
+import type { PlanDeps, PlanRequest } from '../../../src/intents/plan/types.ts';
 import { startTestDevnet, type TestDevnet, type TestDevnetChain } from '../../harness/devnet.ts';
-import { balanceOf, leftovers } from './support/balances.ts';
+import { balanceOf } from './support/balances.ts';
+import { buildAndRunPlan } from './support/build-and-run.ts';
 import { poolPrices } from './support/prices.ts';
-import { chainOf, type PlanRun, runPlan } from './support/run-plan.ts';
+import { chainOf } from './support/run-plan.ts';
 
 const usdc = (n: string) => parseUnits(n, 6);
 const dai = (n: string) => parseUnits(n, 18);
-/** Sent on top of every deposit: the origin account must return it to the owner at once. */
-const EXTRA_DEPOSIT_USDC = usdc('1');
 const SERVICE_FEE_BPS = 25n;
 
 let net: TestDevnet;
@@ -69,76 +69,12 @@ function request(p: {
     originTokenAmount: p.amountIn,
     destinationTokenAmount: p.amountOut,
     serviceFeeBps: SERVICE_FEE_BPS,
+    swapProvider: 'UNISWAP_V2',
     ...p.extra,
   };
 }
 
-interface Outcome {
-  plan: ExecutionPlan;
-  run: PlanRun;
-  received: bigint;
-}
-
-/** Builds the plan, runs it, and checks what every route must satisfy. */
-async function buildAndRun(req: PlanRequest, recipient: Address): Promise<Outcome> {
-  const plan = await buildExecutionPlan(req, deps);
-  const origin = chainOf(net, req.originChainId);
-  const dest = chainOf(net, req.destinationChainId);
-  const feeCollector = deps.operator.feeCollector;
-  const solver = deps.operator.solver;
-  const originToken = req.originTokenAddress;
-  const nativeIn = originToken === zeroAddress;
-  const extra = nativeIn
-    ? 0n
-    : EXTRA_DEPOSIT_USDC * (originToken === token(origin, 'USDC') ? 1n : 10n ** 12n);
-  const bridgedIn = plan.order?.inputToken;
-  const before = {
-    recipient: await balanceOf(dest, req.destinationTokenAddress, recipient),
-    collector: await balanceOf(origin, originToken, feeCollector),
-    user: await balanceOf(origin, originToken, user),
-    solver: bridgedIn ? await balanceOf(origin, bridgedIn, solver) : 0n,
-  };
-  const run = await runPlan(net, plan, extra);
-  expect(run.originSucceeded).toBe(true);
-  if (plan.destination) expect(run.destinationSucceeded).toBe(true);
-
-  const received = (await balanceOf(dest, req.destinationTokenAddress, recipient)) - before.recipient;
-  expect(received).toBeGreaterThanOrEqual(plan.amounts.toAmountMin);
-  // The fee collector got exactly the committed gas + service fee, in the origin token.
-  expect((await balanceOf(origin, originToken, feeCollector)) - before.collector).toBe(
-    plan.fees.collectorFee,
-  );
-  // The user paid at most the committed deposit: the extra deposit (and any unspent maximum) came back.
-  if (!nativeIn) {
-    const spent = before.user - (await balanceOf(origin, originToken, user));
-    expect(spent).toBeLessThanOrEqual(plan.amounts.depositAmount);
-    expect(spent).toBeGreaterThan(0n);
-  }
-  if (plan.order && bridgedIn) {
-    // The solver was repaid the locked amount on the origin chain.
-    expect(run.order!.inputAmount).toBe(plan.order.inputAmount);
-    expect((await balanceOf(origin, bridgedIn, solver)) - before.solver).toBe(plan.order.inputAmount);
-  }
-  // The gas the fee charges for covers what the operator's transactions really used on each chain.
-  const originGas = run.origin.gasUsed + (run.settle?.gasUsed ?? 0n);
-  expect(originGas).toBeLessThanOrEqual(plan.fees.originGas.gasLimit);
-  if (plan.fees.destinationGas) {
-    const destGas = run.fill!.gasUsed + run.destination!.gasUsed;
-    expect(destGas).toBeLessThanOrEqual(plan.fees.destinationGas.gasLimit);
-  }
-  if (process.env.PLAN_GAS_REPORT) {
-    console.log(plan.routeProviders.join('+') || 'transfer', {
-      originGas,
-      estimate: plan.fees.originGas.gasLimit,
-      dest: plan.fees.destinationGas
-        ? [run.fill!.gasUsed + run.destination!.gasUsed, plan.fees.destinationGas.gasLimit]
-        : undefined,
-    });
-  }
-  expect(await leftovers(origin, plan.origin.address)).toEqual({});
-  if (plan.destination) expect(await leftovers(dest, plan.destination.address)).toEqual({});
-  return { plan, run, received };
-}
+const buildAndRun = (req: PlanRequest, recipient: Address) => buildAndRunPlan(net, deps, req, recipient);
 
 describe('same chain', () => {
   it('transfers the same token, exact input, fees to the collector', async () => {

@@ -25,6 +25,7 @@ import {
   intentAccountAbi,
   originSettlerAbi,
 } from '../../../src/contracts/abis.generated.ts';
+import { FEE_TIER_TICK_SPACING, poolAddress } from '../../../src/providers/uniswap-v3-pool-address.ts';
 import { rawQuery } from '../../harness/database.ts';
 import type { TestDevnetChain } from '../../harness/devnet.ts';
 import type { ResilienceService } from './resilience-service.ts';
@@ -72,7 +73,7 @@ async function transactionsSince(chain: TestDevnetChain, fromBlock: bigint) {
 }
 
 export async function auditSends(
-  svc: ResilienceService,
+  svc: Pick<ResilienceService, 'net' | 'database'>,
   intents: AuditedIntent[],
   startBlocks: Map<number, bigint>,
 ): Promise<{ operatorTransactions: number }> {
@@ -189,11 +190,12 @@ function revertedEarly(row: JournalRow | undefined): boolean {
 /**
  * The holders whose balances are summed, per chain: the devnet roles (user, solver, relayer, attester,
  * fee collector), every contract the devnet lists (settlers, factory, WETH, routers, vaults), every
- * Uniswap V2 pair, the block producer (it receives the priority fees), and the addresses the run created:
+ * Uniswap V2 pair and V3 pool (every fee tier of every pair of listed tokens; one never created holds
+ * nothing), the block producer (it receives the priority fees), and the addresses the run created:
  * every intent account (origin and destination) and every recipient.
  */
 export async function holders(
-  svc: ResilienceService,
+  svc: Pick<ResilienceService, 'net'>,
   chain: TestDevnetChain,
   extra: Address[],
 ): Promise<Address[]> {
@@ -235,6 +237,15 @@ export async function holders(
           args: [i],
         }),
       );
+    }
+  }
+  const v3Factory = chain.entry.contracts.uniswapV3Factory as Address | undefined;
+  const tokens = Object.values(chain.entry.tokens).filter((x): x is Address => typeof x === 'string');
+  if (v3Factory) {
+    for (const [i, a] of tokens.entries()) {
+      for (const b of tokens.slice(i + 1)) {
+        for (const fee of FEE_TIER_TICK_SPACING.keys()) pairs.push(poolAddress(v3Factory, a, b, fee));
+      }
     }
   }
   const miner = (await chain.publicClient.getBlock()).miner;
@@ -302,7 +313,7 @@ export interface ConservationLine {
  * Intent accounts and recipients are read at `startBlock` too (they must have held nothing).
  */
 export async function conservation(
-  svc: ResilienceService,
+  svc: Pick<ResilienceService, 'net'>,
   startBlocks: Map<number, bigint>,
   created: Address[],
 ): Promise<ConservationLine[]> {

@@ -108,7 +108,7 @@ export async function executeIntent(svc: ResilienceService, intentId: string, ha
 }
 
 export async function waitForTerminal(
-  svc: ResilienceService,
+  svc: Pick<ResilienceService, 'store'>,
   intentId: string,
   timeoutMs: number,
 ): Promise<IntentRecord> {
@@ -130,7 +130,7 @@ export async function waitForTerminal(
 
 /** Waits until the intent's journal has `step` done (settlement runs after the user's SUCCEEDED). */
 export async function waitForStepDone(
-  svc: ResilienceService,
+  svc: Pick<ResilienceService, 'store'>,
   intentId: string,
   step: string,
   timeoutMs: number,

@@ -32,6 +32,8 @@ export interface ResilienceOptions {
   confirmations?: Record<number, number>;
   /** RPC URL per chain id that the service uses instead of the chain's own (a fault proxy). */
   rpcUrls?: Record<number, string>;
+  /** More fields of the serve config file (e.g. `webhooks`). */
+  serveConfig?: Record<string, unknown>;
 }
 
 export interface ResilienceService {
@@ -88,6 +90,9 @@ export async function startResilienceService(
       ...(database.options.databaseUrl && { databaseUrl: database.options.databaseUrl }),
       role: 'all',
       chains: chainConfigs.map(toFileChain),
+      // Several serve processes run at once (this suite and others): metrics on any free port, not 9464.
+      metrics: { host: '127.0.0.1', port: 0 },
+      ...options.serveConfig,
     }),
   );
   const accounts = devnet.devnet.accounts;
@@ -157,7 +162,7 @@ export async function startResilienceService(
 }
 
 /** The serve config file's chain shape (resolve-config.ts): the fields it knows, nothing else. */
-function toFileChain(c: ChainConfig) {
+export function toFileChain(c: ChainConfig) {
   return {
     chainId: c.chainId,
     name: c.name,

@@ -8,6 +8,7 @@ import { accruingVaultAbi } from '../../../src/contracts/abis.generated.ts';
 import { AMOUNT_PLACEHOLDER } from '../../../src/intents/plan/constants.ts';
 import { dai, freshAddress, quoteRequest, usdc } from '../../e2e/support/requests.ts';
 import type { TestDevnetChain } from '../../harness/devnet.ts';
+import type { ResilienceService } from './resilience-service.ts';
 import type { ResilienceSuite } from './suite.ts';
 
 export interface Route {
@@ -16,7 +17,12 @@ export interface Route {
   request(recipient: Address): QuoteIntentRequest;
 }
 
-export function routeMix(suite: ResilienceSuite): Route[] {
+/** The devnet's chains and the service's devnet (a resilience suite, or any run on one devnet). */
+export type RouteChains = Pick<ResilienceSuite, 'alpha' | 'beta' | 'gamma'> & {
+  svc: Pick<ResilienceService, 'net'>;
+};
+
+export function routeMix(suite: RouteChains): Route[] {
   const { alpha, beta, gamma, svc } = suite;
   const owner = svc.net.devnet.accounts.user.address;
   const r =

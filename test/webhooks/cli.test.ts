@@ -1,0 +1,194 @@
+/**
+ * `switchyard webhooks` as an operator runs it (node bin/switchyard.js), on SQLite and on Postgres, with a
+ * real receiver on loopback: add prints the id and secret once, list and log show the endpoint and its
+ * attempts, test pings (signed, recorded), replay and resume set where deliveries go on from, remove; the
+ * target guard refuses loopback unless the config or a devnet data dir allows it; bad input is refused
+ * naming the flag.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createSilentLogger } from '../../src/internal/logger.ts';
+import { createStore } from '../../src/store/create-store.ts';
+import { newIntent } from '../../src/store/testing.ts';
+import type { Store } from '../../src/store/types.ts';
+import { describeEachDialect } from '../harness/database.ts';
+import { loadDocsVerifier } from './support/docs-snippet.ts';
+import { type Receiver, startReceiver } from './support/receiver.ts';
+
+const exec = promisify(execFile);
+const BIN = join(import.meta.dirname, '../../bin/switchyard.js');
+
+describeEachDialect('switchyard webhooks', ({ database }) => {
+  let dataDir: string;
+  let devnetDir: string;
+  let configPath: string;
+  let store: Store;
+  let receiver: Receiver;
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'sw-hooks-cli-'));
+    devnetDir = await mkdtemp(join(tmpdir(), 'sw-hooks-devnet-'));
+    // What `switchyard start` leaves in its data dir; the command only looks for the file.
+    await writeFile(join(devnetDir, 'devnet.json'), '{}\n');
+    const { databaseUrl, sqlitePath } = database().options;
+    configPath = join(dataDir, 'serve.json');
+    await writeFile(
+      configPath,
+      JSON.stringify({
+        ...(databaseUrl ? { databaseUrl } : { dataDir: join(sqlitePath!, '..') }),
+        webhooks: { allowPrivateTargets: true },
+        chains: [
+          {
+            chainId: 31337,
+            name: 'Alpha',
+            rpcUrls: ['http://127.0.0.1:1'],
+            nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+            tokens: [],
+            contracts: {},
+          },
+        ],
+      }),
+    );
+    store = await createStore({ log: createSilentLogger(), ...database().options });
+    await store.projects.create('hooks-cli');
+    receiver = await startReceiver();
+  });
+  afterAll(async () => {
+    await receiver?.stop();
+    await store?.close();
+    await rm(dataDir, { recursive: true, force: true });
+    await rm(devnetDir, { recursive: true, force: true });
+  });
+
+  /** The CLI on this block's database: --config (its store and policy), or the environment and --data-dir. */
+  const cli = async (...args: string[]) => {
+    const { databaseUrl, sqlitePath } = database().options;
+    const usesConfig = args.includes('--config');
+    const env = {
+      ...process.env,
+      DATABASE_URL: usesConfig ? '' : (databaseUrl ?? ''),
+      SWITCHYARD_DATA_DIR: sqlitePath ? join(sqlitePath, '..') : dataDir,
+    };
+    try {
+      const { stdout, stderr } = await exec(process.execPath, [BIN, 'webhooks', ...args], { env });
+      return { code: 0, stdout, stderr };
+    } catch (error) {
+      const e = error as { code: number; stdout: string; stderr: string };
+      return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+    }
+  };
+  const withConfig = (...args: string[]) => cli(...args, '--config', configPath);
+
+  it('refuses a loopback URL unless the config or a devnet allows it; bad input names its flag', async () => {
+    const refused = await cli('add', '--project', 'hooks-cli', '--url', receiver.url);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('webhook target 127.0.0.1 is a loopback or private-range address');
+    const metadata = await cli('add', '--project', 'hooks-cli', '--url', 'http://169.254.169.254/latest');
+    expect(metadata.stderr).toContain('loopback or private-range');
+    const named = await cli('add', '--project', 'hooks-cli', '--url', 'http://localhost:9/x');
+    expect(named.stderr).toMatch(/localhost is (127\.0\.0\.1|::1), a loopback or private-range address/);
+    expect((await withConfig('add', '--project', 'hooks-cli', '--url', 'ftp://x.example/')).stderr).toContain(
+      '--url: must be an http:// or https:// URL, not ftp:',
+    );
+    expect(
+      (await withConfig('add', '--project', 'hooks-cli', '--url', receiver.url, '--events', 'intent.done'))
+        .stderr,
+    ).toContain("--events: 'intent.done' is not an event type or a prefix of one");
+    expect((await withConfig('add', '--project', 'nobody', '--url', receiver.url)).stderr).toContain(
+      "project 'nobody' does not exist",
+    );
+    expect((await cli('list', '--project', 'hooks-cli')).stdout).toContain('has no webhook endpoints');
+    // A devnet's data dir allows loopback, as `switchyard start` does (its SQLite store, in that dir).
+    const devnetStore = await createStore({
+      log: createSilentLogger(),
+      sqlitePath: join(devnetDir, 'switchyard.sqlite'),
+    });
+    await devnetStore.projects.create('devnet');
+    await devnetStore.close();
+    const devnet = await exec(
+      process.execPath,
+      [BIN, 'webhooks', 'add', '--project', 'devnet', '--url', receiver.url, '--data-dir', devnetDir],
+      {
+        env: { ...process.env, DATABASE_URL: '', SWITCHYARD_DATA_DIR: '' },
+      },
+    );
+    expect(devnet.stdout).toMatch(/^id: 1\nsecret: whsec_/);
+  });
+
+  it('add, list, test, log, replay, resume and remove an endpoint', async () => {
+    const added = await withConfig(
+      'add',
+      '--project',
+      'hooks-cli',
+      '--url',
+      receiver.url,
+      '--events',
+      'intent.*',
+    );
+    expect(added.code).toBe(0);
+    const [, id, secret] = /^id: (\d+)\nsecret: (whsec_[A-Za-z0-9_-]{43})\n$/.exec(added.stdout) ?? [];
+    expect(id).toBeDefined();
+    expect(added.stderr).toContain('The secret is shown only this once');
+
+    const listed = await cli('list', '--project', 'hooks-cli');
+    expect(listed.stdout).toMatch(
+      new RegExp(`^${id}\\s+${receiver.url}\\s+intent\\.\\*\\s+active\\s+0\\s+0`, 'm'),
+    );
+    expect(listed.stdout).not.toContain(secret!);
+
+    const pinged = await withConfig('test', '--project', 'hooks-cli', '--id', id!);
+    expect(pinged.code).toBe(0);
+    expect(pinged.stdout).toMatch(/HTTP 204 in \d+ ms/);
+    const ping = receiver.received.at(-1)!;
+    expect(ping.json).toMatchObject({ id: 0, type: 'ping', data: { endpointId: Number(id) } });
+    const verify = await loadDocsVerifier();
+    expect(verify(secret!, String(ping.headers['switchyard-signature']), ping.body)).toBe(true);
+    expect((await cli('log', '--project', 'hooks-cli', '--id', id!)).stdout).toMatch(
+      /\s0\s+ping\s+1\s+204\s/,
+    );
+    // Refused when the policy does not allow loopback: the ping fails and says why.
+    const blocked = await cli('test', '--project', 'hooks-cli', '--id', id!);
+    expect(blocked.code).toBe(1);
+    expect(blocked.stdout).toContain('no answer (webhook target 127.0.0.1 is a loopback');
+
+    // Three events; replay from a time before them, then from a duration, moves the cursor back.
+    const project = await store.projects.findByName('hooks-cli');
+    const before = new Date(Date.now() - 1_000);
+    const { intentId } = await store.intents.insert(newIntent(project!.id));
+    for (const to of ['COMMITTED', 'EXECUTING', 'SUCCEEDED'] as const)
+      await store.intents.updateStatus({ intentId, to });
+    const replayed = await cli(
+      'replay',
+      '--project',
+      'hooks-cli',
+      '--id',
+      id!,
+      '--since',
+      before.toISOString(),
+    );
+    expect(replayed.stdout).toContain(`webhook endpoint ${id} replays from event 1`);
+    expect((await store.webhooks.get({ projectId: project!.id, id: Number(id) }))?.handledSeq).toBe(0);
+    expect(
+      (await cli('replay', '--project', 'hooks-cli', '--id', id!, '--since', '10 minutes')).stderr,
+    ).toContain("--since: '10 minutes' is not a time");
+    expect((await cli('replay', '--project', 'hooks-cli', '--id', id!, '--since', '0s')).stdout).toContain(
+      'replays from event 4',
+    );
+    expect((await cli('resume', '--project', 'hooks-cli', '--id', id!)).stdout).toContain(
+      `webhook endpoint ${id} is active again, from event 4`,
+    );
+
+    expect((await cli('remove', '--project', 'hooks-cli', '--id', '999')).stderr).toContain(
+      'has no webhook endpoint 999',
+    );
+    expect((await cli('remove', '--project', 'hooks-cli', '--id', 'abc')).code).toBe(2);
+    expect((await cli('remove', '--project', 'hooks-cli', '--id', id!)).stdout).toContain(
+      `removed webhook endpoint ${id}`,
+    );
+    expect(await store.webhooks.get({ projectId: project!.id, id: Number(id) })).toBeUndefined();
+  });
+});
