@@ -25,7 +25,7 @@ const MAX_DATABASE_POOL_SIZE = 1000;
 const POOL_SIZE_ERROR = `must be a whole number from 1 to ${MAX_DATABASE_POOL_SIZE}`;
 
 /** A fee ceiling above a million gwei per gas is a typo, not a price (mainnet's worst spikes were in the thousands). */
-const MAX_FEE_CAP_GWEI = 1_000_000;
+export const MAX_FEE_CAP_GWEI = 1_000_000;
 const GWEI_ERROR = `must be a price in gwei above 0 and at most ${MAX_FEE_CAP_GWEI} (a number or a decimal string, up to 9 decimals)`;
 
 /** Gwei per gas (a number or a decimal string, as an operator writes it), decoded exactly to wei. */

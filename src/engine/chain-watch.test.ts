@@ -47,7 +47,7 @@ describe('chain watch', () => {
   });
 
   it('looks again at the next round while another worker holds the chain’s restore', async () => {
-    // Rounds 1 and 2: the restore is another worker's (it may die before it is done); round 3 runs it here.
+    // The first two watch rounds find the restore held by another worker (it may die before it is done); the third runs it here.
     const restores = await watchThrough([10n, 10n, 10n, 10n, 10n, 10n], 60_000, [undefined, undefined, 0]);
     expect(restores).toEqual([1, 2, 3]);
   });

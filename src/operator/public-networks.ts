@@ -37,7 +37,11 @@ export interface RegistryNetwork {
   confirmations: number;
   source: string;
   tokens: RegistryToken[];
-  /** `weth` (the native wrapper), `uniswapV2Factory`, `uniswapV2Router` where deployed. */
+  /**
+   * `weth` (the native wrapper), `uniswapV2Factory`, `uniswapV2Router` and Uniswap V3's `uniswapV3Factory`,
+   * `uniswapV3TickLens`, `uniswapV3QuoterV2`, `uniswapV3PositionManager`, `uniswapSwapRouter02` where
+   * deployed: the names of the serve config's `contracts`, which src/providers reads.
+   */
   contracts: Record<string, { address: Address; source: string }>;
 }
 

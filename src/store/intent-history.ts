@@ -6,6 +6,10 @@
  * first, turned back into page order. Ordered by `id` the cursor is compared directly; ordered by
  * `createdAt` the page continues from that intent's (created_at, id) pair, so equal timestamps are
  * neither skipped nor repeated. Pages are index range scans (see the intents indexes), never OFFSET.
+ *
+ * Filtered by participants (an intent's owner or recipient, `participantAddresses`), a page is the union of
+ * one such scan per address and column, each at most a page long, cut to the page: at most
+ * 2 × addresses × (pageSize + 1) rows read, however many intents the addresses have.
  */
 import { sql } from 'kysely';
 import type { StoreContext } from './context.ts';
@@ -33,17 +37,32 @@ const MS_PER_SECOND = 1_000;
  */
 const asBigint = (value: number) => sql<number>`cast(${value} as bigint)`;
 
+/** The columns an address is a participant by. */
+const PARTICIPANT_COLUMNS = ['owner_address', 'recipient_address'] as const;
+type Participation = { column: (typeof PARTICIPANT_COLUMNS)[number]; address: string };
+
+/** Reading order: going back reads the page's order reversed, from the cursor's intent (included) outwards. */
+function readingOrder(page: ResolvedPage) {
+  const ascending = (page.order === 'ASC') !== page.backward;
+  const op: '>=' | '<=' | '>' | '<' = page.backward ? (ascending ? '>=' : '<=') : ascending ? '>' : '<';
+  return { dir: ascending ? ('asc' as const) : ('desc' as const), op };
+}
+
+/** The filter's participants, lower case and once each; undefined when it names none. */
+function participantsOf(filter: IntentHistoryFilter): string[] | undefined {
+  if (!filter.participantAddresses?.length) return undefined;
+  return [...new Set(filter.participantAddresses.map((a) => lower(a)))];
+}
+
 /**
  * The filtered page query in reading order (nearest the cursor first), with one extra row that says
- * whether another page exists without a COUNT; no columns yet.
+ * whether another page exists without a COUNT; no columns yet. `as` narrows it to the intents where an
+ * address takes part by one column (one member of a participants page).
  */
-function pageQuery(ctx: StoreContext, filter: IntentHistoryFilter, page: ResolvedPage) {
-  // Going back reads the page's order reversed, from the cursor's intent (included) outwards.
-  const ascending = (page.order === 'ASC') !== page.backward;
-  const dir = ascending ? 'asc' : 'desc';
-  const op = page.backward ? (ascending ? '>=' : '<=') : ascending ? '>' : '<';
-
+function pageQuery(ctx: StoreContext, filter: IntentHistoryFilter, page: ResolvedPage, as?: Participation) {
+  const { dir, op } = readingOrder(page);
   let query = ctx.db.selectFrom('intents').where('project_id', '=', filter.projectId);
+  if (as) query = query.where(as.column, '=', as.address);
   if (filter.ownerAddress) query = query.where('owner_address', '=', lower(filter.ownerAddress));
   const statuses = filter.statuses?.length ? filter.statuses : filter.status ? [filter.status] : undefined;
   if (statuses) query = query.where('status', 'in', statuses);
@@ -72,6 +91,38 @@ function pageQuery(ctx: StoreContext, filter: IntentHistoryFilter, page: Resolve
   query =
     page.column === 'id' ? query.orderBy('id', dir) : query.orderBy('created_at', dir).orderBy('id', dir);
   return query.limit(page.pageSize + 1);
+}
+
+/**
+ * The ids of a participants page in reading order (pageSize + 1 at most, as pageQuery reads): one member per
+ * address and column, each an index range scan of at most a page, their union (an intent found by its owner
+ * and its recipient once) ordered and cut again.
+ */
+async function participantPageIds(
+  ctx: StoreContext,
+  filter: IntentHistoryFilter,
+  page: ResolvedPage,
+  addresses: readonly string[],
+): Promise<number[]> {
+  const { dir } = readingOrder(page);
+  const members = addresses.flatMap((address) =>
+    PARTICIPANT_COLUMNS.map((column) =>
+      ctx.db
+        .selectFrom(pageQuery(ctx, filter, page, { column, address }).select(['id', 'created_at']).as('m'))
+        .select(['m.id', 'm.created_at']),
+    ),
+  );
+  const union = members.slice(1).reduce((all, member) => all.union(member), members[0]!);
+  const ordered =
+    page.column === 'id' ? union.orderBy('id', dir) : union.orderBy('created_at', dir).orderBy('id', dir);
+  const rows = await ordered.limit(page.pageSize + 1).execute();
+  return rows.map((r) => Number(r.id));
+}
+
+/** Rows read by id, back in the order of `ids`. */
+function inOrder<T extends { id: number }>(ids: readonly number[], rows: readonly T[]): T[] {
+  const byId = new Map(rows.map((row) => [Number(row.id), row]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
 }
 
 /**
@@ -143,7 +194,18 @@ export async function intentHistory(
   filter: IntentHistoryFilter,
 ): Promise<IntentHistoryPage> {
   const page = resolvePage(filter.page);
-  const { rows, nextPage } = splitPage(page, await pageQuery(ctx, filter, page).selectAll().execute());
+  const participants = participantsOf(filter);
+  let read: IntentRow[];
+  if (participants) {
+    const ids = await participantPageIds(ctx, filter, page, participants);
+    const rows = ids.length
+      ? await ctx.db.selectFrom('intents').selectAll().where('id', 'in', ids).execute()
+      : [];
+    read = inOrder(ids, rows);
+  } else {
+    read = await pageQuery(ctx, filter, page).selectAll().execute();
+  }
+  const { rows, nextPage } = splitPage(page, read);
   const intents = await withTransactions(ctx, rows);
   return nextPage ? { intents, nextPage } : { intents };
 }
@@ -158,7 +220,18 @@ export async function intentHistoryIndex(
   filter: IntentHistoryFilter,
 ): Promise<IntentHistoryIndex> {
   const page = resolvePage(filter.page);
-  const read = await pageQuery(ctx, filter, page).select(['id', 'intent_id', 'status']).execute();
+  const participants = participantsOf(filter);
+  const columns = ['id', 'intent_id', 'status'] as const;
+  let read: { id: number; intent_id: string; status: string }[];
+  if (participants) {
+    const ids = await participantPageIds(ctx, filter, page, participants);
+    const rows = ids.length
+      ? await ctx.db.selectFrom('intents').select(columns).where('id', 'in', ids).execute()
+      : [];
+    read = inOrder(ids, rows);
+  } else {
+    read = await pageQuery(ctx, filter, page).select(columns).execute();
+  }
   const { rows, nextPage } = splitPage(page, read);
   const intents = rows.map((r) => ({ id: r.id, intentId: r.intent_id, status: r.status as IntentStatus }));
   return nextPage ? { intents, nextPage } : { intents };

@@ -6,6 +6,7 @@ import { createPgQuoteInsert, type QuoteInsert } from './insert-quote-postgres.t
 import { intentHistory, intentHistoryIndex, receiptsOf } from './intent-history.ts';
 import { listRecentQuoted, quotedAtAddresses } from './quoted-intents.ts';
 import { createReceiptFieldsMemo, pickReceiptFields } from './receipt-fields.ts';
+import { recipientAddressOf } from './recipient-address.ts';
 import {
   byKind,
   intentColumns,
@@ -71,6 +72,7 @@ export function createIntentsRepo(ctx: StoreContext): IntentsRepo {
         fill_amount: input.solver?.fillAmount.toString() ?? null,
         repayment_token_address: lower(input.solver?.repaymentTokenAddress) ?? null,
         repayment_amount: input.solver?.repaymentAmount.toString() ?? null,
+        recipient_address: recipientAddressOf(input.intent, input.ownerAddress),
       };
       const now = ctx.now().getTime();
       const receipts = (input.transactions ?? []).map((t) =>

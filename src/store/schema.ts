@@ -65,6 +65,8 @@ export interface IntentsTable {
   fill_amount: AmountColumn | null;
   repayment_token_address: string | null;
   repayment_amount: AmountColumn | null;
+  /** Who the intent pays on the destination chain when not its owner (0014; null: the owner). */
+  recipient_address: string | null;
 }
 
 export interface IntentTransactionsTable {

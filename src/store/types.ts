@@ -254,6 +254,11 @@ export interface Page {
 export interface IntentHistoryFilter {
   projectId: number;
   ownerAddress?: string;
+  /**
+   * Intents any of these addresses takes part in: as the owner, or as the recipient on the destination
+   * chain (GetIntentHistory `byParticipantAddresses`). Empty or absent: no such filter.
+   */
+  participantAddresses?: string[];
   /** Takes precedence over `status`. */
   statuses?: IntentStatus[];
   status?: IntentStatus;

@@ -53,6 +53,7 @@ type HistoryRequest = Parameters<TrailsApi['getIntentHistory']>[0] & {
   toTime?: number;
   includeBalances?: boolean;
   onlyRecoverable?: boolean;
+  byParticipantAddresses?: string[];
 };
 type HistoryEntry = Awaited<ReturnType<TrailsApi['getIntentHistory']>>['intents'][number] & {
   hasBalance?: boolean;
@@ -264,6 +265,109 @@ describeEachDialect('history reads through the official client', (db) => {
 
     const recoverable = await history({ byOwnerAddress: owner, onlyRecoverable: true });
     expect(recoverable.intents.map((e) => e.intentId)).toEqual([funded.intent.intentId]);
+  });
+
+  it('onlyRecoverable finds a deposit on the wrong chain and one of the wrong token, with their balances', async () => {
+    const [alpha, beta] = net.chains as [TestDevnet['chains'][0], TestDevnet['chains'][0]];
+    const owner = randomAddress();
+    const usdcAlpha = alpha.entry.tokens.USDC as Address;
+    const [wrongChain, wrongToken, untouched] = [0, 1, 2].map(() =>
+      intentFixture({
+        projectId: projectA,
+        ownerAddress: owner,
+        originChainId: alpha.entry.chainId,
+        destinationChainId: beta.entry.chainId,
+        originTokenAddress: usdcAlpha,
+        destinationTokenAddress: beta.entry.tokens.USDC!,
+      }),
+    ) as [
+      ReturnType<typeof intentFixture>,
+      ReturnType<typeof intentFixture>,
+      ReturnType<typeof intentFixture>,
+    ];
+    for (const f of [wrongChain, wrongToken, untouched]) await store.intents.insert(f.intent);
+    const send = async (chain: TestDevnet['chains'][0], token: Address, to: string, amount: bigint) =>
+      sendAndWait(
+        { publicClient: chain.publicClient, walletClient: chain.walletFor('user') },
+        { address: token, abi: erc20Abi, functionName: 'transfer', args: [to as Address, amount] },
+      );
+    // USDC meant for alpha sent on beta, to the same address; DAI on alpha where USDC was expected.
+    const usdcOnBeta = parseUnits('7.5', 6);
+    const daiOnAlpha = parseUnits('3', 18);
+    await send(beta, beta.entry.tokens.USDC as Address, wrongChain.intent.originIntentAddress, usdcOnBeta);
+    await send(alpha, alpha.entry.tokens.DAI as Address, wrongToken.intent.originIntentAddress, daiOnAlpha);
+
+    const { intents } = await history({ byOwnerAddress: owner, onlyRecoverable: true });
+    expect(intents.map((e) => e.intentId)).toEqual([wrongToken.intent.intentId, wrongChain.intent.intentId]);
+    const [daiEntry, usdcEntry] = intents as [HistoryEntry, HistoryEntry];
+    expect(usdcEntry.hasBalance).toBe(true);
+    const onBeta = usdcEntry.balances!.filter((b) => b.tokens.length > 0);
+    expect(onBeta).toEqual([
+      {
+        intentAddress: wrongChain.intent.originIntentAddress.toLowerCase(),
+        chainId: beta.entry.chainId,
+        tokens: [
+          expect.objectContaining({
+            contractAddress: (beta.entry.tokens.USDC as string).toLowerCase(),
+            symbol: 'USDC',
+            balance: usdcOnBeta.toString(),
+          }),
+        ],
+      },
+    ]);
+    const onAlpha = daiEntry.balances!.find((b) => b.chainId === alpha.entry.chainId)!;
+    expect(onAlpha.intentAddress).toBe(wrongToken.intent.originIntentAddress.toLowerCase());
+    expect(onAlpha.tokens).toEqual([
+      expect.objectContaining({ symbol: 'DAI', balance: daiOnAlpha.toString() }),
+    ]);
+
+    // includeBalances shows the same, and the untouched intent with nothing.
+    const all = await history({ byOwnerAddress: owner, includeBalances: true });
+    expect(all.intents.map((e) => [e.intentId, e.hasBalance])).toEqual([
+      [untouched.intent.intentId, false],
+      [wrongToken.intent.intentId, true],
+      [wrongChain.intent.intentId, true],
+    ]);
+  });
+
+  it('byParticipantAddresses lists the intents an address owns or is paid by, paged, AND-ed with the owner', async () => {
+    const [alpha, beta] = net.chains.map((c) => c.entry) as [
+      TestDevnet['chains'][0]['entry'],
+      TestDevnet['chains'][0]['entry'],
+    ];
+    const payer = randomAddress();
+    const recipient = randomAddress();
+    const fixture = (owner: string, to: string) => {
+      const f = intentFixture({
+        projectId: projectA,
+        ownerAddress: owner,
+        originChainId: alpha.chainId,
+        destinationChainId: beta.chainId,
+        originTokenAddress: alpha.tokens.USDC!.toLowerCase(),
+        destinationTokenAddress: beta.tokens.USDC!.toLowerCase(),
+      });
+      (
+        f.intent.intent as { quoteRequest: { destinationToAddress: string } }
+      ).quoteRequest.destinationToAddress = to;
+      return f;
+    };
+    const paid = fixture(payer, recipient.toUpperCase().replace('0X', '0x'));
+    const owned = fixture(recipient, payer);
+    for (const f of [paid, owned]) await store.intents.insert(f.intent);
+
+    expect(await walk({ byParticipantAddresses: [recipient], page: { pageSize: 1 } })).toEqual([
+      [owned.intent.intentId],
+      [paid.intent.intentId],
+    ]);
+    const both = await history({ byParticipantAddresses: [payer, recipient, ownerY] });
+    expect(both.intents.map((e) => e.intentId).slice(0, 2)).toEqual([
+      owned.intent.intentId,
+      paid.intent.intentId,
+    ]);
+    expect(both.intents.slice(2).every((e) => e.receipt.ownerAddress === ownerY)).toBe(true);
+    const byPayer = await history({ byParticipantAddresses: [recipient], byOwnerAddress: payer });
+    expect(byPayer.intents.map((e) => e.intentId)).toEqual([paid.intent.intentId]);
+    expect((await history({ byParticipantAddresses: [randomAddress()] })).intents).toEqual([]);
   });
 
   it('GetIntentTransactionHistory pages summaries by owner with hashes and bigint amounts', async () => {

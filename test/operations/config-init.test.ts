@@ -18,7 +18,15 @@ import { type FreshChain, startFreshChain } from './support/fresh-chain.ts';
 import { runCli } from './support/run-cli.ts';
 
 const BASE_CHAIN_ID = 8453;
-const BASE_USDC = '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913';
+const BASE_USDC: `0x${string}` = '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913';
+/** Uniswap V3 on Base, as docs.uniswap.org lists it (the registry's entries, typed again here). */
+const BASE_UNISWAP_V3: Record<string, `0x${string}`> = {
+  uniswapV3Factory: '0x33128a8fC17869897dcE68Ed026d694621f6FDfD',
+  uniswapV3TickLens: '0x0CdeE061c75D43c82520eD998C23ac2991c9ac6d',
+  uniswapV3QuoterV2: '0x3d4e44Eb1374240CE5F1B871ab261CD16335B76a',
+  uniswapV3PositionManager: '0x03a520b32C04BF3bEEf7BEb72E919cf822Ed34f1',
+  uniswapSwapRouter02: '0x2626664c2603336E57B271c5C0b26F421741e481',
+};
 const UNKNOWN_CHAIN_ID = 515_101;
 
 const attesterKey = generatePrivateKey();
@@ -58,8 +66,10 @@ beforeAll(async () => {
   ]);
   [ours] = await Promise.all([deployOurs(base), deployOurs(unknown)]);
   weth = await unknown.deployWeth9();
-  // Base's USDC, as if the chain were Base: any code makes the registry entry count as present.
-  await base.test.setCode({ address: BASE_USDC, bytecode: '0x00' });
+  // Base's USDC and Uniswap V3, as if the chain were Base: any code makes a registry entry count as present.
+  for (const address of [BASE_USDC, ...Object.values(BASE_UNISWAP_V3)]) {
+    await base.test.setCode({ address, bytecode: '0x00' });
+  }
 }, 120_000);
 afterAll(async () => {
   await Promise.all([base, unknown, bare].map((c) => c?.stop()));
@@ -71,6 +81,8 @@ describe('switchyard config init', () => {
     const { code, stdout, stderr } = await init([
       ...['--rpc-url', base.rpcUrl, '--rpc-url', unknown.rpcUrl],
       ...['--token', `WETH=${weth}@${UNKNOWN_CHAIN_ID}`, '--price', 'ETH=3000', '--price', 'WETH=3000'],
+      ...['--max-fee-gwei', `${BASE_CHAIN_ID}=0.5`, '--max-fee-gwei', `${UNKNOWN_CHAIN_ID}=40`],
+      ...['--low-water', `USDC@${BASE_CHAIN_ID}=5000.25`, '--low-water', `WETH@${UNKNOWN_CHAIN_ID}=2`],
       ...['--out', 'serve.json'],
     ]);
     expect({ code, stderr: code === 0 ? '' : stderr }).toEqual({ code: 0, stderr: '' });
@@ -94,7 +106,13 @@ describe('switchyard config init', () => {
     });
     expect(onBase.tokens.map((t: { symbol: string }) => t.symbol)).toEqual(['ETH', 'USDC']);
     expect(onBase.tokens[1]).toMatchObject({ address: BASE_USDC, decimals: 6, isUsdReference: true });
-    expect(onBase.contracts).toEqual(ours);
+    // The solver's settings: the fee cap in gwei as given, the low-water mark in the token's base units.
+    expect(onBase.maxFeePerGasGwei).toBe('0.5');
+    expect(onBase.tokens[1].lowWaterMark).toBe('5000250000');
+    expect(onUnknown.maxFeePerGasGwei).toBe('40');
+    // The registry's Uniswap V3 contracts, under the names the providers read; V2 has no code here.
+    expect(onBase.contracts).toEqual({ ...ours, ...BASE_UNISWAP_V3 });
+    expect(stderr).toContain(`chain 8453: the registry's uniswapV2Factory`);
     expect(onUnknown).toMatchObject({
       chainId: UNKNOWN_CHAIN_ID,
       name: `Chain ${UNKNOWN_CHAIN_ID}`,
@@ -102,7 +120,14 @@ describe('switchyard config init', () => {
     });
     expect(onUnknown.tokens).toEqual([
       { symbol: 'ETH', name: 'Ether', address: zeroAddress, decimals: 18, featured: true },
-      { symbol: 'WETH', name: 'Wrapped Ether', address: weth, decimals: 18, featured: true },
+      {
+        symbol: 'WETH',
+        name: 'Wrapped Ether',
+        address: weth,
+        decimals: 18,
+        featured: true,
+        lowWaterMark: '2000000000000000000',
+      },
     ]);
     expect(onUnknown.contracts).toEqual({ ...ours, weth });
     expect(file.prices).toEqual({
@@ -114,6 +139,9 @@ describe('switchyard config init', () => {
     // serve's own parser takes it as it is.
     const resolved = resolveConfig({ configPath: path.join(dir, 'serve.json'), env: {}, flags: {} });
     expect(resolved.chains.map((c) => c.chainId)).toEqual([BASE_CHAIN_ID, UNKNOWN_CHAIN_ID]);
+    expect(resolved.chains.map((c) => c.maxFeePerGasWei)).toEqual([500_000_000n, 40_000_000_000n]);
+    expect(resolved.chains[0]!.tokens[1]!.lowWaterMark).toBe(5_000_250_000n);
+    expect(resolved.chains[1]!.tokens[1]!.lowWaterMark).toBe(2n * 10n ** 18n);
   }, 120_000);
 
   it('writes no secret, and a file only its owner can read', async () => {
@@ -159,5 +187,33 @@ describe('switchyard config init', () => {
     const badPrice = await init(['--rpc-url', unknown.rpcUrl, '--out', 'x.json', '--price', 'ETH=-1']);
     expect(badPrice.code).toBe(1);
     expect(badPrice.stderr).toContain('--price ETH=-1: expected SYMBOL=USD with a positive price');
+  }, 60_000);
+
+  it('refuses a fee cap or low-water mark it cannot write, naming the flag', async () => {
+    const on = (...flags: string[]) => init(['--rpc-url', unknown.rpcUrl, '--out', 'x.json', ...flags]);
+    const cases: [string[], string][] = [
+      [
+        ['--max-fee-gwei', `${UNKNOWN_CHAIN_ID}=0`],
+        `--max-fee-gwei ${UNKNOWN_CHAIN_ID}=0: expected CHAINID=GWEI`,
+      ],
+      [['--max-fee-gwei', '1=30'], '--max-fee-gwei 1=30: chain 1 is not one of the --rpc-url chains'],
+      [['--low-water', `USDC@${UNKNOWN_CHAIN_ID}=5`], `chain ${UNKNOWN_CHAIN_ID} lists no token called USDC`],
+      [['--low-water', `ETH@${UNKNOWN_CHAIN_ID}=5`], "ETH is chain 515101's native currency"],
+      [['--low-water', 'USDC=5'], '--low-water USDC=5: expected SYMBOL@CHAINID=AMOUNT'],
+      [
+        [
+          '--token',
+          `WETH=${weth}@${UNKNOWN_CHAIN_ID}`,
+          '--low-water',
+          `WETH@${UNKNOWN_CHAIN_ID}=0.${'0'.repeat(18)}1`,
+        ],
+        '(whole WETH) has 19 decimal places; the token has 18',
+      ],
+    ];
+    for (const [flags, message] of cases) {
+      const { code, stderr } = await on(...flags);
+      expect({ flags, code }).toEqual({ flags, code: 1 });
+      expect(stderr).toContain(message);
+    }
   }, 60_000);
 });

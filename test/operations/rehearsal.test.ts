@@ -166,6 +166,12 @@ describe('rehearsal: docs/operations.md on two fresh chains', () => {
     expect({ code: init.code, stderr: init.code === 0 ? '' : init.stderr }).toEqual({ code: 0, stderr: '' });
     const written = await readFile(path.join(workDir, 'switchyard.json'), 'utf8');
     for (const secret of Object.values(key)) expect(written).not.toContain(secret.slice(2));
+    // The page's fee caps and the solver's low-water mark for WETH on B (2 WETH, in base units).
+    const [onA, onB] = JSON.parse(written).chains;
+    expect([onA.maxFeePerGasGwei, onB.maxFeePerGasGwei]).toEqual(['100', '100']);
+    expect(onB.tokens.find((t: { symbol: string }) => t.symbol === 'WETH').lowWaterMark).toBe(
+      parseEther('2').toString(),
+    );
 
     const doctor = await block('doctor');
     expect(doctor.stdout).not.toMatch(/^(FAIL|WARN)/m);

@@ -6,6 +6,7 @@
  * BuildIntentRecoveryTransaction answers, or the relayer sends it (RelayIntentRecovery). Real devnet, real
  * engine, real API on a port, SQLite. Balances are read on-chain.
  */
+import { TrailsApi } from '@0xtrails/api';
 import { type Address, erc20Abi, type Hex, parseUnits } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Dialect } from '../../src/api/dialect.ts';
@@ -520,6 +521,88 @@ async function secondsPastDeadline(intent: Json): Promise<bigint> {
   const deadline = decodePlan(record!.planJson!).origin.intent.deadline;
   return deadline - (await chainNow(alpha)) + 2n;
 }
+
+describe('AbortIntent after a recovery that cancelled the intent', () => {
+  it(
+    'records what the recovery returned in the refund row, when the official client reports it as the client does',
+    async () => {
+      const intent = await quote('Trails', alpha, usdc('14'), user);
+      const address = intent.originIntentAddress as Address;
+      const amount = usdc('14');
+      const ownerBefore = await balance(alpha, usdcOf(alpha), user);
+      await transfer(alpha, address, amount);
+      const { prepared, tx } = await prepareAndBuild('Trails', alpha, {
+        intentId: intent.intentId,
+        tokenAddress: usdcOf(alpha),
+      });
+      expect(prepared.payload.cancelIntent).toBe(true);
+      const hash = await strangerSends(alpha, tx);
+      expect(await balance(alpha, usdcOf(alpha), user)).toBe(ownerBefore);
+
+      // After a recovery the client calls AbortIntent with the recovery's chain and transaction.
+      const client = new TrailsApi(app.key, { hostname: app.url });
+      const aborted = await client.abortIntent({
+        intentId: intent.intentId,
+        chainId: alpha.entry.chainId,
+        abortTransactionHash: hash,
+      });
+      expect(aborted.status).toBe('ABORTED');
+      const { intentReceipt } = await client.getIntentReceipt({ intentId: intent.intentId });
+      // The 0.9.4 client's receipt type predates refundTransaction; the answer carries it.
+      const refund = (intentReceipt as unknown as { refundTransaction?: Json }).refundTransaction;
+      expect(refund).toMatchObject({
+        txnHash: hash,
+        chainId: alpha.entry.chainId,
+        tokenAddress: usdcOf(alpha).toLowerCase(),
+        toAddress: user.toLowerCase(),
+        status: 'SUCCEEDED',
+      });
+      expect(BigInt(refund!.tokenAmount)).toBe(amount);
+    },
+    TEST_TIMEOUT_MS,
+  );
+});
+
+describe('GetIntentHistory onlyRecoverable', () => {
+  it(
+    'leaves out a running intent’s own deposit, and lists the intent once USDC lands at its address on another chain',
+    async () => {
+      const intent = await quote('Trails', alpha, usdc('11'), user);
+      await ok('Trails', 'CommitIntent', { intent });
+      const address = intent.originIntentAddress as Address;
+      // Short of what it needs, the deposit stays at the address while the service waits for the rest.
+      await transfer(alpha, address, BigInt(intent.depositTransaction.amount) - usdc('1'));
+      const client = new TrailsApi(app.key, { hostname: app.url });
+      type Entry = { intentId: string; hasBalance?: boolean; balances?: Json[] };
+      const find = async (flags: Json) => {
+        const request = { byOwnerAddress: user, page: { pageSize: 10 }, ...flags };
+        const { intents } = await client.getIntentHistory(request as never);
+        return (intents as Entry[]).find((e) => e.intentId === intent.intentId);
+      };
+      // Its deposit in place and the service may still run it: nothing is stranded.
+      expect(['COMMITTED', 'EXECUTING']).toContain(await statusOf(intent.intentId));
+      const held = await find({ includeBalances: true });
+      expect(held?.hasBalance).toBe(true);
+      expect(await find({ onlyRecoverable: true })).toBeUndefined();
+
+      await transfer(beta, address, usdc('2'));
+      const listed = await find({ onlyRecoverable: true });
+      const onBeta = listed?.balances?.find((b) => b.chainId === beta.entry.chainId);
+      expect(onBeta).toEqual({
+        intentAddress: address.toLowerCase(),
+        chainId: beta.entry.chainId,
+        tokens: [expect.objectContaining({ symbol: 'USDC', balance: usdc('2').toString() })],
+      });
+      // PrepareIntentRecovery offers the same balance.
+      const prepared = await ok('Trails', 'PrepareIntentRecovery', { intentId: intent.intentId });
+      expect(prepared.chainId).toBe(beta.entry.chainId);
+      expect(prepared.recoveryTokens).toEqual([
+        expect.objectContaining({ chainId: beta.entry.chainId, balance: usdc('2').toString() }),
+      ]);
+    },
+    TEST_TIMEOUT_MS,
+  );
+});
 
 describe('a short deposit never topped up', () => {
   it(

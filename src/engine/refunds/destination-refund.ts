@@ -20,7 +20,7 @@ import type { PlannedIntent } from '../../intents/plan/types.ts';
 import { type AccountStateName, readAccountState, receiptOf, recentChainNow } from '../chain-reads.ts';
 import type { EngineContext, StepDefinition, StepInput, StepResult } from '../context.ts';
 import { writeRow } from '../receipts.ts';
-import { findAccountEvent, type RefundOutcome, refundOutcome } from './account-events.ts';
+import { findAccountEvent, mainReturn, type RefundOutcome, refundOutcome } from './account-events.ts';
 import { DESTINATION_REFUND_PURPOSE_PREFIX } from './constants.ts';
 import { describeAmounts, heldBalances } from './held-balances.ts';
 import { refundRounds } from './refund-rounds.ts';
@@ -155,9 +155,7 @@ async function recordRefund(
     status: 'FAILED',
     statusReason: `${why}; the filled amount went back to the owner on ${config.name}`,
   });
-  const main =
-    outcome.refunded.find((r) => r.token.toLowerCase() === d.intent.depositToken.toLowerCase()) ??
-    outcome.refunded[0]!;
+  const main = mainReturn(outcome, d.intent.depositToken)!;
   await writeRow(ctx.store, intent.intentId, 'refund', {
     chainId,
     status: 'SUCCEEDED',

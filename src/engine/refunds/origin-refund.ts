@@ -17,7 +17,7 @@ import { isTerminal } from '../../store/statuses.ts';
 import { type AccountStateName, chainNow, readAccountState, receiptOf } from '../chain-reads.ts';
 import type { EngineContext, StepDefinition, StepInput, StepResult } from '../context.ts';
 import { writeRow } from '../receipts.ts';
-import { findAccountEvent, type RefundOutcome, refundOutcome } from './account-events.ts';
+import { findAccountEvent, mainReturn, type RefundOutcome, refundOutcome } from './account-events.ts';
 import { LATE_DEPOSIT_WATCH_SECONDS, ORIGIN_REFUND_PURPOSE_PREFIX } from './constants.ts';
 import { describeAmounts, type HeldBalance, heldBalances } from './held-balances.ts';
 import { refundRounds } from './refund-rounds.ts';
@@ -105,9 +105,7 @@ async function recordRefund(
   } else if (state === 'cancelled') {
     why = 'a deposit after the owner cancelled the intent';
   }
-  const main =
-    outcome.refunded.find((r) => r.token.toLowerCase() === o.depositToken.toLowerCase()) ??
-    outcome.refunded[0]!;
+  const main = mainReturn(outcome, o.depositToken)!;
   await writeRow(ctx.store, intent.intentId, 'refund', {
     chainId: Number(o.chainId),
     status: 'SUCCEEDED',
@@ -195,13 +193,13 @@ async function settleWithoutRefund(
     const receipt = await receiptOf(client, hash);
     const outcome = refundOutcome(receipt, plan.origin.address);
     const block = await client.getBlock({ blockNumber: receipt.blockNumber });
-    const main = outcome.refunded.find((r) => r.token.toLowerCase() === o.depositToken.toLowerCase());
+    const main = mainReturn(outcome, o.depositToken);
     await writeRow(ctx.store, intent.intentId, 'refund', {
       chainId,
       status: 'SUCCEEDED',
       fromAddress: receipt.from,
-      toAddress: o.refundRecipient,
-      tokenAddress: o.depositToken,
+      toAddress: main?.to ?? o.refundRecipient,
+      tokenAddress: main?.token ?? o.depositToken,
       tokenAmount: main?.amount ?? 0n,
       txnHash: hash as Hex,
       minedAt: new Date(Number(block.timestamp) * 1000),

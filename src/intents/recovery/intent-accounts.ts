@@ -28,12 +28,19 @@ export async function loadIntent(
 ): Promise<LoadedIntent> {
   const record = await deps.store.intents.get({ projectId, intentId: rawId.toLowerCase() });
   if (!record) throw new RecoveryIntentNotFoundError(rawId);
-  if (!record.planJson) {
+  const accounts = accountsOf(record);
+  if (!accounts) {
     throw new RecoveryStatusError(
       `intent ${record.intentId} has no stored plan: its accounts cannot be known`,
       record.status,
     );
   }
+  return { record, accounts };
+}
+
+/** The intent's accounts from its stored plan; undefined when it was stored without one. */
+export function accountsOf(record: IntentRecord): IntentAccount[] | undefined {
+  if (!record.planJson) return undefined;
   const plan = decodePlan(record.planJson);
   const accounts: IntentAccount[] = [
     { source: 'origin', address: plan.origin.address, intent: plan.origin.intent },
@@ -45,7 +52,7 @@ export async function loadIntent(
       intent: plan.destination.intent,
     });
   }
-  return { record, accounts };
+  return accounts;
 }
 
 /** The account at `address`, or a RecoveryInputError on `field` listing the intent's addresses. */

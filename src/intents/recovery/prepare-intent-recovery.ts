@@ -11,6 +11,7 @@ import { type Address, isAddressEqual, zeroAddress } from 'viem';
 import { recoveryDigest } from '../../contracts/recovery-typed-data.ts';
 import type { Recovery } from '../../contracts/types.ts';
 import { chainNow } from '../../engine/chain-reads.ts';
+import { createAddressBalances } from './address-balances.ts';
 import { RECOVERY_SIGNATURE_TTL_SECONDS } from './constants.ts';
 import { NothingToRecoverError, RecoveryInputError } from './errors.ts';
 import { accountAt, loadIntent } from './intent-accounts.ts';
@@ -21,6 +22,7 @@ import type { PreparedRecovery, PrepareRecoveryInput, RecoverableBalance, Recove
 
 export function createPrepareIntentRecovery(deps: RecoveryDeps) {
   const randomNonce = deps.randomNonce ?? (() => BigInt(`0x${randomBytes(32).toString('hex')}`));
+  const reads = { clients: deps.clients, readBalances: createAddressBalances(deps) };
   return async (input: PrepareRecoveryInput, projectId: number): Promise<PreparedRecovery> => {
     const loaded = await loadIntent(deps, projectId, input.intentId);
     const accounts = input.intentAddress
@@ -31,7 +33,7 @@ export function createPrepareIntentRecovery(deps: RecoveryDeps) {
       throw new RecoveryInputError('refundToAddress', 'must not be the zero address (the tokens would burn)');
     }
     const token = input.tokenAddress as Address | undefined;
-    const balances = await readRecoverableBalances(deps, loaded, accounts, token);
+    const balances = await readRecoverableBalances(reads, loaded, accounts, token);
     const chosen = choose(balances.recoverable, token);
     if (!chosen) throw nothingToRecover(loaded.record.intentId, token, balances.heldBack);
 

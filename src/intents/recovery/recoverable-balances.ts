@@ -1,20 +1,21 @@
 /**
- * What an intent's addresses hold that its owner may recover now, on every configured chain: the native
- * currency, every listed token and any token the caller names (a wrong token sent by mistake). The intent's
- * own deposit, at an account that can still execute on its chain, is held back while the service may run it
- * (COMMITTED, EXECUTING): recovering it would break a running intent. Otherwise (never committed, failed) it
- * is recoverable by cancelling the intent first.
+ * Which of an intent's balances (address-balances.ts: every configured chain, every listed token, and any token
+ * the caller names) its owner may recover now. The intent's own deposit, at an account that can still execute
+ * on its chain, is held back while the service may run it (COMMITTED, EXECUTING): recovering it would break a
+ * running intent. Otherwise (never committed, failed) it is recoverable by cancelling the intent first.
  */
-import { type Address, erc20Abi, isAddressEqual, type PublicClient, zeroAddress } from 'viem';
-import { balanceAt, chainNow, readAccountState } from '../../engine/chain-reads.ts';
-import type { ChainConfig } from '../../internal/config-types.ts';
+import { type Address, isAddressEqual, type PublicClient } from 'viem';
+import { chainNow, readAccountState } from '../../engine/chain-reads.ts';
 import type { IntentStatus } from '../../store/index.ts';
-import { usdValue } from '../plan/money.ts';
+import type { AddressBalance, ReadAddressBalances } from './address-balances.ts';
 import type { IntentAccount, LoadedIntent } from './intent-accounts.ts';
-import type { RecoverableBalance, RecoveryDeps } from './types.ts';
+import type { RecoverableBalance } from './types.ts';
 
 /** Statuses in which the service may still run an intent whose account can execute. */
 const RUNNING: readonly IntentStatus[] = ['COMMITTED', 'EXECUTING'];
+
+/** Whether the service may still run an intent in this status (so its deposit may be held back). */
+export const mayRun = (status: IntentStatus): boolean => RUNNING.includes(status);
 
 export interface HeldBack {
   chainId: number;
@@ -31,119 +32,61 @@ export interface Balances {
 }
 
 export async function readRecoverableBalances(
-  deps: Pick<RecoveryDeps, 'chains' | 'clients' | 'prices'>,
+  deps: { clients: ReadonlyMap<number, PublicClient>; readBalances: ReadAddressBalances },
   loaded: LoadedIntent,
   accounts: readonly IntentAccount[],
   extraToken?: Address,
 ): Promise<Balances> {
-  const out: Balances = { recoverable: [], heldBack: [] };
-  const perChain = await Promise.all(
-    deps.chains.flatMap((chain) =>
-      accounts.map((account) => readAccountOnChain(deps, loaded, chain, account, extraToken)),
-    ),
+  const found = await deps.readBalances(
+    accounts.map((a) => a.address),
+    extraToken,
   );
-  for (const part of perChain) {
-    out.recoverable.push(...part.recoverable);
-    out.heldBack.push(...part.heldBack);
-  }
-  return out;
+  return classifyBalances(deps.clients, loaded, accounts, found);
 }
 
-async function readAccountOnChain(
-  deps: Pick<RecoveryDeps, 'clients' | 'prices'>,
+/** Sorts the balances of the intent's accounts into what the owner may recover now and what is held back. */
+export async function classifyBalances(
+  clients: ReadonlyMap<number, PublicClient>,
   loaded: LoadedIntent,
-  chain: ChainConfig,
-  account: IntentAccount,
-  extraToken: Address | undefined,
+  accounts: readonly IntentAccount[],
+  found: readonly AddressBalance[],
 ): Promise<Balances> {
   const out: Balances = { recoverable: [], heldBack: [] };
-  const client = deps.clients.get(chain.chainId);
-  if (!client) return out;
-  const executable = await canExecuteHere(client, chain, account);
-  for (const token of tokensOf(chain, extraToken)) {
-    const amount = await readBalance(client, token.address, account.address, token.listed);
-    if (amount === 0n) continue;
-    const isDeposit = executable && isAddressEqual(token.address, account.intent.depositToken);
-    if (isDeposit && RUNNING.includes(loaded.record.status)) {
+  const executable = new Map<IntentAccount, Promise<boolean>>();
+  for (const balance of found) {
+    const account = accounts.find((a) => isAddressEqual(a.address, balance.holder));
+    if (!account) continue;
+    const isOwnDeposit =
+      BigInt(balance.chainId) === account.intent.chainId &&
+      isAddressEqual(balance.token, account.intent.depositToken);
+    // Balances come only from chains with a client; the account's state is read once.
+    if (isOwnDeposit && !executable.has(account)) {
+      executable.set(account, canExecute(clients.get(balance.chainId)!, account));
+    }
+    const isDeposit = isOwnDeposit && (await executable.get(account)!);
+    if (isDeposit && mayRun(loaded.record.status)) {
       out.heldBack.push({
-        chainId: chain.chainId,
+        chainId: balance.chainId,
         intentAddress: account.address,
-        token: token.address,
-        amount,
+        token: balance.token,
+        amount: balance.amount,
         deadline: account.intent.deadline,
       });
       continue;
     }
-    const meta = token.listed ? token : await unlistedMetadata(client, token.address);
-    const priceUsd = await deps.prices.getPriceUsd(chain.chainId, token.address);
+    const { holder: _holder, ...rest } = balance;
     out.recoverable.push({
-      chainId: chain.chainId,
+      ...rest,
       intentAddress: account.address,
       source: account.source,
-      token: token.address,
-      amount,
-      symbol: meta.symbol,
-      decimals: meta.decimals,
-      ...(priceUsd !== undefined && {
-        priceUsd,
-        valueUsd: usdValue(amount, { decimals: meta.decimals, priceUsd }),
-      }),
       cancelIntent: isDeposit,
     });
   }
   return out;
 }
 
-/** Whether the account could still execute on this chain: its own chain, never run or cancelled, in time. */
-async function canExecuteHere(
-  client: PublicClient,
-  chain: ChainConfig,
-  account: IntentAccount,
-): Promise<boolean> {
-  if (BigInt(chain.chainId) !== account.intent.chainId) return false;
+/** Whether the account could still execute on its own chain: never run or cancelled, and in time. */
+async function canExecute(client: PublicClient, account: IntentAccount): Promise<boolean> {
   const [state, now] = await Promise.all([readAccountState(client, account.address), chainNow(client)]);
   return state === 'none' && now < account.intent.deadline;
-}
-
-interface TokenToRead {
-  address: Address;
-  symbol: string;
-  decimals: number;
-  listed: boolean;
-}
-
-function tokensOf(chain: ChainConfig, extra: Address | undefined): TokenToRead[] {
-  const tokens: TokenToRead[] = [
-    {
-      address: zeroAddress,
-      symbol: chain.nativeCurrency.symbol,
-      decimals: chain.nativeCurrency.decimals,
-      listed: true,
-    },
-  ];
-  for (const t of chain.tokens) {
-    if (t.address === zeroAddress) continue;
-    tokens.push({ address: t.address, symbol: t.symbol, decimals: t.decimals, listed: true });
-  }
-  if (extra && !tokens.some((t) => isAddressEqual(t.address, extra))) {
-    tokens.push({ address: extra, symbol: '', decimals: 0, listed: false });
-  }
-  return tokens;
-}
-
-/** A listed token's balance; an unlisted one that is no ERC-20 on this chain holds nothing here. */
-async function readBalance(client: PublicClient, token: Address, holder: Address, listed: boolean) {
-  if (listed) return balanceAt(client, token, holder);
-  return balanceAt(client, token, holder).catch(() => 0n);
-}
-
-async function unlistedMetadata(
-  client: PublicClient,
-  token: Address,
-): Promise<{ symbol: string; decimals: number }> {
-  const [symbol, decimals] = await Promise.all([
-    client.readContract({ address: token, abi: erc20Abi, functionName: 'symbol' }).catch(() => ''),
-    client.readContract({ address: token, abi: erc20Abi, functionName: 'decimals' }).catch(() => 0),
-  ]);
-  return { symbol, decimals };
 }

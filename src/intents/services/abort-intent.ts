@@ -1,11 +1,14 @@
 /**
  * AbortIntent: the owner reports that they cancelled the intent on-chain (IntentAccount.refund before the
- * deadline, which only the owner may do and which emits `Cancelled(intentHash)`). The transaction is checked
- * on the named chain: mined, successful, and carrying `Cancelled` from this intent's account with this
- * intent's hash. Then the refund row is recorded and the intent becomes ABORTED. Repeats answer ABORTED.
+ * deadline, which only the owner may do, or an owner-signed recovery with `cancelIntent`, which anyone may
+ * send; both emit `Cancelled(intentHash)`). The transaction is checked on the named chain: mined, successful,
+ * and carrying `Cancelled` from this intent's account with this intent's hash. Then the refund row records
+ * what it returned (Refunded or Recovered, read as the engine's refunds read them) and the intent becomes
+ * ABORTED. Repeats answer ABORTED.
  */
 import { type Address, type Hex, isAddressEqual, parseEventLogs, type TransactionReceipt } from 'viem';
 import { intentAccountAbi } from '../../contracts/abis.generated.ts';
+import { mainReturn, refundOutcome } from '../../engine/refunds/account-events.ts';
 import { ChainNotSupportedError, InvalidInputError } from '../../internal/errors.ts';
 import type { IntentRecord } from '../../store/index.ts';
 import { IntentNotFoundError, WrongStatusError } from '../errors.ts';
@@ -44,15 +47,16 @@ export function createAbortIntent(deps: IntentServicesDeps): IntentServices['abo
     }
     checkCancellation(receipt, account);
     const block = await client.getBlock({ blockNumber: receipt.blockNumber });
+    const returned = mainReturn(refundOutcome(receipt, account.address), account.depositToken);
     await store.transactions.upsert({
       intentId,
       kind: 'refund',
       chainId,
       status: 'SUCCEEDED',
       fromAddress: receipt.from,
-      toAddress: record.ownerAddress,
-      tokenAddress: account.depositToken,
-      tokenAmount: refundedAmount(receipt, account),
+      toAddress: returned?.to ?? record.ownerAddress,
+      tokenAddress: returned?.token ?? account.depositToken,
+      tokenAmount: returned?.amount ?? 0n,
       txnHash: hash,
       minedAt: new Date(Number(block.timestamp) * 1000),
     });
@@ -100,14 +104,4 @@ function checkCancellation(receipt: TransactionReceipt, account: Account): void 
       `transaction ${receipt.transactionHash} does not cancel intent account ${account.address} (no Cancelled event for this intent)`,
     );
   }
-}
-
-/** What the cancellation returned of the deposit token (Refunded events of the account). */
-function refundedAmount(receipt: TransactionReceipt, account: Account): bigint {
-  return parseEventLogs({ abi: intentAccountAbi, eventName: 'Refunded', logs: receipt.logs })
-    .filter(
-      (log) =>
-        isAddressEqual(log.address, account.address) && isAddressEqual(log.args.token, account.depositToken),
-    )
-    .reduce((sum, log) => sum + log.args.amount, 0n);
 }

@@ -13,6 +13,7 @@ import { migration0009 } from './0009_intent_events.ts';
 import { migration0010 } from './0010_webhooks.ts';
 import { migration0012 } from './0012_task_leases.ts';
 import { migration0013 } from './0013_step_takeovers.ts';
+import { migration0014 } from './0014_intents_recipient.ts';
 
 export function migrationProvider(profile: DialectProfile): MigrationProvider {
   const { columns } = profile;
@@ -28,6 +29,7 @@ export function migrationProvider(profile: DialectProfile): MigrationProvider {
         '0010_webhooks': migration0010(columns),
         '0012_task_leases': migration0012(columns),
         '0013_step_takeovers': migration0013(),
+        '0014_intents_recipient': migration0014(),
       };
     },
   };

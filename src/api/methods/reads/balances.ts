@@ -1,15 +1,17 @@
 /**
- * On-chain balances of an intent's two addresses (native currency and the intent's token on each
- * chain), for GetIntentHistory `includeBalances` / `onlyRecoverable`, each with its USD price and value
- * when the price source knows the token.
+ * GetIntentHistory `includeBalances` / `onlyRecoverable`: the domain's read of a page's intent addresses on
+ * every configured chain (src/intents/recovery/intent-balances.ts, the scan PrepareIntentRecovery uses) in the
+ * wire's shape, each token with its USD price and value when the price source knows it.
  */
-import { createPublicClient, erc20Abi, http, type PublicClient, zeroAddress } from 'viem';
-import { withChainErrors } from '../../../chains/map-chain-error.ts';
-import { usdValue } from '../../../intents/plan/money.ts';
-import type { ReceiptIntent } from '../../../store/index.ts';
+import { createPublicClient, http, type PublicClient } from 'viem';
+import {
+  type AddressBalance,
+  createIntentBalances,
+  type IntentBalances,
+} from '../../../intents/recovery/index.ts';
+import type { ReceiptIntent, Store } from '../../../store/index.ts';
 import type { ApiDeps } from '../../context.ts';
 import type { IntentHistory } from '../../schemas/receipt.ts';
-import { tokenMetadata } from './to-wire.ts';
 
 /**
  * A balance read that takes longer than this fails the request as Unavailable (retry later) rather than
@@ -20,67 +22,70 @@ const BALANCE_READ_TIMEOUT_MS = 3_000;
 type IntentBalance = NonNullable<IntentHistory['balances']>[number];
 type TokenBalance = IntentBalance['tokens'][number];
 
-/** The native currency's decimals, for a token the configuration does not list (only native is read unlisted). */
-const NATIVE_DECIMALS = 18;
+export interface PageBalances {
+  /** Per intent id: its balances on the wire, whether it holds anything, whether any of it is recoverable. */
+  get(intentId: string): { balances: IntentBalance[]; hasBalance: boolean; recoverable: boolean };
+}
 
-export function createBalanceReader(deps: ApiDeps) {
+export function createBalanceReader(deps: ApiDeps, store: Store) {
   const clients = new Map<number, PublicClient>();
-  const client = (chainId: number): PublicClient | undefined => {
-    const chain = deps.chainById.get(chainId);
-    if (!chain?.rpcUrls[0]) return undefined;
-    let c = clients.get(chainId);
-    if (!c) {
-      c = createPublicClient({
-        transport: http(chain.rpcUrls[0], { timeout: BALANCE_READ_TIMEOUT_MS }),
-      }) as PublicClient;
-      clients.set(chainId, c);
-    }
-    return c;
-  };
+  for (const chain of deps.chains) {
+    if (!chain.rpcUrls[0]) continue;
+    const transport = http(chain.rpcUrls[0], { timeout: BALANCE_READ_TIMEOUT_MS });
+    clients.set(chain.chainId, createPublicClient({ transport }) as PublicClient);
+  }
+  const read = createIntentBalances({ chains: deps.chains, clients, prices: deps.prices, store });
 
-  const readOne = async (chainId: number, holder: string, tokens: string[]): Promise<IntentBalance> => {
-    const c = client(chainId);
-    const out: IntentBalance = { intentAddress: holder, chainId, tokens: [] };
-    if (!c) return out;
-    for (const token of new Set(tokens.map((t) => t.toLowerCase()))) {
-      const balance = await withChainErrors(
-        () =>
-          token === zeroAddress
-            ? c.getBalance({ address: holder as `0x${string}` })
-            : c.readContract({
-                address: token as `0x${string}`,
-                abi: erc20Abi,
-                functionName: 'balanceOf',
-                args: [holder as `0x${string}`],
-              }),
-        { chainId },
-      );
-      if (balance === 0n) continue;
-      const meta = tokenMetadata(deps, chainId, token);
-      const decimals = meta.decimals ?? NATIVE_DECIMALS;
-      const entry: TokenBalance = {
-        contractAddress: token,
-        balance: balance.toString(),
-        decimals,
-        chainId,
-        symbol: meta.symbol,
-      };
-      const priceUsd = await deps.prices?.getPriceUsd(chainId, token);
-      if (priceUsd !== undefined) {
-        // USD values are for display (the spec types them as strings); the amount stays exact in `balance`.
-        entry.priceUsd = String(priceUsd);
-        entry.balanceUsd = String(usdValue(balance, { decimals, priceUsd }));
-      }
-      out.tokens.push(entry);
-    }
-    return out;
+  return async (projectId: number, intents: readonly ReceiptIntent[]): Promise<PageBalances> => {
+    const found = await read(projectId, intents);
+    const byId = new Map(intents.map((i) => [i.intentId, i]));
+    return {
+      get(intentId) {
+        const held: IntentBalances = found.get(intentId) ?? { balances: [], recoverable: false };
+        return {
+          balances: toWire(byId.get(intentId)!, held.balances),
+          hasBalance: held.balances.length > 0,
+          recoverable: held.recoverable,
+        };
+      },
+    };
   };
+}
 
-  return async (intent: ReceiptIntent): Promise<IntentBalance[]> => [
-    await readOne(intent.originChainId, intent.originIntentAddress, [zeroAddress, intent.originTokenAddress]),
-    await readOne(intent.destinationChainId, intent.destinationIntentAddress, [
-      zeroAddress,
-      intent.destinationTokenAddress,
-    ]),
-  ];
+/**
+ * One entry per address and chain: the intent's two home entries (the origin address on the origin chain,
+ * the destination address on the destination chain) always, then every other address and chain that holds
+ * something (a deposit on the wrong chain).
+ */
+function toWire(intent: ReceiptIntent, balances: readonly AddressBalance[]): IntentBalance[] {
+  const entries = new Map<string, IntentBalance>();
+  const entry = (holder: string, chainId: number): IntentBalance => {
+    const key = `${holder.toLowerCase()}@${chainId}`;
+    let found = entries.get(key);
+    if (!found) {
+      found = { intentAddress: holder.toLowerCase(), chainId, tokens: [] };
+      entries.set(key, found);
+    }
+    return found;
+  };
+  entry(intent.originIntentAddress, intent.originChainId);
+  entry(intent.destinationIntentAddress, intent.destinationChainId);
+  for (const b of balances) entry(b.holder, b.chainId).tokens.push(tokenToWire(b));
+  return [...entries.values()];
+}
+
+function tokenToWire(b: AddressBalance): TokenBalance {
+  const token: TokenBalance = {
+    contractAddress: b.token.toLowerCase(),
+    balance: b.amount.toString(),
+    decimals: b.decimals,
+    chainId: b.chainId,
+    symbol: b.symbol,
+  };
+  if (b.priceUsd !== undefined && b.valueUsd !== undefined) {
+    // USD values are for display (the spec types them as strings); the amount stays exact in `balance`.
+    token.priceUsd = String(b.priceUsd);
+    token.balanceUsd = String(b.valueUsd);
+  }
+  return token;
 }

@@ -27,7 +27,7 @@ export function createReadHandlers(
   store: Store,
   options: ReadHandlersOptions = {},
 ): ApiServices {
-  const readBalances = createBalanceReader(deps);
+  const readBalances = createBalanceReader(deps, store);
   const receipts = createReceiptCache({ events: store.events, maxIntents: options.receiptCacheIntents });
   const pages = createHistoryPageCache({
     events: store.events,
@@ -78,6 +78,9 @@ export function createReadHandlers(
       const filter = {
         projectId: project(ctx, input.byProjectId),
         ...(input.byOwnerAddress && { ownerAddress: input.byOwnerAddress.toLowerCase() }),
+        ...(input.byParticipantAddresses?.length && {
+          participantAddresses: input.byParticipantAddresses.map((a) => a.toLowerCase()),
+        }),
         ...(input.byStatuses && { statuses: input.byStatuses }),
         ...(input.byStatus && { status: input.byStatus }),
         ...(input.originChainId !== undefined && { originChainId: input.originChainId }),
@@ -100,16 +103,17 @@ export function createReadHandlers(
       const withBalances = input.includeBalances || input.onlyRecoverable;
       if (!withBalances) return cached.history({ filter, dialect: ctx.dialect });
       const page = await store.intents.history(filter);
-      const entries = await Promise.all(
-        page.intents.map(async (record: IntentReceiptRecord) => {
-          const entry = historyEntryToWire(deps, record, ctx.dialect);
-          const balances = await readBalances(record.intent);
-          return { ...entry, balances, hasBalance: balances.some((b) => b.tokens.length > 0) };
-        }),
+      const held = await readBalances(
+        filter.projectId,
+        page.intents.map((r) => r.intent),
       );
-      const intents = input.onlyRecoverable
-        ? entries.filter((e) => 'hasBalance' in e && e.hasBalance)
-        : entries;
+      const shown = input.onlyRecoverable
+        ? page.intents.filter((r) => held.get(r.intent.intentId).recoverable)
+        : page.intents;
+      const intents = shown.map((record: IntentReceiptRecord) => {
+        const { balances, hasBalance } = held.get(record.intent.intentId);
+        return { ...historyEntryToWire(deps, record, ctx.dialect), balances, hasBalance };
+      });
       return page.nextPage ? { intents, nextPage: page.nextPage as WirePage } : { intents };
     },
     GetIntentTransactionHistory: async (input, ctx) => {
