@@ -13,6 +13,8 @@ interface Shape {
   toAmount?: bigint;
   depositAmount?: bigint;
   legs?: number;
+  /** Providers of one swap leg's parts, e.g. a split across V3 and V2. */
+  split?: string[];
   gas?: bigint;
   duration?: number;
 }
@@ -22,6 +24,7 @@ function plan(shape: Shape): ExecutionPlan {
     tradeType: shape.tradeType ?? 'EXACT_INPUT',
     amounts: { toAmount: shape.toAmount ?? 100n, depositAmount: shape.depositAmount ?? 100n },
     routeProviders: Array.from({ length: shape.legs ?? 2 }, () => 'UNISWAP_V2'),
+    swapRoutes: shape.split ? [{ parts: shape.split.map((provider) => ({ provider })) }] : [],
     fees: { originGas: { gasLimit: shape.gas ?? 500_000n }, destinationGas: { gasLimit: 100_000n } },
     estimatedDuration: shape.duration ?? 30,
     name: shape.name,
@@ -72,6 +75,18 @@ describe('choosePlan', () => {
     expect(
       nameOf(choosePlan(quoted({ name: 'a', toAmount: 1n }, { name: 'b', toAmount: 2n }), 'FASTEST')),
     ).toBe('b');
+  });
+
+  it('FASTEST counts a swap leg split across V3 and V2 (two routeProviders entries) as one leg', () => {
+    // WETH, UNISWAP_V3, UNISWAP_V2, SWITCHYARD: three legs, one of them split.
+    const split = { name: 'split', legs: 4, split: ['UNISWAP_V3', 'UNISWAP_V2'], gas: 600_000n };
+    expect(nameOf(choosePlan(quoted({ name: 'four', legs: 4, gas: 400_000n }, split), 'FASTEST'))).toBe(
+      'split',
+    );
+    // Against three unsplit legs the split only ties on legs, and its extra gas loses.
+    expect(nameOf(choosePlan(quoted(split, { name: 'three', legs: 3, gas: 500_000n }), 'FASTEST'))).toBe(
+      'three',
+    );
   });
 
   it('leaves out routes that could not be quoted, and answers the first refusal when none could', () => {
