@@ -1,7 +1,9 @@
 /**
  * QuoteIntent `options.preference` on the devnet, through HTTP and the official client. With alpha's
- * USDC/DAI pool pushed far off its price, DAI on alpha → USDC on beta has two routes: swap on alpha then
- * bridge USDC (the one RECOMMENDED takes), or bridge DAI then swap on beta. CHEAPEST quotes both and takes the
+ * USDC/DAI V2 pair pushed far off its price, DAI on alpha → USDC on beta through V2 has two routes: swap on
+ * alpha then bridge USDC (the one RECOMMENDED takes), or bridge DAI then swap on beta. Those quotes pin
+ * `swapProvider` to UNISWAP_V2: the V3 pools on alpha keep DAI's price (the preference chooses between bridged
+ * tokens; the swap router's choice within a leg is test/routing's). CHEAPEST quotes both and takes the
  * one that leaves the owner more, and running it delivers that on-chain; FASTEST takes the route with the
  * fewest legs (ETH → DAI); TRUSTLESS has no route across chains and is refused naming it, and quotes on one
  * chain.
@@ -41,7 +43,7 @@ const daiToUsdc = (preference?: string): Json => ({
   destinationTokenAddress: beta.entry.tokens.USDC,
   originTokenAmount: SPEND_DAI.toString(),
   tradeType: 'EXACT_INPUT',
-  ...(preference && { options: { preference } }),
+  options: { swapProvider: 'UNISWAP_V2', ...(preference && { preference }) },
 });
 
 /** Swaps `DUMP_DAI` of freshly minted DAI into alpha's USDC/DAI pool, from the deployer. */
@@ -105,7 +107,7 @@ describe('options.preference', () => {
     const [rec, cheap] = [BigInt(recommended.quote.toAmount), BigInt(cheapest.quote.toAmount)];
     // About 0.44 USDC per DAI against about 1: more than twice as much.
     expect(cheap).toBeGreaterThan(2n * rec);
-    expect(cheapest.quoteRequest.options).toEqual({ preference: 'CHEAPEST' });
+    expect(cheapest.quoteRequest.options).toEqual({ swapProvider: 'UNISWAP_V2', preference: 'CHEAPEST' });
   });
 
   it('runs the CHEAPEST route: the owner receives at least its minimum on beta', async () => {
@@ -155,8 +157,10 @@ describe('options.preference', () => {
     });
     const recommended = await quote(ethToDai());
     const fastest = await quote(ethToDai('FASTEST'), 'Service');
-    // Wrap, swap to USDC, bridge USDC, swap to DAI: four legs; FASTEST bridges WETH or DAI instead.
-    expect(recommended.quote.routeProviders).toEqual(['WETH', 'UNISWAP_V2', 'SWITCHYARD', 'UNISWAP_V2']);
+    // Wrap, swap to USDC, bridge USDC, swap to DAI: four legs (each swap on V2 or V3, whichever gives more);
+    // FASTEST bridges WETH or DAI instead.
+    const swap = expect.stringMatching(/^UNISWAP_V[23]$/);
+    expect(recommended.quote.routeProviders).toEqual(['WETH', swap, 'SWITCHYARD', swap]);
     expect(fastest.quote.routeProviders).toHaveLength(3);
     expect(fastest.quote.routeProviders).toContain('SWITCHYARD');
   });
