@@ -8,8 +8,8 @@
  *   those, and all routes of a request share their origin and destination token, so they compare exactly).
  * - FASTEST: the route with the shortest estimated duration. The routes here share their transactions
  *   (origin, fill, destination) and so their duration; what still differs is the work inside them: the one
- *   with the fewest legs wins (a swap leg is one more call that a price move can make revert), then the one
- *   with the least gas, and a tie goes to the cheapest.
+ *   with the fewest legs wins (a swap leg is one more call that a price move can make revert; a split leg
+ *   is one), then the one with the least gas, and a tie goes to the cheapest.
  * - TRUSTLESS: a route that trusts nobody. A route on one chain does; every route across chains is settled
  *   on the attester's word (docs/contracts.md, "The one trust assumption"), so across chains it is refused.
  *
