@@ -63,7 +63,7 @@ export interface ApiServerOptions {
   chains: readonly ChainConfig[];
   /** QuoteIntent, CommitIntent, ExecuteIntent, AbortIntent, WaitIntentReceipt; without them Unavailable. */
   intents?: IntentServices | undefined;
-  /** YieldGetMarkets, YieldCreateEnterAction; without it Unavailable. */
+  /** The Yield… methods and GetEarnPools; without it Unavailable. */
   yield?: YieldService | undefined;
   /** Handlers that replace the built ones by method name (a benchmark's timed wrapper). */
   services?: ApiServices | undefined;
@@ -141,7 +141,7 @@ export async function createApiServer(options: ApiServerOptions): Promise<ApiSer
         })
       : {}),
     ...(options.intents && createIntentHandlers(options.intents, deps.chainById)),
-    ...(options.yield && createYieldHandlers(options.yield)),
+    ...(options.yield && createYieldHandlers(options.yield, deps)),
     ...options.services,
   };
   const access = createAccessControl({

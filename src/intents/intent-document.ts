@@ -16,9 +16,14 @@ export const ROUTE_PROVIDER_NAMES = [
   'AUTO',
   'CCTP',
   'GASZIP',
+  'HYPERLANE',
   'LIFI',
   'LZ_OFT',
+  'LZ_TRANSFER',
+  'OIF',
   'RELAY',
+  'SOMNIA_EXCHANGE',
+  'SOMNIA_SWAP',
   'SUSHI',
   'WETH',
   'ZEROX',
@@ -27,6 +32,29 @@ export const ROUTE_PROVIDER_NAMES = [
   'SWITCHYARD',
 ] as const;
 export type RouteProviderName = (typeof ROUTE_PROVIDER_NAMES)[number];
+
+/** What the caller is doing (the reference's IntentMode); EARN and WITHDRAW build vault calls (docs/intents.md). */
+export const INTENT_MODES = ['SWAP', 'FUND', 'EARN', 'PAY', 'WITHDRAW'] as const;
+export type IntentMode = (typeof INTENT_MODES)[number];
+
+/** How the deposit is funded; the on-ramps (ONRAMP_*) are not offered here and are refused. */
+export const FUND_METHODS = [
+  'WALLET',
+  'DIRECT_TRANSFER',
+  'ONRAMP_MESH',
+  'ONRAMP_MELD',
+  'ONRAMP_BLUVO',
+  'ONRAMP_STRIPE',
+] as const;
+export type FundMethod = (typeof FUND_METHODS)[number];
+
+/** What the planner optimises among the routes it finds (src/intents/plan/choose-route.ts). */
+export const ROUTE_PREFERENCES = ['RECOMMENDED', 'FASTEST', 'CHEAPEST', 'TRUSTLESS'] as const;
+export type RoutePreference = (typeof ROUTE_PREFERENCES)[number];
+
+/** Intent protocol versions of the reference; Switchyard runs one, `v1`. */
+export const INTENT_PROTOCOL_VERSIONS = ['v1', 'v1_5'] as const;
+export type IntentProtocolVersion = (typeof INTENT_PROTOCOL_VERSIONS)[number];
 
 export interface AddressOverrides {
   sequenceWalletFactoryAddress?: string;
@@ -43,6 +71,8 @@ export interface QuoteOptions {
   bridgeProviderFallback?: boolean;
   /** A fraction (0.05 = 5 %). */
   slippageTolerance?: number;
+  preference?: RoutePreference;
+  intentProtocol?: IntentProtocolVersion;
   trailsAddressOverrides?: AddressOverrides;
 }
 
@@ -60,6 +90,10 @@ export interface QuoteRequest {
   originTokenAmount?: bigint;
   destinationTokenAmount?: bigint;
   tradeType?: TradeType;
+  fundMethod?: FundMethod;
+  mode?: IntentMode;
+  /** EARN / WITHDRAW: the market whose vault the intent enters or leaves (Switchyard's member). */
+  earnMarketId?: string;
   onlyNativeGasFee?: boolean;
   options?: QuoteOptions;
 }
@@ -259,6 +293,12 @@ export interface IntentDocument {
   /** RFC 3339 UTC. */
   expiresAt: string;
   passthrough?: boolean;
+  /** The one protocol this server runs. */
+  intentProtocol?: IntentProtocolVersion;
+  /** Unix seconds from which anyone may return an unexecuted deposit to the owner: the origin deadline. */
+  timedRefundUnlockTimestamp?: number;
+  /** The origin chain's `isTestnet`. */
+  isTestnet?: boolean;
   updatedAt?: string;
   createdAt?: string;
 }

@@ -30,6 +30,7 @@ const BIGINT_FIELDS: Spec = {
   origin: PLANNED,
   destination: PLANNED,
   order: { inputAmount: B, destChainId: B, outputAmount: B, fillDeadline: B },
+  vaultExit: { shares: B },
   amounts: { depositAmount: B, fromAmount: B, fromAmountMin: B, toAmount: B, toAmountMin: B },
   fees: {
     originGas: CHAIN_GAS,

@@ -70,6 +70,10 @@ function pageQuery(ctx: StoreContext, filter: IntentHistoryFilter, page: Resolve
     query = query.where('origin_chain_id', '=', asBigint(filter.originChainId));
   if (filter.destinationChainId !== undefined)
     query = query.where('destination_chain_id', '=', asBigint(filter.destinationChainId));
+  if (filter.originTokenAddress)
+    query = query.where('origin_token_address', '=', lower(filter.originTokenAddress));
+  if (filter.destinationTokenAddress)
+    query = query.where('destination_token_address', '=', lower(filter.destinationTokenAddress));
   if (filter.fromTime !== undefined) query = query.where('created_at', '>=', filter.fromTime * MS_PER_SECOND);
   // toTime is a whole second: everything created during that second is included.
   if (filter.toTime !== undefined)

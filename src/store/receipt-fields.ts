@@ -12,6 +12,7 @@ export interface ReceiptWireFields {
     destinationToAddress?: string;
     destinationCallData?: string;
     destinationCallValue?: unknown;
+    mode?: string;
   };
   quote?: { routeProviders?: string[] };
   expiresAt?: string;
@@ -52,6 +53,7 @@ export function pickReceiptFields(intentJson: string): ReceiptWireFields {
       ...(request.destinationCallValue !== undefined && {
         destinationCallValue: request.destinationCallValue,
       }),
+      ...(request.mode !== undefined && { mode: request.mode }),
     };
   }
   if (stored.quote) {

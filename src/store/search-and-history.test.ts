@@ -302,4 +302,32 @@ describeEachDialect('intent history', ({ openStore }) => {
     expect(await history({ toTime: BASE_MS / 1000 - 1 })).toEqual([]);
     expect(await history({ ownerAddress: randomAddress() })).toEqual([]);
   });
+
+  it('filters by origin and destination token in any letter case, AND-ed with the rest', async () => {
+    const tokens = await store.projects.create('history-tokens');
+    const [usdc, dai] = [randomAddress(), randomAddress()];
+    const made: IntentRecord[] = [];
+    for (const [origin, destination] of [
+      [usdc, dai],
+      [usdc, usdc],
+      [dai, usdc],
+    ] as const) {
+      made.push(
+        await store.intents.insert(
+          newIntent(tokens.id, { originTokenAddress: origin, destinationTokenAddress: destination }),
+        ),
+      );
+    }
+    const history = async (filter: Omit<Parameters<Store['intents']['history']>[0], 'projectId'>) =>
+      (await store.intents.history({ projectId: tokens.id, ...filter })).intents.map(
+        (r) => r.intent.intentId,
+      );
+    const newest = (...n: number[]) => n.map((i) => made[i]!.intentId);
+    expect(await history({ originTokenAddress: upper(usdc) })).toEqual(newest(1, 0));
+    expect(await history({ destinationTokenAddress: usdc })).toEqual(newest(2, 1));
+    expect(await history({ originTokenAddress: usdc, destinationTokenAddress: upper(usdc) })).toEqual(
+      newest(1),
+    );
+    expect(await history({ originTokenAddress: randomAddress() })).toEqual([]);
+  });
 });

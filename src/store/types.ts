@@ -264,6 +264,9 @@ export interface IntentHistoryFilter {
   status?: IntentStatus;
   originChainId?: number;
   destinationChainId?: number;
+  /** The token the owner deposits and the one the route delivers, in any letter case. */
+  originTokenAddress?: string;
+  destinationTokenAddress?: string;
   /** Unix seconds, inclusive, on createdAt. */
   fromTime?: number;
   toTime?: number;

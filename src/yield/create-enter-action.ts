@@ -10,14 +10,13 @@
 import { type Address, encodeFunctionData, erc20Abi, type Hex, type PublicClient } from 'viem';
 import type { MarketReader } from './create-market-reader.ts';
 import { defaultEnterAmount } from './default-enter-amount.ts';
-import { MarketNotFoundError } from './errors.ts';
-import { normaliseMarketId } from './market-id.ts';
+import type { MarketLookup } from './find-market.ts';
 import { parseEnterArgs } from './parse-enter-args.ts';
 import type { MarketConfig, VaultMetadata } from './types.ts';
 import { vaultAbi } from './vault-abi.ts';
 
 export interface EnterActionDeps {
-  markets: readonly MarketConfig[];
+  lookup: MarketLookup;
   reader: MarketReader;
   /** For the wallet's balance when `args` names no amount. */
   getClient(chainId: number): PublicClient;
@@ -50,10 +49,8 @@ export interface EnterAction {
 }
 
 export function createEnterAction(deps: EnterActionDeps): (request: EnterRequest) => Promise<EnterAction> {
-  const byId = new Map(deps.markets.map((m) => [normaliseMarketId(m.id), m]));
   return async (input) => {
-    const market = byId.get(normaliseMarketId(input.earnMarketId));
-    if (!market) throw new MarketNotFoundError(input.earnMarketId);
+    const market = deps.lookup.byId(input.earnMarketId);
     const wallet = input.userWalletAddress as Address;
     const metadata = await deps.reader.metadata(market);
     const args = parseEnterArgs(input.args, wallet, metadata.asset.decimals);

@@ -4,12 +4,25 @@
  */
 import { SwitchyardError } from '../internal/errors.ts';
 
-/** No configured market has this id. */
+/** No configured market has this id. `field` is where the caller named it (`earnMarketId`, `marketId`). */
 export class MarketNotFoundError extends SwitchyardError {
   override readonly name = 'MarketNotFoundError';
-  constructor(readonly earnMarketId: string) {
-    super(`earnMarketId: no yield market '${earnMarketId}'; list them with YieldGetMarkets`, {
-      details: { earnMarketId },
+  constructor(
+    readonly earnMarketId: string,
+    readonly field = 'earnMarketId',
+  ) {
+    super(`${field}: no yield market '${earnMarketId}'; list them with YieldGetMarkets`, {
+      details: { field, earnMarketId },
+    });
+  }
+}
+
+/** No configured market has this provider id. */
+export class ProviderNotFoundError extends SwitchyardError {
+  override readonly name = 'ProviderNotFoundError';
+  constructor(readonly providerId: string) {
+    super(`providerId: no yield provider '${providerId}'; list them with YieldGetProviders`, {
+      details: { field: 'providerId', providerId },
     });
   }
 }

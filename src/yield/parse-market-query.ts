@@ -39,6 +39,16 @@ export function parseMarketQuery(input: MarketQueryInput): MarketQuery {
     type: parseType(blankToUndefined(input.type)),
     search: blankToUndefined(input.search)?.toLowerCase(),
     sort: parseSort(blankToUndefined(input.sort)),
+    ...parsePage(input),
+  };
+}
+
+/** `limit` 1..MAX_LIMIT (default DEFAULT_LIMIT) and `offset` ≥ 0 (default 0): the pages of markets and providers. */
+export function parsePage(input: { limit?: number | undefined; offset?: number | undefined }): {
+  limit: number;
+  offset: number;
+} {
+  return {
     limit: parseCount('limit', input.limit ?? DEFAULT_LIMIT, 1, MAX_LIMIT),
     offset: parseCount('offset', input.offset ?? 0, 0, Number.MAX_SAFE_INTEGER),
   };

@@ -22,7 +22,15 @@ const flipped = (address: string) =>
 
 type Json = Record<string, unknown>;
 
-/** Every request member whose name says it holds an address, with its schema (array items unwrapped). */
+/**
+ * Members named like an address that hold no EVM address: a Solana or Tron edge address (base58, or Tron's
+ * 21-byte hex) is kept as sent (the last test below).
+ */
+const NOT_EVM = new Set(['byEdgeAddress']);
+
+/**
+ * Every request member whose name says it holds an EVM address, with its schema (array items unwrapped).
+ */
 function addressMembers(node: unknown, path: string, out: [string, Json][] = []): [string, Json][] {
   if (Array.isArray(node)) {
     for (const n of node) addressMembers(n, path, out);
@@ -33,7 +41,7 @@ function addressMembers(node: unknown, path: string, out: [string, Json][] = [])
   for (const [key, value] of Object.entries((schema.properties ?? {}) as Json)) {
     const member = value as Json;
     const inner = (member.type === 'array' ? member.items : member) as Json;
-    if (/address(es)?$/i.test(key)) out.push([`${path}${key}`, inner]);
+    if (/address(es)?$/i.test(key) && !NOT_EVM.has(key)) out.push([`${path}${key}`, inner]);
     addressMembers(member, `${path}${key}.`, out);
   }
   for (const key of ['items', 'anyOf', 'allOf', 'oneOf']) addressMembers(schema[key], path, out);
@@ -82,6 +90,14 @@ describe('every request field that takes an address', () => {
     const decode = compileRequestDecoder(METHODS.SearchIntents.request);
     for (const bad of ['0x12', `0X${USDC_A.slice(2)}`, `${USDC_A}0`, `0x${'g'.repeat(40)}`]) {
       expect(() => decode({ byOwnerAddress: bad })).toThrow(/^byOwnerAddress: must be a 20-byte hex address/);
+    }
+  });
+
+  it('keeps an edge address (Solana, Tron) as sent: it is no EVM address', () => {
+    const solana = 'So11111111111111111111111111111111111111112';
+    for (const method of ['SearchIntents', 'GetIntentHistory'] as const) {
+      const decode = compileRequestDecoder(METHODS[method].request);
+      expect(decode({ byEdgeAddress: solana })).toMatchObject({ byEdgeAddress: solana });
     }
   });
 });

@@ -19,7 +19,7 @@ import { ChainNotSupportedError, InvalidInputError } from '../../src/internal/er
 import { InsufficientInventoryError } from '../../src/providers/errors.ts';
 import { DatabaseUnavailableError, InvalidPageError } from '../../src/store/errors.ts';
 import * as yieldErrors from '../../src/yield/errors.ts';
-import { MarketNotFoundError } from '../../src/yield/errors.ts';
+import { MarketNotFoundError, ProviderNotFoundError } from '../../src/yield/errors.ts';
 
 const DOCS = new URL('../../docs/errors.md', import.meta.url);
 
@@ -125,6 +125,14 @@ describe('the domain error table', () => {
         { code: 8000, msg: 'intent 0xab not found: quote it first' },
       ],
       [new MarketNotFoundError('acme-1-0x01'), { error: 'NotFound', code: 8000, status: 400 }],
+      [
+        new ProviderNotFoundError('acme'),
+        {
+          error: 'NotFound',
+          code: 8000,
+          msg: "providerId: no yield provider 'acme'; list them with YieldGetProviders",
+        },
+      ],
       [
         new WrongStatusError('intent 0xab has already finished: it is SUCCEEDED', 'SUCCEEDED'),
         { error: 'IntentStatus', code: 2004, status: 422, cause: 'intent status=SUCCEEDED' },

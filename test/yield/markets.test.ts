@@ -389,7 +389,7 @@ describe('configured markets', () => {
         : c,
     );
     const service = createYieldService({ chains, prices: yieldServer.prices, log: createSilentLogger() });
-    const { YieldGetMarkets } = createYieldHandlers(service);
+    const { YieldGetMarkets } = createYieldHandlers(service, { chainById: new Map(), now: () => new Date() });
     const ctx = { projectId: 1, method: 'YieldGetMarkets' as const, dialect: 'Trails' as const };
     const lending = await YieldGetMarkets({ type: 'lending' }, ctx);
     expect(lending.total).toBe(1);

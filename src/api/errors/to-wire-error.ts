@@ -20,7 +20,7 @@ import { NothingToRecoverError, RetryWindowClosedError } from '../../intents/rec
 import { ChainNotSupportedError, InvalidInputError } from '../../internal/errors.ts';
 import { InsufficientInventoryError } from '../../providers/errors.ts';
 import { DatabaseUnavailableError, InvalidPageError } from '../../store/errors.ts';
-import { MarketNotFoundError } from '../../yield/errors.ts';
+import { MarketNotFoundError, ProviderNotFoundError } from '../../yield/errors.ts';
 import { MalformedRequestError, RequestTooLargeError, RpcError } from './rpc-errors.ts';
 import { RPC_ERRORS, type RpcErrorName } from './table.ts';
 
@@ -76,6 +76,7 @@ export const DOMAIN_ERROR_TABLE: readonly DomainErrorRow[] = [
   row(ChainNotSupportedError, 'UnsupportedNetwork', { cause: (e) => `field=${e.field}` }),
   row(IntentNotFoundError, 'NotFound'),
   row(MarketNotFoundError, 'NotFound'),
+  row(ProviderNotFoundError, 'NotFound'),
   row(NothingToRecoverError, 'NotFound'),
   row(WrongStatusError, 'IntentStatus', { cause: (e) => `intent status=${e.status}` }),
   row(QuoteExpiredError, 'QuoteExpired'),

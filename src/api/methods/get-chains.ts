@@ -8,8 +8,10 @@
  *
  * `routeProvider` filter — how the enum maps onto Switchyard's providers:
  * AUTO → every chain; SWITCHYARD → chains with our settlers (cross-chain transfers); UNISWAP_V2 and
- * SUSHI → chains with a Uniswap-V2-style router; UNISWAP_V3 → chains with a V3 factory and SwapRouter02; WETH → chains with a WETH contract; CCTP, GASZIP,
- * LIFI, LZ_OFT, RELAY, ZEROX → no chain (no such provider is configured); anything else → InvalidArgument.
+ * SUSHI → chains with a Uniswap-V2-style router; UNISWAP_V3 → chains with a V3 factory and SwapRouter02;
+ * WETH → chains with a WETH contract; CCTP, GASZIP, HYPERLANE, LIFI, LZ_OFT, LZ_TRANSFER, OIF, RELAY,
+ * SOMNIA_EXCHANGE, SOMNIA_SWAP, ZEROX → no chain (no such provider is configured); anything else →
+ * InvalidArgument.
  */
 import { EXPLORER_CHAINS_PATH } from '../../explorer/constants.ts';
 import type { ChainConfig } from '../../internal/config-types.ts';
@@ -29,9 +31,16 @@ const SERVES: Record<Provider, (chain: ChainConfig) => boolean> = {
   WETH: (c) => Boolean(c.contracts.weth),
   CCTP: () => false,
   GASZIP: () => false,
+  HYPERLANE: () => false,
   LIFI: () => false,
   LZ_OFT: () => false,
+  LZ_TRANSFER: () => false,
+  // Our settlers' orders are refunded like OIF orders (BuildOIFRefundTransaction), but OIF names the
+  // Open Intents Framework's own settlers, which no chain here has.
+  OIF: () => false,
   RELAY: () => false,
+  SOMNIA_EXCHANGE: () => false,
+  SOMNIA_SWAP: () => false,
   ZEROX: () => false,
 };
 

@@ -2,9 +2,13 @@
 import type { ApiDeps, ApiServices } from '../context.ts';
 import { createClock } from './clock.ts';
 import { createGetChains } from './get-chains.ts';
+import { createGetCountryList } from './get-country-list.ts';
 import { createGetDefaultIntentProtocol } from './get-default-intent-protocol.ts';
+import { createGetEdges } from './get-edges.ts';
 import { createGetExactInputRoutes } from './get-exact-input-routes.ts';
 import { createGetExactOutputRoutes } from './get-exact-output-routes.ts';
+import { createGetExchangeRate } from './get-exchange-rate.ts';
+import { createGetFiatCurrencyList } from './get-fiat-currency-list.ts';
 import { createGetProtocolContracts } from './get-protocol-contracts.ts';
 import { createGetSupportedIntentProtocols } from './get-supported-intent-protocols.ts';
 import { createGetTokenList } from './get-token-list.ts';
@@ -27,5 +31,9 @@ export function createCatalogueHandlers(deps: ApiDeps): ApiServices {
     GetProtocolContracts: createGetProtocolContracts(deps),
     GetSupportedIntentProtocols: createGetSupportedIntentProtocols(),
     GetDefaultIntentProtocol: createGetDefaultIntentProtocol(),
+    GetExchangeRate: createGetExchangeRate(),
+    GetFiatCurrencyList: createGetFiatCurrencyList(),
+    GetEdges: createGetEdges(),
+    GetCountryList: createGetCountryList(),
   };
 }

@@ -29,8 +29,9 @@ export function listedTokens(chain: ChainConfig): TokenInfo[] {
       featured: true,
     });
   }
-  // Stable sort: featured first, configured order otherwise.
-  return tokens.sort((a, b) => Number(b.featured) - Number(a.featured));
+  // Stable sort: featured first, configured order otherwise; featureIndex is the place in that order.
+  tokens.sort((a, b) => Number(b.featured) - Number(a.featured));
+  return tokens.map((token, featureIndex) => ({ ...token, featureIndex }));
 }
 
 export function sameAddress(a: string, b: string): boolean {

@@ -68,6 +68,9 @@ export function createRuntimeStatus(deps: ApiDeps): Handler<'RuntimeStatus'> {
         uptime: `${uptimeSeconds}s`,
         uptimeSeconds,
         hostname: hostname(),
+        // No address screening and no Solana/Tron edge rails on this server (docs/api.md).
+        walletScreeningEnabled: false,
+        edgesEnabled: [],
         runnables: {},
         services: probes,
       },

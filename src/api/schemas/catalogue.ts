@@ -31,6 +31,8 @@ export const TokenInfo = Type.Object(
     supportsBridging: Opt(Bool),
     logoUri: Opt(Str()),
     featured: Bool,
+    /** The token's place in its chain's list (featured first, then configured order). */
+    featureIndex: Opt(NonNegativeInt),
   },
   { title: 'TokenInfo' },
 );
@@ -71,6 +73,8 @@ export const RuntimeStatus = Type.Object(
     uptime: Str({ description: 'seconds since start, e.g. "42s"' }),
     uptimeSeconds: Type.Number(),
     hostname: Str(),
+    walletScreeningEnabled: Opt(Bool),
+    edgesEnabled: Opt(Type.Array(Str())),
     runnables: Type.Unknown(),
     services: Type.Array(ServiceStatus),
   },

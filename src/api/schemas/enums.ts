@@ -1,5 +1,11 @@
 /** Enumerations of the wire, as the official client (0.9.4) and the seed spec name them. */
-import { ROUTE_PROVIDER_NAMES } from '../../intents/intent-document.ts';
+import {
+  FUND_METHODS,
+  INTENT_MODES,
+  INTENT_PROTOCOL_VERSIONS,
+  ROUTE_PREFERENCES,
+  ROUTE_PROVIDER_NAMES,
+} from '../../intents/intent-document.ts';
 import { StringEnum } from './wire.ts';
 
 /** The seed's eight statuses (0.9.4 lacks INVALID; its client does not validate enums). */
@@ -40,7 +46,22 @@ export const ROUTE_PROVIDERS = ROUTE_PROVIDER_NAMES;
 export const RouteProvider = StringEnum(ROUTE_PROVIDERS, 'route provider');
 
 export const TradeType = StringEnum(['EXACT_INPUT', 'EXACT_OUTPUT'] as const, 'trade type');
-export const TransactionType = StringEnum(['UNKNOWN', 'DEPOSIT', 'ORIGIN', 'DESTINATION', 'ROUTE'] as const);
+/** 0.9.4's types plus the reference's REFUND (0.9.4 does not check enum values it reads). */
+export const TransactionType = StringEnum([
+  'UNKNOWN',
+  'DEPOSIT',
+  'ORIGIN',
+  'DESTINATION',
+  'ROUTE',
+  'REFUND',
+] as const);
 export const TransactionContext = StringEnum(['NONE', 'CCTPV2_MESSAGE'] as const);
 export const ChainGasUsageStatus = StringEnum(['NORMAL', 'BUSY', 'VERY_BUSY'] as const);
 export const SortOrder = StringEnum(['DESC', 'ASC'] as const);
+export const IntentMode = StringEnum(INTENT_MODES, 'intent mode');
+export const FundMethod = StringEnum(FUND_METHODS, 'fund method');
+export const RoutePreference = StringEnum(ROUTE_PREFERENCES, 'route preference');
+export const IntentProtocolVersion = StringEnum(INTENT_PROTOCOL_VERSIONS, 'intent protocol version');
+/** The reference's non-EVM rails; this server has none, so filters on them match nothing. */
+export const EdgeRail = StringEnum(['SOLANA', 'TRON'] as const, 'edge rail');
+export const EdgeMode = StringEnum(['ORIGIN', 'DESTINATION'] as const, 'edge mode');

@@ -3,7 +3,16 @@
  * what CommitIntent receives and shape what QuoteIntent/GetIntent/SearchIntents send.
  */
 import { type Static, type StaticDecode, Type } from '@sinclair/typebox';
-import { ChainGasUsageStatus, IntentStatus, RouteProvider, TradeType } from './enums.ts';
+import {
+  ChainGasUsageStatus,
+  FundMethod,
+  IntentMode,
+  IntentProtocolVersion,
+  IntentStatus,
+  RoutePreference,
+  RouteProvider,
+  TradeType,
+} from './enums.ts';
 import {
   Address,
   Amount,
@@ -16,6 +25,7 @@ import {
   Str,
   StringEnum,
   Timestamp,
+  TxHash,
   Usd,
 } from './wire.ts';
 
@@ -39,6 +49,8 @@ export const QuoteOptions = Type.Object(
     slippageTolerance: Opt(
       Type.Number({ minimum: 0, maximum: 1, 'x-error': 'must be a fraction between 0 and 1 (0.05 = 5%)' }),
     ),
+    preference: Opt(RoutePreference),
+    intentProtocol: Opt(IntentProtocolVersion),
     trailsAddressOverrides: Opt(AddressOverrides),
   },
   { title: 'QuoteIntentRequestOptions' },
@@ -58,6 +70,9 @@ export const QuoteIntentRequest = Type.Object(
     originTokenAmount: Opt(Amount),
     destinationTokenAmount: Opt(Amount),
     tradeType: Opt(TradeType),
+    fundMethod: Opt(FundMethod),
+    mode: Opt(IntentMode),
+    earnMarketId: Opt(Str({ maxLength: 200 })),
     onlyNativeGasFee: Opt(Bool),
     options: Opt(QuoteOptions),
   },
@@ -291,6 +306,9 @@ export const Intent = Type.Object(
     trailsContracts: TrailsContracts,
     expiresAt: Timestamp,
     passthrough: Opt(Bool),
+    intentProtocol: Opt(IntentProtocolVersion),
+    timedRefundUnlockTimestamp: Opt(NonNegativeInt),
+    isTestnet: Opt(Bool),
     updatedAt: Opt(Timestamp),
     createdAt: Opt(Timestamp),
   },
@@ -326,6 +344,15 @@ export const GasFeeOptions = Type.Object(
   },
   { title: 'GasFeeOptions' },
 );
+
+/** One transaction of the intent as planned (QuoteIntent's `transactionStates`): deposit, origin, destination. */
+export const TransactionStateInfo = Type.Object(
+  { id: Str(), label: Str(), chainId: ChainId, transactionHash: Opt(TxHash) },
+  { title: 'TransactionStateInfo' },
+);
+
+/** Whether the client may skip the intent and transfer directly: never here (every route runs an intent). */
+export const PassthroughInfo = Type.Object({ eligible: Bool }, { title: 'PassthroughInfo' });
 
 export const DepositSignature = Type.Object(
   {

@@ -4,8 +4,23 @@
  */
 import { type StaticDecode, type TSchema, Type } from '@sinclair/typebox';
 import { ChainInfo, RuntimeStatus, Token, TokenInfo, TokenPrice } from './catalogue.ts';
-import { IntentStatus, TransactionStatus } from './enums.ts';
-import { DepositSignature, GasFeeOptions, Intent, QuoteIntentRequest, TrailsContracts } from './intent.ts';
+import {
+  EdgeMode,
+  EdgeRail,
+  IntentProtocolVersion,
+  IntentStatus,
+  RouteProvider,
+  TransactionStatus,
+} from './enums.ts';
+import {
+  DepositSignature,
+  GasFeeOptions,
+  Intent,
+  PassthroughInfo,
+  QuoteIntentRequest,
+  TrailsContracts,
+  TransactionStateInfo,
+} from './intent.ts';
 import { IntentHistory, IntentReceipt, IntentSummary, Page, TokenBalance } from './receipt.ts';
 import {
   Address,
@@ -21,6 +36,17 @@ import {
   Timestamp,
   TxHash,
 } from './wire.ts';
+import {
+  AggregateBalancesRequest,
+  AggregateBalancesResponse,
+  EarnPoolsRequest,
+  EarnPoolsResponse,
+  YieldActionRequest,
+  YieldActionResponse,
+  YieldNetwork,
+  YieldPageRequest,
+  YieldProvider,
+} from './yield.ts';
 
 const Empty = Type.Object({});
 
@@ -39,6 +65,13 @@ const HistoryFilters = {
   byOwnerAddress: Opt(Address),
 };
 
+/** The reference's filters on Solana/Tron edges: no intent here has one, so any of them matches nothing. */
+const EdgeFilters = {
+  byEdgeAddress: Opt(Str({ maxLength: 200 })),
+  byEdgeRail: Opt(EdgeRail),
+  byEdgeMode: Opt(EdgeMode),
+};
+
 export const METHODS = {
   Ping: { auth: false, request: Empty, response: Type.Object({ version: Str() }) },
   Clock: { auth: false, request: Empty, response: Type.Object({ serverTime: Timestamp }) },
@@ -47,7 +80,12 @@ export const METHODS = {
   QuoteIntent: {
     auth: true,
     request: QuoteIntentRequest,
-    response: Type.Object({ intent: Intent, gasFeeOptions: GasFeeOptions }),
+    response: Type.Object({
+      intent: Intent,
+      gasFeeOptions: GasFeeOptions,
+      transactionStates: Opt(Type.Array(TransactionStateInfo)),
+      passthrough: Opt(PassthroughInfo),
+    }),
   },
   CommitIntent: {
     auth: true,
@@ -93,6 +131,7 @@ export const METHODS = {
       byOriginIntentAddress: Opt(Address),
       byDestinationIntentAddress: Opt(Address),
       byQueryString: Opt(Str({ maxLength: 200 })),
+      ...EdgeFilters,
     }),
     response: Type.Object({ intents: Type.Array(Intent) }),
   },
@@ -105,6 +144,12 @@ export const METHODS = {
       byStatuses: Opt(Type.Array(IntentStatus)),
       originChainId: Opt(ChainId),
       destinationChainId: Opt(ChainId),
+      originTokenAddress: Opt(Address),
+      destinationTokenAddress: Opt(Address),
+      byIntentProtocol: Opt(IntentProtocolVersion),
+      bySwapProvider: Opt(RouteProvider),
+      byBridgeProvider: Opt(RouteProvider),
+      ...EdgeFilters,
       fromTime: Opt(NonNegativeInt),
       toTime: Opt(NonNegativeInt),
       includeBalances: Opt(Bool),
@@ -116,6 +161,21 @@ export const METHODS = {
     auth: true,
     request: Type.Object(HistoryFilters),
     response: Type.Object({ intents: Type.Array(IntentSummary), nextPage: Opt(Page) }),
+  },
+  BuildOIFRefundTransaction: {
+    auth: true,
+    request: Type.Object({ intentId: IntentId }),
+    response: Type.Object({
+      intentId: IntentId,
+      orderId: Opt(TxHash),
+      to: Address,
+      data: HexData,
+      value: Amount,
+      chainId: ChainId,
+      orderExpiresAt: Opt(Timestamp),
+      ready: Bool,
+      status: Str(),
+    }),
   },
   AbortIntent: {
     auth: true,
@@ -247,6 +307,48 @@ export const METHODS = {
     response: Type.Object({ version: Str() }),
   },
 
+  GetExchangeRate: {
+    auth: true,
+    request: Type.Object({ toCurrency: Opt(Str({ maxLength: 16 })) }),
+    response: Type.Object({
+      exchangeRate: Type.Object(
+        { name: Str(), symbol: Str(), value: Type.Number(), vsCurrency: Str(), currencyType: Str() },
+        { title: 'ExchangeRate' },
+      ),
+    }),
+  },
+  GetFiatCurrencyList: {
+    auth: true,
+    request: Empty,
+    response: Type.Object({
+      currencies: Type.Array(
+        Type.Object(
+          { code: Str(), symbol: Str(), name: Str(), flag: Str(), decimals: NonNegativeInt },
+          { title: 'FiatCurrency' },
+        ),
+      ),
+    }),
+  },
+  GetEdges: {
+    auth: true,
+    request: Empty,
+    response: Type.Object({
+      edges: Type.Array(Type.Object({ rail: Str(), modes: Type.Array(Str()) }, { title: 'EdgeRailModes' })),
+    }),
+  },
+  GetCountryList: {
+    auth: true,
+    request: Empty,
+    response: Type.Object({
+      countries: Type.Array(
+        Type.Object(
+          { countryCode: Str(), name: Str(), flag: Str(), flagImageUrl: Str() },
+          { title: 'Country' },
+        ),
+      ),
+    }),
+  },
+
   YieldGetMarkets: {
     auth: true,
     request: Type.Object({
@@ -266,11 +368,39 @@ export const METHODS = {
       limit: NonNegativeInt,
     }),
   },
-  YieldCreateEnterAction: {
+  YieldCreateEnterAction: { auth: true, request: YieldActionRequest, response: YieldActionResponse },
+  YieldCreateExitAction: { auth: true, request: YieldActionRequest, response: YieldActionResponse },
+  YieldGetMarketById: {
     auth: true,
-    request: Type.Object({ earnMarketId: Str(), userWalletAddress: Address, args: Opt(Type.Unknown()) }),
-    response: Type.Object({ action: Type.Unknown(), payload: Type.Unknown() }),
+    request: Type.Object({ marketId: Str() }),
+    response: Type.Object({ market: Type.Unknown() }),
   },
+  YieldGetAggregateBalances: {
+    auth: true,
+    request: AggregateBalancesRequest,
+    response: AggregateBalancesResponse,
+  },
+  YieldGetProviders: {
+    auth: true,
+    request: YieldPageRequest,
+    response: Type.Object({
+      items: Type.Array(YieldProvider),
+      total: NonNegativeInt,
+      offset: NonNegativeInt,
+      limit: NonNegativeInt,
+    }),
+  },
+  YieldGetProvider: {
+    auth: true,
+    request: Type.Object({ providerId: Str() }),
+    response: Type.Object({ provider: YieldProvider }),
+  },
+  YieldGetNetworks: {
+    auth: true,
+    request: Empty,
+    response: Type.Object({ networks: Type.Array(YieldNetwork) }),
+  },
+  GetEarnPools: { auth: true, request: EarnPoolsRequest, response: EarnPoolsResponse },
 } as const satisfies Record<string, { auth: boolean; request: TSchema; response: TSchema }>;
 
 export type MethodName = keyof typeof METHODS;

@@ -1,6 +1,7 @@
 /** Receipts, their transactions, history entries and paging (client 0.9.4 names plus seed extras). */
 import { type StaticDecode, Type } from '@sinclair/typebox';
 import {
+  IntentMode,
   IntentStatus,
   RouteProvider,
   SortOrder,
@@ -101,6 +102,10 @@ export const IntentReceiptSummary = Type.Object(
     destinationTokenMetadata: TokenMetadata,
     destinationHasCallData: Bool,
     destinationHasCallValue: Bool,
+    mode: Opt(IntentMode),
+    /** What the quote said; `originTokenAmount` and `destinationTokenAmount` are the same amounts here. */
+    quotedOriginTokenAmount: Opt(Amount),
+    quotedDestinationTokenAmount: Opt(Amount),
     memo: Opt(Str()),
     createdAt: Timestamp,
     expiresAt: Timestamp,
@@ -185,9 +190,11 @@ export const IntentSummary = Type.Object(
     destinationTransactionStatus: TransactionStatus,
     originTokenAddress: Address,
     originTokenAmount: Amount,
+    quotedOriginTokenAmount: Opt(Amount),
     originTokenMetadata: TokenMetadata,
     destinationTokenAddress: Address,
     destinationTokenAmount: Amount,
+    quotedDestinationTokenAmount: Opt(Amount),
     destinationTokenMetadata: TokenMetadata,
     destinationToAddress: Address,
     expiresAt: Timestamp,

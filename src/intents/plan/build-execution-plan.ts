@@ -12,9 +12,16 @@ import type { TokenConfig } from '../../internal/config-types.ts';
 import { SwitchyardError } from '../../internal/errors.ts';
 import { UnsupportedRouteError } from '../../providers/errors.ts';
 import { createSwitchyardBridgeProvider } from '../../providers/switchyard-bridge.ts';
-import { ProviderId, type TradeType } from '../../providers/types.ts';
+import {
+  type BridgeProvider,
+  ProviderId,
+  type SwapRouter,
+  type TradeType,
+  type WrapProvider,
+} from '../../providers/types.ts';
 import { createWethProvider } from '../../providers/weth.ts';
 import { buildDestinationIntent, buildOriginIntent, type IntentContext } from './build-intents.ts';
+import { checkTrustless, choosePlan, wantsAlternatives } from './choose-route.ts';
 import {
   BPS,
   CROSS_CHAIN_DURATION_SECONDS,
@@ -26,6 +33,7 @@ import {
   FILL_WINDOW_SECONDS,
   QUOTE_TTL_SECONDS,
   SAME_CHAIN_DURATION_SECONDS,
+  VAULT_REDEEM_GAS,
 } from './constants.ts';
 import { createSwapRouter } from './create-swap-router.ts';
 import {
@@ -46,9 +54,10 @@ import {
   quoteLegsExactInput,
   quoteLegsExactOutput,
 } from './quote-legs.ts';
-import { type RouteShape, resolveRoute, type SwapLeg } from './resolve-route.ts';
+import { type RouteShape, resolveRoutes, type SwapLeg } from './resolve-route.ts';
 import { swapLegProviders, swapRoutesOf } from './swap-routes.ts';
 import type { ExecutionPlan, FeeOption, PlanDeps, PlanFees, PlanRequest } from './types.ts';
+import { sizeVaultExit } from './vault-exit.ts';
 
 type PricedToken = Priced & { address: Address; symbol: string };
 
@@ -58,26 +67,54 @@ export function inferTradeType(request: PlanRequest): TradeType {
 }
 
 export async function buildExecutionPlan(request: PlanRequest, deps: PlanDeps): Promise<ExecutionPlan> {
-  const tradeType = inferTradeType(request);
-  const slippageTolerance = request.slippageTolerance ?? DEFAULT_SLIPPAGE_TOLERANCE;
   checkProviders(request);
   const only =
     request.swapProvider && request.swapProvider !== 'AUTO'
       ? (request.swapProvider as ProviderId)
       : undefined;
-  const swap = createSwapRouter({ getClient: deps.getClient, only, directory: deps.poolDirectory });
-  const bridge = createSwitchyardBridgeProvider({
-    getClient: deps.getClient,
-    solver: deps.operator.solver,
-    spreadBps: deps.solverSpreadBps,
-    inventory: deps.solverInventory,
-  });
-  const weth = createWethProvider();
+  const providers: Providers = {
+    swap: createSwapRouter({ getClient: deps.getClient, only, directory: deps.poolDirectory }),
+    bridge: createSwitchyardBridgeProvider({
+      getClient: deps.getClient,
+      solver: deps.operator.solver,
+      spreadBps: deps.solverSpreadBps,
+      inventory: deps.solverInventory,
+    }),
+    weth: createWethProvider(),
+  };
   // Gas fees depend on the chains alone: read beside the route's pool lookups, not after them.
   const gasPrices = readFees(request, deps);
-  // Resolving the shape reads every pool the swap legs could use (their state does not depend on the amount).
-  const resolved = await resolveRoute(request, { chains: deps.chains, swap, bridge });
-  // The solver's inventory does not depend on the amounts either: read while the gas prices come in.
+  const { preference } = request;
+  // Resolving the shapes reads every pool their swap legs could use (their state does not depend on the amount).
+  const shapes = await resolveRoutes(
+    request,
+    { chains: deps.chains, swap: providers.swap, bridge: providers.bridge },
+    wantsAlternatives(preference),
+  );
+  checkTrustless(preference, shapes[0]!.crossChain);
+  const plans = await Promise.allSettled(
+    shapes.map((shape) => planRoute(request, deps, providers, gasPrices, shape)),
+  );
+  return choosePlan(plans, preference);
+}
+
+interface Providers {
+  swap: SwapRouter;
+  bridge: BridgeProvider;
+  weth: WrapProvider;
+}
+
+/** The plan of one route shape: its amounts from current on-chain state, its intents, fees and deadlines. */
+async function planRoute(
+  request: PlanRequest,
+  deps: PlanDeps,
+  { swap, bridge, weth }: Providers,
+  gasPrices: Map<number, Promise<ChainFees>>,
+  resolved: RouteShape,
+): Promise<ExecutionPlan> {
+  const tradeType = inferTradeType(request);
+  const slippageTolerance = request.slippageTolerance ?? DEFAULT_SLIPPAGE_TOLERANCE;
+  // The solver's inventory does not depend on the amounts: read while the gas prices come in.
   if (resolved.bridge) bridge.prefetch?.(resolved.destination, resolved.bridge.outputToken.address);
   const price = pricer(deps, priceField(resolved));
   // Prices are cached for seconds; on a miss each is a few pool reads, so the misses run side by side.
@@ -92,6 +129,8 @@ export async function buildExecutionPlan(request: PlanRequest, deps: PlanDeps): 
   const feeToken = await price(resolved.origin.chainId, resolved.originToken);
   const originNative = await natives[0]!;
   const destinationNative = await natives[1];
+  // WITHDRAW: the origin's first call redeems the deposited shares.
+  const originExtraGas = request.vaultExit ? VAULT_REDEEM_GAS : 0n;
   const slippage = slippageParts(slippageTolerance);
   const bps = request.serviceFeeBps ?? 0n;
   // A provider that cannot serve the amount does not know the request: the amount it was given is the field.
@@ -104,7 +143,7 @@ export async function buildExecutionPlan(request: PlanRequest, deps: PlanDeps): 
     swap,
     bridge,
     slippage,
-    gasOf: (s) => gasFor(s, gasPrices, feeToken, originNative, destinationNative),
+    gasOf: (s) => gasFor(s, gasPrices, feeToken, originNative, destinationNative, originExtraGas),
     legPrices: async (leg: SwapLeg) => ({
       gasPrice: quotedGasPrice(await gasPrices.get(leg.chain.chainId)!, leg.chain.maxFeePerGasWei),
       native: leg.chain === resolved.origin ? originNative : destinationNative!,
@@ -137,6 +176,9 @@ export async function buildExecutionPlan(request: PlanRequest, deps: PlanDeps): 
   }
   const { shape, legs, gas, gasFee } = quoted;
   const collectorFee = serviceFee + gasFee;
+  const vaultExit =
+    request.vaultExit &&
+    (await sizeVaultExit(request.vaultExit, depositAmount, deps.getClient(shape.origin.chainId)));
 
   const now = deps.nowSeconds?.() ?? BigInt(Math.floor(Date.now() / 1000));
   const quoteExpiresAt = now + QUOTE_TTL_SECONDS;
@@ -159,6 +201,7 @@ export async function buildExecutionPlan(request: PlanRequest, deps: PlanDeps): 
     destinationDeadline,
     destinationMinGas: destinationCallsGas(shape) + DESTINATION_MIN_GAS_MARGIN,
     quotedDestinationAmount: request.destinationTokenAmount || legs.toAmount,
+    vaultExit,
   };
   const destination = shape.crossChain ? buildDestinationIntent(ctx) : undefined;
   const { origin, order } = buildOriginIntent(ctx, destination);
@@ -183,6 +226,7 @@ export async function buildExecutionPlan(request: PlanRequest, deps: PlanDeps): 
   const settlementGrace = deps.settlementGraceSeconds ?? DEFAULT_SETTLEMENT_GRACE_SECONDS;
   return {
     tradeType,
+    vaultExit,
     kind: shape.crossChain ? 'cross-chain' : 'same-chain',
     slippageTolerance,
     origin,
@@ -282,7 +326,7 @@ function priceField(shape: RouteShape): (chainId: number, token: Address) => str
 
 /**
  * Starts the fee reads of the request's chains (only configured ones: an unknown chain is refused by
- * resolveRoute): the base fee and priority fee of the moment (at most QUOTE_FEE_CACHE_MS old when the
+ * resolveRoutes): the base fee and priority fee of the moment (at most QUOTE_FEE_CACHE_MS old when the
  * caller shares reads between quotes), or the legacy gas price.
  */
 function readFees(request: PlanRequest, deps: PlanDeps): Map<number, Promise<ChainFees>> {
@@ -327,8 +371,9 @@ async function gasFor(
   feeToken: PricedToken,
   originNative: PricedToken,
   destinationNative: PricedToken | undefined,
+  originExtraGas: bigint,
 ) {
-  const units = gasUnits(shape);
+  const units = gasUnits(shape, originExtraGas);
   const [originPrice, destinationPrice] = await Promise.all([
     gasPrices.get(shape.origin.chainId)!,
     shape.crossChain ? gasPrices.get(shape.destination.chainId)! : undefined,

@@ -19,20 +19,25 @@ import { validateIntent } from '../../contracts/validate-intent.ts';
 import type { ChainConfig } from '../../internal/config-types.ts';
 import { createCalldataEncoder } from '../../providers/calldata-encoder.ts';
 import type { LegRecipient, SwapRouter, WrapProvider } from '../../providers/types.ts';
+import { vaultAbi } from '../../yield/index.ts';
 import { destinationCallCalls } from './destination-call.ts';
 import type { LegAmounts } from './quote-amounts.ts';
 import type { RouteShape } from './resolve-route.ts';
 import { swapLimits } from './swap-routes.ts';
-import type { PlannedIntent } from './types.ts';
+import type { ExecutionPlan, PlannedIntent } from './types.ts';
 
 /** Byte offset of the `depositor` word in `open(OrderData)` calldata (the first struct word). */
 const OPEN_DEPOSITOR_OFFSET = 4;
+/** Byte offsets of `receiver` and `owner` in ERC-4626 `redeem(shares, receiver, owner)` calldata. */
+const REDEEM_RECEIVER_OFFSET = 4 + 32;
+const REDEEM_OWNER_OFFSET = 4 + 2 * 32;
 
 // The calldata a quote builds, each encoder compiled once (src/providers/calldata-encoder.ts says why).
 const encodeExecute = createCalldataEncoder(intentFactoryAbi, 'deployIfNeededAndExecute');
 const encodeOpen = createCalldataEncoder(originSettlerAbi, 'open');
 const encodeTransfer = createCalldataEncoder(erc20Abi, 'transfer');
 const encodeApprove = createCalldataEncoder(erc20Abi, 'approve');
+const encodeRedeem = createCalldataEncoder(vaultAbi, 'redeem');
 
 export interface IntentContext {
   shape: RouteShape;
@@ -51,6 +56,8 @@ export interface IntentContext {
   destinationMinGas: bigint;
   /** The amount the caller's calldata may carry literally (see destination-call.ts). */
   quotedDestinationAmount: bigint;
+  /** WITHDRAW: the deposit is these shares, redeemed into the origin token by the first call. */
+  vaultExit?: ExecutionPlan['vaultExit'];
 }
 
 export function planIntent(chain: ChainConfig, intent: Intent): PlannedIntent {
@@ -90,10 +97,11 @@ export function buildOriginIntent(
   origin: PlannedIntent;
   order?: OrderData;
 } {
-  const { shape, legs } = ctx;
+  const { shape, legs, vaultExit } = ctx;
   const chain = shape.origin;
+  // The token the route starts from; a WITHDRAW deposits shares and redeems them into it first.
   const depositToken = shape.originToken.address;
-  const calls: IntentCall[] = [];
+  const calls: IntentCall[] = vaultExit ? [redeemCall(vaultExit.vault, vaultExit.shares)] : [];
   if (ctx.collectorFee > 0n) calls.push(send(depositToken, ctx.feeCollector, ctx.collectorFee));
   const weth = chain.contracts.weth ?? zeroAddress;
   if (shape.wrapOnOrigin) calls.push(ctx.weth.wrapCall(chain, ctx.depositAmount - ctx.collectorFee));
@@ -115,11 +123,14 @@ export function buildOriginIntent(
     executor: ctx.relayer,
     deadline: ctx.originDeadline,
     salt: ctx.salt,
-    depositToken,
-    depositAmount: ctx.depositAmount,
+    depositToken: vaultExit?.vault ?? depositToken,
+    depositAmount: vaultExit?.shares ?? ctx.depositAmount,
     minGas: 0n,
     calls,
-    sweepTokens: sweepList(depositToken, shape.crossChain ? sweeps.slice(0, 2) : sweeps),
+    sweepTokens: sweepList(vaultExit?.vault ?? depositToken, [
+      vaultExit ? depositToken : undefined,
+      ...(shape.crossChain ? sweeps.slice(0, 2) : sweeps),
+    ]),
   };
   const origin = planIntent(chain, intent);
   return order ? { origin, order: { ...order, depositor: origin.address } } : { origin };
@@ -217,6 +228,17 @@ function finalStage(
   const ownBalance = { kind: FillKind.OwnBalance, token: delivered, offset: ERC20_AMOUNT_OFFSET } as const;
   const transfer = encodeTransfer([shape.recipient, 0n]);
   return [...calls, { target: delivered, value: 0n, data: transfer, fills: [ownBalance] }];
+}
+
+/** redeem(shares, the account, the account): the deposited shares become the vault's asset, held by the account. */
+function redeemCall(vault: Address, shares: bigint): IntentCall {
+  const self = (offset: number) => ({ kind: FillKind.OwnAddress, token: zeroAddress, offset }) as const;
+  return {
+    target: vault,
+    value: 0n,
+    data: encodeRedeem([shares, zeroAddress, zeroAddress]),
+    fills: [self(REDEEM_RECEIVER_OFFSET), self(REDEEM_OWNER_OFFSET)],
+  };
 }
 
 function send(token: Address, to: Address, amount: bigint): IntentCall {

@@ -42,6 +42,11 @@ export const EXECUTE_BASE_GAS = 200_000n;
 export const TRANSFER_GAS = 40_000n;
 /** A destination contract call (e.g. an ERC-4626 deposit) whose cost we cannot know in advance. */
 export const DESTINATION_CALL_GAS = 200_000n;
+/**
+ * WITHDRAW's first origin call, an ERC-4626 `redeem` into the account: share burn, the vault's accounting and
+ * an asset transfer, ~70k for an OpenZeppelin vault; vaults that pull from a strategy on redeem cost more.
+ */
+export const VAULT_REDEEM_GAS = 150_000n;
 /** Gas the destination account must have left before its calls run, over their estimate (63/64 rule margin). */
 export const DESTINATION_MIN_GAS_MARGIN = 50_000n;
 

@@ -29,9 +29,13 @@ export function destinationCallsGas(shape: RouteShape): bigint {
   return (shape.destinationSwap?.gas ?? 0n) + deliveryGas(shape);
 }
 
-/** Gas units the operator spends per chain: origin execute (+ settle), destination fill + execute. */
-export function gasUnits(shape: RouteShape): { origin: bigint; destination: bigint } {
-  const originCalls = TRANSFER_GAS + (shape.wrapOnOrigin ? WRAP_GAS : 0n) + (shape.originSwap?.gas ?? 0n);
+/**
+ * Gas units the operator spends per chain: origin execute (+ settle), destination fill + execute.
+ * `originExtra` is gas of origin calls before the route's own (WITHDRAW's redeem).
+ */
+export function gasUnits(shape: RouteShape, originExtra = 0n): { origin: bigint; destination: bigint } {
+  const originCalls =
+    originExtra + TRANSFER_GAS + (shape.wrapOnOrigin ? WRAP_GAS : 0n) + (shape.originSwap?.gas ?? 0n);
   if (!shape.crossChain) {
     return { origin: EXECUTE_BASE_GAS + originCalls + deliveryGas(shape), destination: 0n };
   }

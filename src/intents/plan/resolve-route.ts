@@ -89,6 +89,20 @@ export interface ResolveDeps {
 }
 
 export async function resolveRoute(request: PlanRequest, deps: ResolveDeps): Promise<RouteShape> {
+  return (await resolveRoutes(request, deps, false))[0]!;
+}
+
+/**
+ * Every workable shape, in the order RECOMMENDED takes them: the first is resolveRoute's. Across chains each
+ * bridged token that connects the two ends is a shape (swap at the origin, at the destination, or none);
+ * with `alternatives` false the search stops at the first. The planner quotes the alternatives and picks
+ * one by the request's preference (choose-route.ts).
+ */
+export async function resolveRoutes(
+  request: PlanRequest,
+  deps: ResolveDeps,
+  alternatives: boolean,
+): Promise<RouteShape[]> {
   const origin = findChain(deps.chains, request.originChainId, 'originChainId');
   const destination = findChain(deps.chains, request.destinationChainId, 'destinationChainId');
   const originToken = findToken(origin, request.originTokenAddress, 'originTokenAddress');
@@ -112,7 +126,7 @@ export async function resolveRoute(request: PlanRequest, deps: ResolveDeps): Pro
   }
   const crossChain = origin.chainId !== destination.chainId;
   const base = { origin, destination, originToken, destinationToken, crossChain, recipient: target, call };
-  return crossChain ? await crossChainShape(base, deps) : await sameChainShape(base, deps);
+  return crossChain ? await crossChainShapes(base, deps, alternatives) : [await sameChainShape(base, deps)];
 }
 
 type ShapeBase = Pick<
@@ -135,7 +149,11 @@ async function sameChainShape(base: ShapeBase, deps: ResolveDeps): Promise<Route
   return { ...base, ...none, wrapOnOrigin, originSwap, nativeOutSwap: isNative(destinationToken.address) };
 }
 
-async function crossChainShape(base: ShapeBase, deps: ResolveDeps): Promise<RouteShape> {
+async function crossChainShapes(
+  base: ShapeBase,
+  deps: ResolveDeps,
+  alternatives: boolean,
+): Promise<RouteShape[]> {
   const { origin, destination, originToken, destinationToken } = base;
   if (!deps.bridge.supports(origin, destination)) {
     throw new UnsupportedRouteError(
@@ -152,7 +170,8 @@ async function crossChainShape(base: ShapeBase, deps: ResolveDeps): Promise<Rout
     inWork.symbol,
     outWork.symbol,
   ];
-  for (const symbol of candidates) {
+  const found: RouteShape[] = [];
+  for (const symbol of new Set(candidates)) {
     if (!symbol) continue;
     const inputToken = bySymbol(origin, symbol);
     const outputToken = bySymbol(destination, symbol);
@@ -168,7 +187,7 @@ async function crossChainShape(base: ShapeBase, deps: ResolveDeps): Promise<Rout
     ]);
     if (originSwap === null || destinationSwap === null) continue;
     const nativeOut = isNative(destinationToken.address);
-    return {
+    found.push({
       ...base,
       wrapOnOrigin: isNative(originToken.address),
       originSwap,
@@ -176,8 +195,10 @@ async function crossChainShape(base: ShapeBase, deps: ResolveDeps): Promise<Rout
       destinationSwap,
       unwrapAtEnd: nativeOut && !destinationSwap,
       nativeOutSwap: nativeOut && destinationSwap !== undefined,
-    };
+    });
+    if (!alternatives) return found;
   }
+  if (found.length > 0) return found;
   throw new UnsupportedRouteError(
     `destinationTokenAddress: no bridgeable token connects ${originToken.symbol} on chain ${origin.chainId} to ${destinationToken.symbol} on chain ${destination.chainId}`,
     {

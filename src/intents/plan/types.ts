@@ -6,6 +6,7 @@ import type { ChainConfig } from '../../internal/config-types.ts';
 import type { PoolDirectory } from '../../providers/pool-directory.ts';
 import type { InventorySource } from '../../providers/switchyard-bridge.ts';
 import type { ProviderChoice, ProviderId, SwapAlternative, TradeType } from '../../providers/types.ts';
+import type { IntentMode, RoutePreference } from '../intent-document.ts';
 
 export interface PlanRequest {
   ownerAddress: Address;
@@ -32,6 +33,21 @@ export interface PlanRequest {
   bridgeProvider?: ProviderChoice | string | undefined;
   /** The project's service fee in basis points (0 when absent). */
   serviceFeeBps?: bigint | undefined;
+  /** What the planner optimises among the routes it finds; default RECOMMENDED (choose-route.ts). */
+  preference?: RoutePreference | undefined;
+  /** EARN and WITHDRAW name a market (vault-mode.ts turns them into the fields above and `vaultExit`). */
+  mode?: IntentMode | undefined;
+  earnMarketId?: string | undefined;
+  /** WITHDRAW: the origin deposit is vault shares, redeemed into the origin token before the route. */
+  vaultExit?: VaultExit | undefined;
+}
+
+/** A WITHDRAW intent's first origin call: redeem the deposited shares of `vault` into the origin token. */
+export interface VaultExit {
+  vault: Address;
+  shareDecimals: number;
+  /** EXACT_INPUT: the shares deposited; EXACT_OUTPUT: undefined, the plan sizes them (previewWithdraw). */
+  shares?: bigint | undefined;
 }
 
 export type GetPriceUsd = (
@@ -177,6 +193,8 @@ export interface PlannedIntent {
 
 export interface ExecutionPlan {
   tradeType: TradeType;
+  /** WITHDRAW: the shares the owner deposits (the origin intent's deposit) and the vault they redeem from. */
+  vaultExit?: { vault: Address; shares: bigint; shareDecimals: number } | undefined;
   kind: 'same-chain' | 'cross-chain';
   slippageTolerance: number;
   origin: PlannedIntent;

@@ -9,6 +9,7 @@ import { keccak256 } from '../../internal/keccak256.ts';
 import { createCalldataEncoder } from '../../providers/calldata-encoder.ts';
 import type { GasFeeOptions, IntentDocument, QuoteRequest } from '../intent-document.ts';
 import type { ChainGas, ExecutionPlan, PlannedIntent } from '../plan/types.ts';
+import { INTENT_PROTOCOL } from './check-quote-options.ts';
 import {
   DESTINATION_BEHAVIOR_ON_ERROR,
   ERC20_BALANCE,
@@ -66,6 +67,10 @@ export function buildWireIntent(input: WireIntentInput): WireIntent {
     },
     expiresAt: iso(plan.deadlines.quoteExpiresAt),
     passthrough: false,
+    intentProtocol: INTENT_PROTOCOL,
+    // From the origin deadline anyone may call the account's refund (docs/contracts.md, "Refund paths").
+    timedRefundUnlockTimestamp: Number(plan.deadlines.originDeadline),
+    isTestnet: origin.isTestnet ?? false,
     createdAt: input.now.toISOString(),
     updatedAt: input.now.toISOString(),
   };
@@ -79,14 +84,14 @@ export function buildWireIntent(input: WireIntentInput): WireIntent {
 
 function depositTransaction(origin: ChainConfig, plan: ExecutionPlan): WireIntent['depositTransaction'] {
   const to = plan.origin.address;
-  const token = plan.origin.intent.depositToken;
-  const amount = plan.amounts.depositAmount;
+  // The origin intent's strict deposit: the route's token, or a WITHDRAW's vault shares.
+  const { depositToken: token, depositAmount: amount } = plan.origin.intent;
   const base = {
     toAddress: to,
     tokenAddress: token,
     amount,
     chainId: origin.chainId,
-    decimals: tokenDecimals(origin, token),
+    decimals: plan.vaultExit?.shareDecimals ?? tokenDecimals(origin, token),
   };
   if (isAddressEqual(token, zeroAddress)) return { ...base, to, value: amount, data: '0x' };
   return { ...base, to: token, value: 0n, data: encodeTransfer([to, amount]) };

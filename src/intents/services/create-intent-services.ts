@@ -6,6 +6,7 @@
  */
 import { createSolverInventory } from '../../solver/create-solver-inventory.ts';
 import { createAbortIntent } from './abort-intent.ts';
+import { createBuildOrderRefund } from './build-order-refund.ts';
 import { createCommitIntent } from './commit-intent.ts';
 import { WAIT_HOLD_MS } from './constants.ts';
 import { createExecuteIntent } from './execute-intent.ts';
@@ -33,6 +34,7 @@ export function createIntentServices(given: IntentServicesDeps): IntentServices 
     commit: createCommitIntent(deps, now),
     execute: createExecuteIntent(deps, now),
     abort: createAbortIntent(deps),
+    orderRefund: createBuildOrderRefund(deps),
     receiptWaiter: (answer) =>
       createReceiptWaiter({ store: deps.store, holdMs, closing: closing.signal, answer }),
     close: () => closing.abort(),

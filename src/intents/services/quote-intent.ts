@@ -2,18 +2,21 @@
  * QuoteIntent: normalise the request, build the execution plan, turn it into the quote document, and store
  * the intent as QUOTED with its encoded plan and the three UNKNOWN receipt rows (deposit, origin, destination).
  */
-import type { Address } from 'viem';
+import { type Address, isAddressEqual, zeroAddress } from 'viem';
 import { type ChainFees, readChainFees } from '../../chains/chain-fees.ts';
 import { createTtlMemo } from '../../chains/ttl-memo.ts';
 import type { ChainConfig } from '../../internal/config-types.ts';
 import { createPoolDirectory } from '../../providers/pool-directory.ts';
 import type { Store } from '../../store/index.ts';
+import { createMarketLookup, resolveMarkets } from '../../yield/index.ts';
 import type { IntentDocument, Quote, QuoteRequest } from '../intent-document.ts';
 import { buildExecutionPlan } from '../plan/build-execution-plan.ts';
 import { QUOTE_FEE_CACHE_MS } from '../plan/constants.ts';
 import type { ExecutionPlan, PlanDeps, PlanRequest } from '../plan/types.ts';
+import { createVaultMode } from '../plan/vault-mode.ts';
 import { encodePlan } from '../plan-codec.ts';
 import { buildGasFeeOptions, buildWireIntent } from './build-wire-intent.ts';
+import { checkQuoteOptions } from './check-quote-options.ts';
 import { refusalOfPlan } from './refusal-of-plan.ts';
 import { createPermitProbe } from './token-info.ts';
 import type { IntentServicesDeps } from './types.ts';
@@ -56,6 +59,9 @@ export function toPlanRequest(input: QuoteRequest, serviceFeeBps: bigint): PlanR
     slippageTolerance: input.options?.slippageTolerance,
     swapProvider: input.options?.swapProvider,
     bridgeProvider: input.options?.bridgeProvider,
+    preference: input.options?.preference,
+    mode: input.mode,
+    earnMarketId: input.earnMarketId,
     serviceFeeBps,
   };
 }
@@ -91,21 +97,30 @@ export function createQuoteIntent(
     poolDirectory: createPoolDirectory(),
   };
   const version = deps.config?.version ?? '0.1.0';
+  const vaultMode = createVaultMode({ lookup: createMarketLookup(resolveMarkets(deps.chains)), getClient });
 
   return async (input, projectId) => {
+    checkQuoteOptions(input);
     let plan: ExecutionPlan;
+    let planned: PlanRequest;
     try {
-      plan = await buildExecutionPlan(toPlanRequest(input, deps.config?.serviceFeeBps ?? 0n), planDeps);
+      planned = await vaultMode(toPlanRequest(input, deps.config?.serviceFeeBps ?? 0n));
+      plan = await buildExecutionPlan(planned, planDeps);
     } catch (error) {
       throw refusalOfPlan(error);
     }
     const origin = chainById.get(input.originChainId) as ChainConfig;
     const destination = chainById.get(input.destinationChainId) as ChainConfig;
     const intent = buildWireIntent({ request: input, plan, origin, destination, version, now: now() });
+    // A gasless deposit signs a permit of the deposited token: a WITHDRAW deposits the vault's shares.
     const is2612 = await Promise.all(
-      plan.gasFeeOptions.feeOptions.map((o) => supportsPermit(origin.chainId, o.tokenAddress)),
+      plan.gasFeeOptions.feeOptions.map((o) =>
+        isAddressEqual(o.tokenAddress, zeroAddress)
+          ? false
+          : supportsPermit(origin.chainId, plan.vaultExit?.vault ?? o.tokenAddress),
+      ),
     );
-    await storeQuote(deps.store, projectId, intent, plan, now());
+    await storeQuote(deps.store, projectId, intent, plan, planned.destinationTokenAddress, now());
     return { intent, gasFeeOptions: buildGasFeeOptions(plan, is2612) };
   };
 }
@@ -115,9 +130,10 @@ async function storeQuote(
   projectId: number,
   intent: IntentDocument,
   plan: ExecutionPlan,
+  /** The token the route delivers: the request's, or an EARN's vault asset (the shares are the vault's). */
+  destinationToken: string,
   createdAt: Date,
 ): Promise<void> {
-  const request = intent.quoteRequest;
   await store.intents.insert({
     intentId: intent.intentId,
     projectId,
@@ -126,16 +142,17 @@ async function storeQuote(
     destinationChainId: intent.destinationChainId,
     originIntentAddress: intent.originIntentAddress,
     destinationIntentAddress: intent.destinationIntentAddress ?? intent.originIntentAddress,
-    originTokenAddress: request.originTokenAddress,
-    originTokenAmount: plan.amounts.depositAmount,
-    destinationTokenAddress: request.destinationTokenAddress,
+    // What the owner deposits: the request's token, or a WITHDRAW's vault shares.
+    originTokenAddress: plan.origin.intent.depositToken,
+    originTokenAmount: plan.origin.intent.depositAmount,
+    destinationTokenAddress: destinationToken,
     destinationTokenAmount: plan.amounts.toAmount,
     intent: toStoredJson(intent),
     planJson: encodePlan(plan),
     quoteExpiresAt: new Date(Number(plan.deadlines.quoteExpiresAt) * 1000),
     createdAt,
     // In the intent's own database transaction: one commit for the quote.
-    transactions: receiptRows(intent, plan),
+    transactions: receiptRows(intent, plan, destinationToken),
     // What the solver fills and is repaid: counted against its inventory once the intent is committed.
     solver: plan.order && {
       fillTokenAddress: plan.order.outputToken,
@@ -147,7 +164,7 @@ async function storeQuote(
 }
 
 /** The three receipt rows a fresh quote already has: what each transaction will move, status UNKNOWN. */
-function receiptRows(intent: IntentDocument, plan: ExecutionPlan) {
+function receiptRows(intent: IntentDocument, plan: ExecutionPlan, destinationToken: string) {
   const base = { intentId: intent.intentId, status: 'UNKNOWN' as const };
   const deposit = {
     ...base,
@@ -156,7 +173,7 @@ function receiptRows(intent: IntentDocument, plan: ExecutionPlan) {
     fromAddress: intent.ownerAddress,
     toAddress: intent.originIntentAddress,
     tokenAddress: intent.depositTransaction.tokenAddress,
-    tokenAmount: plan.amounts.depositAmount,
+    tokenAmount: plan.origin.intent.depositAmount,
   };
   const origin = {
     ...base,
@@ -165,7 +182,7 @@ function receiptRows(intent: IntentDocument, plan: ExecutionPlan) {
     fromAddress: plan.origin.intent.executor,
     toAddress: intent.originIntentAddress,
     tokenAddress: intent.depositTransaction.tokenAddress,
-    tokenAmount: plan.amounts.depositAmount,
+    tokenAmount: plan.origin.intent.depositAmount,
   };
   const final = plan.destination ?? plan.origin;
   const destination = {
@@ -174,7 +191,7 @@ function receiptRows(intent: IntentDocument, plan: ExecutionPlan) {
     chainId: intent.destinationChainId,
     fromAddress: final.address,
     toAddress: intent.quoteRequest.destinationToAddress ?? intent.ownerAddress,
-    tokenAddress: intent.quoteRequest.destinationTokenAddress,
+    tokenAddress: destinationToken,
     tokenAmount: plan.amounts.toAmount,
   };
   return [deposit, origin, destination];

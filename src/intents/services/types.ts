@@ -6,6 +6,7 @@ import type { Logger } from '../../internal/logger.ts';
 import type { SolverInventory } from '../../solver/create-solver-inventory.ts';
 import type { IntentReceiptRecord, IntentStatus, Store } from '../../store/index.ts';
 import type { Quote, QuoteRequest } from '../intent-document.ts';
+import type { OrderRefundTransaction } from './build-order-refund.ts';
 import type { DepositSignatureInput } from './gasless/verify-deposit-signature.ts';
 
 export interface IntentPrices {
@@ -91,6 +92,8 @@ export interface IntentServices {
     request: ExecuteRequest,
     projectId: number,
   ): Promise<{ intentId: string; intentStatus: IntentStatus }>;
+  /** The OriginSettler refund of a cross-chain intent's unfilled order, for anyone to send, and whether it is due. */
+  orderRefund(intentId: string, projectId: number): Promise<OrderRefundTransaction>;
   /** Records the owner's on-chain cancellation: ABORTED. */
   abort(request: AbortRequest, projectId: number): Promise<{ intentId: string; status: IntentStatus }>;
   /** A waiter whose held calls end with `answer` (the caller's encoding of the receipt). */

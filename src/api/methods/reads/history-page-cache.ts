@@ -11,7 +11,7 @@
  *   the project's pages not filtered by owner: it may be on any of them, or move their `nextPage`;
  * - pages filtered by status are never cached: an intent of the project changing status can join
  *   or leave them, and status events name the intent, not its project or owner. Every other filter
- *   (owner, participants, chains, creation time, page cursor) is on columns that never change after
+ *   (owner, participants, chains, tokens, creation time, page cursor) is on columns that never change after
  *   insert; a page filtered by participants is grouped with the pages not filtered by owner.
  *
  * A read notes the project's insert count before its query; a page read while an insert arrived

@@ -3,9 +3,10 @@
  * GetIntentTransactionHistory. Every read is scoped to the caller's project: another project's
  * intent is NotFound, and `byProjectId` naming another project is PermissionDenied.
  */
+import { INTENT_PROTOCOL } from '../../../intents/services/check-quote-options.ts';
 import type { IntentReceiptRecord, Store } from '../../../store/index.ts';
 import type { ApiDeps, ApiServices, CallContext } from '../../context.ts';
-import { NotFoundError, PermissionDeniedError } from '../../errors/rpc-errors.ts';
+import { InvalidArgumentError, NotFoundError, PermissionDeniedError } from '../../errors/rpc-errors.ts';
 import type { MethodResponse } from '../../schemas/methods.ts';
 import type { Page as WirePage } from '../../schemas/receipt.ts';
 import { createBalanceReader } from './balances.ts';
@@ -61,11 +62,16 @@ export function createReadHandlers(
       return answer;
     },
     SearchIntents: async (input, ctx) => {
-      const { byProjectId, ...filters } = input;
+      const { byProjectId, byEdgeAddress, byEdgeRail, byEdgeMode, ...filters } = input;
+      const projectId = project(ctx, byProjectId);
+      // No intent here has a Solana/Tron edge: an edge filter matches none.
+      if (byEdgeAddress !== undefined || byEdgeRail !== undefined || byEdgeMode !== undefined) {
+        return { intents: [] };
+      }
       const lowered = Object.fromEntries(
         Object.entries(filters).map(([k, v]) => [k, typeof v === 'string' ? v.toLowerCase() : v]),
       );
-      const records = await store.intents.search({ ...lowered, projectId: project(ctx, byProjectId) });
+      const records = await store.intents.search({ ...lowered, projectId });
       return { intents: records.map(intentToWire) };
     },
     GetIntentHistory: async (input, ctx) => {
@@ -79,10 +85,21 @@ export function createReadHandlers(
         ...(input.byStatus && { status: input.byStatus }),
         ...(input.originChainId !== undefined && { originChainId: input.originChainId }),
         ...(input.destinationChainId !== undefined && { destinationChainId: input.destinationChainId }),
+        ...(input.originTokenAddress && { originTokenAddress: input.originTokenAddress.toLowerCase() }),
+        ...(input.destinationTokenAddress && {
+          destinationTokenAddress: input.destinationTokenAddress.toLowerCase(),
+        }),
         ...(input.fromTime !== undefined && { fromTime: input.fromTime }),
         ...(input.toTime !== undefined && { toTime: input.toTime }),
         ...(input.page && { page: input.page }),
       };
+      refuseProviderFilters(input);
+      // Every intent here is of the one protocol this server runs (v1) and none has an edge: such filters
+      // match all of them, or none.
+      const edge = input.byEdgeAddress ?? input.byEdgeRail ?? input.byEdgeMode;
+      if (edge !== undefined || (input.byIntentProtocol ?? INTENT_PROTOCOL) !== INTENT_PROTOCOL) {
+        return { intents: [] };
+      }
       const withBalances = input.includeBalances || input.onlyRecoverable;
       if (!withBalances) return cached.history({ filter, dialect: ctx.dialect });
       const page = await store.intents.history(filter);
@@ -109,4 +126,20 @@ export function createReadHandlers(
       return page.nextPage ? { intents, nextPage: page.nextPage as WirePage } : { intents };
     },
   };
+}
+
+/**
+ * The route providers of an intent are in its stored quote, not in a column the history's keyset pages can
+ * filter on; a filter ignored would answer intents of every provider, so it is refused instead.
+ */
+function refuseProviderFilters(input: { bySwapProvider?: string; byBridgeProvider?: string }): void {
+  for (const field of ['bySwapProvider', 'byBridgeProvider'] as const) {
+    // AUTO names every provider: it filters nothing.
+    if (input[field] !== undefined && input[field] !== 'AUTO') {
+      throw new InvalidArgumentError(
+        field,
+        'is not supported by this server: route providers are not a column its history pages filter on; read quote.routeProviders of the intents instead',
+      );
+    }
+  }
 }

@@ -76,11 +76,16 @@ export function receiptToWire(
     destinationTokenMetadata: tokenMetadata(deps, intent.destinationChainId, intent.destinationTokenAddress),
     destinationHasCallData: Boolean(callData && callData !== '0x'),
     destinationHasCallValue: BigInt(String(stored.quoteRequest?.destinationCallValue ?? 0)) > 0n,
+    // The store keeps the quoted amounts; the transactions carry what actually moved.
+    quotedOriginTokenAmount: intent.originTokenAmount,
+    quotedDestinationTokenAmount: intent.destinationTokenAmount,
     createdAt: intent.createdAt.toISOString(),
     expiresAt: stored.expiresAt ?? intent.quoteExpiresAt.toISOString(),
   };
   if (stored.quoteRequest?.destinationToAddress)
     summary.destinationToAddress = stored.quoteRequest.destinationToAddress;
+  const mode = stored.quoteRequest?.mode;
+  if (mode) summary.mode = mode as NonNullable<IntentReceipt['summary']['mode']>;
   if (intent.startedAt) summary.startedAt = intent.startedAt.toISOString();
   if (intent.finishedAt) summary.finishedAt = intent.finishedAt.toISOString();
 
@@ -151,9 +156,11 @@ export function summaryToWire(
     destinationTransactionStatus: r.destinationTransaction?.status ?? 'UNKNOWN',
     originTokenAddress: r.summary.originTokenAddress,
     originTokenAmount: r.summary.originTokenAmount,
+    quotedOriginTokenAmount: record.intent.originTokenAmount,
     originTokenMetadata: r.summary.originTokenMetadata,
     destinationTokenAddress: record.intent.destinationTokenAddress,
     destinationTokenAmount: record.intent.destinationTokenAmount,
+    quotedDestinationTokenAmount: record.intent.destinationTokenAmount,
     destinationTokenMetadata: r.summary.destinationTokenMetadata,
     destinationToAddress: r.summary.destinationToAddress ?? zeroAddress,
     expiresAt: r.summary.expiresAt,

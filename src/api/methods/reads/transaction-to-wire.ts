@@ -26,7 +26,7 @@ const TYPE_OF_KIND: Record<TransactionKind, WireTransaction['type']> = {
   deposit: 'DEPOSIT',
   origin: 'ORIGIN',
   destination: 'DESTINATION',
-  refund: 'UNKNOWN',
+  refund: 'REFUND',
 };
 
 /** The meta-transaction members a row shows; empty when it stands for none. */

@@ -38,6 +38,12 @@ function common(reading: MarketReading) {
     network: market.network,
   };
   const name = market.name ?? metadata.name;
+  const shareToken = {
+    symbol: metadata.symbol,
+    address: market.vault,
+    decimals: metadata.decimals,
+    name: metadata.name,
+  };
   return {
     id: market.id,
     providerId: market.providerId,
@@ -55,17 +61,27 @@ function common(reading: MarketReading) {
       name,
       description: `${name}: ERC-4626 ${market.type} for ${token.symbol} on ${market.network}`,
       token,
-      shareToken: {
-        symbol: metadata.symbol,
-        address: market.vault,
-        decimals: metadata.decimals,
-        name: metadata.name,
-      },
+      shareToken,
+      logoURI: '',
+      documentation: '',
+      underMaintenance: false,
+      deprecated: false,
+      supportedStandards: ['ERC4626'],
     },
     token,
+    tokens: [token],
     inputTokens: [token],
-    mechanics: { type: market.type, standard: 'ERC4626' },
+    outputToken: { ...shareToken, chainId: token.chainId, network: market.network },
+    // Vault yield accrues into the share price: nothing to claim, nothing scheduled.
+    mechanics: {
+      type: market.type,
+      standard: 'ERC4626',
+      rewardSchedule: 'continuous',
+      rewardClaiming: 'auto',
+    },
     status: { enter: true, exit: true },
+    // Enter and exit actions take a receiver other than the wallet (args.receiverAddress).
+    supportsBeneficiary: true,
   };
 }
 

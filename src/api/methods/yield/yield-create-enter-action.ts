@@ -3,18 +3,10 @@
  * transactions, in the spec's form (`payload.transactions[]` with `to`, `data`, `value`) and the 0.18.4
  * client's (`action.transactions[].unsignedTransaction`), with the amount in whole tokens and in base units.
  */
-import { type Address, formatUnits, type Hex } from 'viem';
-import type { EnterAction, MarketConfig, WalletCall, YieldService } from '../../../yield/index.ts';
+import { formatUnits } from 'viem';
+import type { EnterAction, YieldService } from '../../../yield/index.ts';
 import type { Handler } from '../../context.ts';
-
-export interface UnsignedTransaction {
-  to: Address;
-  data: Hex;
-  /** Native value in wei, a decimal string: always "0", vaults take the ERC-20. */
-  value: string;
-  from: Address;
-  chainId: string;
-}
+import { actionStep, unsignedTransaction } from './to-wire-action.ts';
 
 export function createYieldCreateEnterAction(service: YieldService): Handler<'YieldCreateEnterAction'> {
   return async (input) => toWire(await service.createEnterAction(input));
@@ -22,15 +14,9 @@ export function createYieldCreateEnterAction(service: YieldService): Handler<'Yi
 
 function toWire(action: EnterAction) {
   const { market, metadata, amount } = action;
-  const tx = (call: WalletCall): UnsignedTransaction => ({
-    to: call.to,
-    data: call.data,
-    value: '0',
-    from: action.wallet,
-    chainId: String(market.chainId),
-  });
-  const approve = tx(action.approve);
-  const deposit = tx(action.deposit);
+  const approve = unsignedTransaction(action.approve, action.wallet, market);
+  const deposit = unsignedTransaction(action.deposit, action.wallet, market);
+  const lending = market.type === 'lending';
   const summary = {
     marketId: market.id,
     chainId: String(market.chainId),
@@ -44,38 +30,25 @@ function toWire(action: EnterAction) {
     payload: { ...summary, transactions: [approve, deposit] },
     action: {
       intent: 'enter',
-      type: market.type === 'lending' ? 'LEND' : 'DEPOSIT',
+      type: lending ? 'LEND' : 'DEPOSIT',
       status: 'CREATED',
       ...summary,
       transactions: [
-        step(0, 'APPROVAL', `Approve ${metadata.asset.symbol}`, market, approve),
-        step(
+        actionStep(
+          'enter',
+          0,
+          { type: 'APPROVAL', title: `Approve ${metadata.asset.symbol}` },
+          market,
+          approve,
+        ),
+        actionStep(
+          'enter',
           1,
-          market.type === 'lending' ? 'SUPPLY' : 'DEPOSIT',
-          `Deposit into ${market.name ?? metadata.name}`,
+          { type: lending ? 'SUPPLY' : 'DEPOSIT', title: `Deposit into ${market.name ?? metadata.name}` },
           market,
           deposit,
         ),
       ],
     },
-  };
-}
-
-function step(
-  index: number,
-  type: string,
-  title: string,
-  market: MarketConfig,
-  unsignedTransaction: UnsignedTransaction,
-) {
-  return {
-    id: `${market.id}-enter-${index}`,
-    stepIndex: index,
-    type,
-    title,
-    status: 'CREATED',
-    network: market.network,
-    chainId: String(market.chainId),
-    unsignedTransaction,
   };
 }
