@@ -1,0 +1,74 @@
+/**
+ * What the Postgres server does for one database, seen from pg_stat_activity on a connection of its own:
+ * the backends' process ids (their CPU is read from /proc, see process-cpu.ts), and, while sampling, what
+ * each backend of the service is doing at each tick: running a statement, waiting on a lock, or idle inside
+ * an open transaction (a transaction held open while its process is busy elsewhere, which keeps its row
+ * locks taken). Averaged over the ticks, a state's figure is the mean number of backends in it: 0.8 waiting
+ * on a lock means that at any moment, on average, 0.8 connections were blocked.
+ */
+import pg from 'pg';
+
+/** Between two samples of pg_stat_activity (ms): often enough for statements of a few milliseconds. */
+const SAMPLE_EVERY_MS = 20;
+/** Characters of a statement's text kept to name it. */
+const QUERY_PREFIX_CHARS = 48;
+
+export interface ActivitySample {
+  /** Ticks taken. */
+  ticks: number;
+  /** `state / wait / statement` → backends seen in it, summed over the ticks. */
+  seen: Map<string, number>;
+}
+
+export interface PostgresActivity {
+  /** Process ids of the backends connected to the database now (this connection's own left out). */
+  backendPids(): Promise<number[]>;
+  /** Samples until the returned function is called, which resolves with what was seen. */
+  sample(): () => Promise<ActivitySample>;
+  close(): Promise<void>;
+}
+
+export async function openPostgresActivity(databaseUrl: string): Promise<PostgresActivity> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  const others = 'datname = current_database() and pid <> pg_backend_pid()';
+  return {
+    async backendPids() {
+      const { rows } = await client.query<{ pid: number }>(
+        `select pid from pg_stat_activity where ${others}`,
+      );
+      return rows.map((r) => r.pid);
+    },
+    sample() {
+      const seen = new Map<string, number>();
+      let ticks = 0;
+      let stopped = false;
+      const loop = (async () => {
+        while (!stopped) {
+          const { rows } = await client.query<{ state: string; wait: string | null; query: string }>(
+            `select state, wait_event_type || ':' || wait_event as wait, left(query, ${QUERY_PREFIX_CHARS}) as query
+               from pg_stat_activity where ${others} and state <> 'idle'`,
+          );
+          ticks++;
+          for (const r of rows) {
+            const key = `${r.state} / ${r.wait ?? 'running'} / ${r.query.replace(/\s+/g, ' ')}`;
+            seen.set(key, (seen.get(key) ?? 0) + 1);
+          }
+          await new Promise((resolve) => setTimeout(resolve, SAMPLE_EVERY_MS));
+        }
+      })();
+      return async () => {
+        stopped = true;
+        await loop;
+        return { ticks, seen };
+      };
+    },
+    close: () => client.end(),
+  };
+}
+
+/** The sample as lines, most-seen first: mean backends in each state over the ticks. */
+export function formatActivity(sample: ActivitySample, limit: number): string[] {
+  const sorted = [...sample.seen].sort((a, b) => b[1] - a[1]).slice(0, limit);
+  return sorted.map(([key, n]) => `  ${(n / Math.max(1, sample.ticks)).toFixed(2)}  ${key}`);
+}
