@@ -31,10 +31,11 @@ import {
 import {
   type ActivitySample,
   formatActivity,
+  nonceLocks,
   openPostgresActivity,
   type PostgresActivity,
 } from './postgres-activity.ts';
-import { createGroupCpuMeter } from './process-cpu.ts';
+import { createGroupCpuMeter, type GroupSpent } from './process-cpu.ts';
 import { type ServiceProcesses, startServiceProcesses } from './service-processes.ts';
 
 /** Connections of the benchmark's own store (access key, plans for the bare run): it runs no load. */
@@ -44,6 +45,11 @@ const BENCH_STORE_POOL = 2;
  * this factor before it counts as growing (runs of one build differ by ±10–30 % per cell on this machine).
  */
 const MAX_WORKER_CPU_GROWTH = 1.15;
+/**
+ * How long (ms) the processes are watched with no intent in flight before each service half: what they
+ * cost doing nothing (polls, watches, leases), which every intent pays a share of at low throughput.
+ */
+const IDLE_WATCH_MS = 5_000;
 /** Lines of the Postgres activity printed per worker count (--pg-activity). */
 const ACTIVITY_LINES = 12;
 
@@ -122,7 +128,7 @@ export async function startWorkersBench(options: WorkersBenchOptions): Promise<W
 export interface WorkersResult {
   concurrency: number;
   bare: Measured;
-  services: { workers: number; measured: Measured; activity?: ActivitySample }[];
+  services: { workers: number; measured: Measured; activity?: ActivitySample; idle: GroupSpent }[];
 }
 
 export interface WorkersRunOptions {
@@ -141,13 +147,16 @@ export async function runWorkers(
   const { bench, processes } = wb;
   const { counts, concurrency } = options;
   const halves = [Math.ceil(options.intents / 2), Math.floor(options.intents / 2)] as const;
-  const service = new Map<number, { runs: Run[]; activity: ActivitySample[] }>(
-    counts.map((n) => [n, { runs: [], activity: [] }]),
+  const service = new Map<number, { runs: Run[]; activity: ActivitySample[]; idle: GroupSpent[] }>(
+    counts.map((n) => [n, { runs: [], activity: [], idle: [] }]),
   );
   const runCount = async (workers: number, half: number) => {
     const t0 = performance.now();
     await processes.setWorkers(workers);
     note(`${workers} worker(s) running (${((performance.now() - t0) / 1000).toFixed(1)} s to start)`);
+    const idleFrom = await bench.groupCpu!.snapshot();
+    await new Promise((resolve) => setTimeout(resolve, IDLE_WATCH_MS));
+    service.get(workers)!.idle.push(await bench.groupCpu!.since(idleFrom));
     const stopSampling = options.sampleActivity ? wb.activity.sample() : undefined;
     const run = await runService(bench, users.splice(0, half), concurrency, { reset: true });
     if (stopSampling) service.get(workers)!.activity.push(await stopSampling());
@@ -165,14 +174,22 @@ export async function runWorkers(
     concurrency,
     bare: measure(pool(bareFirst, bareSecond)),
     services: counts.map((workers) => {
-      const { runs, activity } = service.get(workers)!;
+      const { runs, activity, idle } = service.get(workers)!;
       return {
         workers,
+        idle: perSecond(idle, (IDLE_WATCH_MS * idle.length) / 1000),
         measured: measure(pool(runs[0]!, runs[1]!)),
         ...(activity.length > 0 && { activity: mergeActivity(activity) }),
       };
     }),
   };
+}
+
+/** CPU ms per second of each group over idle watches lasting `seconds` in all. */
+function perSecond(spent: GroupSpent[], seconds: number): GroupSpent {
+  const sum: GroupSpent = {};
+  for (const s of spent) for (const [name, ms] of Object.entries(s)) sum[name] = (sum[name] ?? 0) + ms;
+  return Object.fromEntries(Object.entries(sum).map(([name, ms]) => [name, ms / seconds]));
 }
 
 function mergeActivity(samples: ActivitySample[]): ActivitySample {
@@ -225,10 +242,32 @@ export function printWorkers(result: WorkersResult, cores: number): boolean {
   lines.push(cpuRow('bare', bare, 0));
   for (const { workers, measured } of result.services)
     lines.push(cpuRow(`${workers} worker(s)`, measured, workers));
+  lines.push(
+    '',
+    `CPU ms per second with no intent in flight (${IDLE_WATCH_MS / 1000} s before each half; self: the benchmark)`,
+    '',
+    '| run | self | api | workers | per worker | postgres | chains |',
+    '| --- | --- | --- | --- | --- | --- | --- |',
+  );
+  for (const { workers, idle } of result.services) {
+    const cells = [
+      idle.self,
+      idle.api,
+      idle.workers,
+      (idle.workers ?? 0) / workers,
+      idle.postgres,
+      idle.chains,
+    ];
+    lines.push(`| ${workers} worker(s) | ${cells.map((v) => ms(v ?? 0)).join(' | ')} |`);
+  }
   for (const { workers, activity } of result.services) {
     if (!activity) continue;
     lines.push('', `Postgres backends by state (mean over ${activity.ticks} samples), ${workers} worker(s):`);
     lines.push(...formatActivity(activity, ACTIVITY_LINES));
+    const locks = nonceLocks(activity);
+    lines.push(
+      `  nonce rows: ${locks.held.toFixed(2)} backends hold one (nonce allocated, transaction not yet recorded), ${locks.waiting.toFixed(2)} wait for one`,
+    );
   }
   const workerCpu = (m: Measured) => (m.groups?.workers ?? 0) / m.count;
   const first = result.services[0]!;

@@ -72,3 +72,25 @@ export function formatActivity(sample: ActivitySample, limit: number): string[] 
   const sorted = [...sample.seen].sort((a, b) => b[1] - a[1]).slice(0, limit);
   return sorted.map(([key, n]) => `  ${(n / Math.max(1, sample.ticks)).toFixed(2)}  ${key}`);
 }
+
+/**
+ * The nonce rows' locks over a sample: a send allocates its nonce and records its signed transaction in one
+ * database transaction (src/store/signed-transactions.ts allocateAndRecord), holding its (chain, address)
+ * row from the nonce upsert to the commit, the signature included. `held`: backends inside that stretch
+ * (the commit itself, named only `commit`, is not told apart and is left out); `waiting`: backends blocked
+ * on a nonce row another holds. Both are means over the ticks, summed over every key and chain.
+ */
+export function nonceLocks(sample: ActivitySample): { held: number; waiting: number } {
+  let held = 0;
+  let waiting = 0;
+  for (const [key, n] of sample.seen) {
+    const [state, wait, query] = key.split(' / ');
+    const onNonce = query?.startsWith('insert into "nonces"');
+    const lockWait = wait?.startsWith('Lock:');
+    if (onNonce && lockWait) waiting += n;
+    else if (onNonce && state === 'idle in transaction') held += n;
+    else if (query?.startsWith('insert into "signed_transactions"') && !lockWait) held += n;
+  }
+  const ticks = Math.max(1, sample.ticks);
+  return { held: held / ticks, waiting: waiting / ticks };
+}
