@@ -128,7 +128,14 @@ export async function startWorkersBench(options: WorkersBenchOptions): Promise<W
 export interface WorkersResult {
   concurrency: number;
   bare: Measured;
-  services: { workers: number; measured: Measured; activity?: ActivitySample; idle: GroupSpent }[];
+  services: {
+    workers: number;
+    measured: Measured;
+    activity?: ActivitySample;
+    idle: GroupSpent;
+    /** Operator transactions journaled during the halves and their quiet pauses, by purpose. */
+    sent: Map<string, number>;
+  }[];
 }
 
 export interface WorkersRunOptions {
@@ -147,9 +154,10 @@ export async function runWorkers(
   const { bench, processes } = wb;
   const { counts, concurrency } = options;
   const halves = [Math.ceil(options.intents / 2), Math.floor(options.intents / 2)] as const;
-  const service = new Map<number, { runs: Run[]; activity: ActivitySample[]; idle: GroupSpent[] }>(
-    counts.map((n) => [n, { runs: [], activity: [], idle: [] }]),
-  );
+  const service = new Map<
+    number,
+    { runs: Run[]; activity: ActivitySample[]; idle: GroupSpent[]; sent: Map<string, number> }
+  >(counts.map((n) => [n, { runs: [], activity: [], idle: [], sent: new Map() }]));
   const runCount = async (workers: number, half: number) => {
     const t0 = performance.now();
     await processes.setWorkers(workers);
@@ -157,6 +165,7 @@ export async function runWorkers(
     const idleFrom = await bench.groupCpu!.snapshot();
     await new Promise((resolve) => setTimeout(resolve, IDLE_WATCH_MS));
     service.get(workers)!.idle.push(await bench.groupCpu!.since(idleFrom));
+    const sentBefore = await wb.activity.transactionsByPurpose();
     const stopSampling = options.sampleActivity ? wb.activity.sample() : undefined;
     const run = await runService(bench, users.splice(0, half), concurrency, { reset: true });
     if (stopSampling) service.get(workers)!.activity.push(await stopSampling());
@@ -165,6 +174,9 @@ export async function runWorkers(
       `${workers} worker(s): ${run.timings.length} intents, ${(run.timings.length / (run.spanMs / 1000)).toFixed(1)}/s`,
     );
     await new Promise((resolve) => setTimeout(resolve, SETTLE_QUIET_MS));
+    const { sent } = service.get(workers)!;
+    for (const [purpose, n] of await wb.activity.transactionsByPurpose())
+      sent.set(purpose, (sent.get(purpose) ?? 0) + n - (sentBefore.get(purpose) ?? 0));
   };
   const bareFirst = await runBare(bench, users.splice(0, halves[0]), concurrency);
   for (const n of counts) await runCount(n, halves[0]);
@@ -174,9 +186,10 @@ export async function runWorkers(
     concurrency,
     bare: measure(pool(bareFirst, bareSecond)),
     services: counts.map((workers) => {
-      const { runs, activity, idle } = service.get(workers)!;
+      const { runs, activity, idle, sent } = service.get(workers)!;
       return {
         workers,
+        sent,
         idle: perSecond(idle, (IDLE_WATCH_MS * idle.length) / 1000),
         measured: measure(pool(runs[0]!, runs[1]!)),
         ...(activity.length > 0 && { activity: mergeActivity(activity) }),
@@ -259,6 +272,13 @@ export function printWorkers(result: WorkersResult, cores: number): boolean {
       idle.chains,
     ];
     lines.push(`| ${workers} worker(s) | ${cells.map((v) => ms(v ?? 0)).join(' | ')} |`);
+  }
+  lines.push('', 'Operator transactions per intent, by purpose (each half and its quiet pause)', '');
+  for (const { workers, sent, measured } of result.services) {
+    const parts = [...sent]
+      .sort((a, b) => b[1] - a[1])
+      .map(([p, n]) => `${p} ${(n / measured.count).toFixed(2)}`);
+    lines.push(`  ${workers} worker(s): ${parts.join(', ')}`);
   }
   for (const { workers, activity } of result.services) {
     if (!activity) continue;

@@ -23,6 +23,8 @@ export interface ActivitySample {
 export interface PostgresActivity {
   /** Process ids of the backends connected to the database now (this connection's own left out). */
   backendPids(): Promise<number[]>;
+  /** Operator transactions journaled so far, by purpose (a purpose's `:<detail>` left out). */
+  transactionsByPurpose(): Promise<Map<string, number>>;
   /** Samples until the returned function is called, which resolves with what was seen. */
   sample(): () => Promise<ActivitySample>;
   close(): Promise<void>;
@@ -38,6 +40,12 @@ export async function openPostgresActivity(databaseUrl: string): Promise<Postgre
         `select pid from pg_stat_activity where ${others}`,
       );
       return rows.map((r) => r.pid);
+    },
+    async transactionsByPurpose() {
+      const { rows } = await client.query<{ purpose: string; n: string }>(
+        `select split_part(purpose, ':', 1) as purpose, count(*) as n from signed_transactions group by 1`,
+      );
+      return new Map(rows.map((r) => [r.purpose, Number(r.n)]));
     },
     sample() {
       const seen = new Map<string, number>();
