@@ -280,6 +280,20 @@ export function printWorkers(result: WorkersResult, cores: number): boolean {
     ];
     lines.push(`| ${workers} worker(s) | ${cells.map((v) => ms(v ?? 0)).join(' | ')} |`);
   }
+  lines.push(
+    '',
+    'CPU ms per intent above the idle cost (the in-flight figure less the idle rate over the time one intent took at that throughput): what each intent adds',
+    '',
+    '| run | api | workers | postgres | chains |',
+    '| --- | --- | --- | --- | --- |',
+  );
+  for (const { workers, idle, measured: m } of result.services) {
+    const above = (k: string) =>
+      ms(((m.groups?.[k] ?? 0) - ((idle[k] ?? 0) * m.count) / m.perSecond) / m.count);
+    lines.push(
+      `| ${workers} worker(s) | ${['api', 'workers', 'postgres', 'chains'].map(above).join(' | ')} |`,
+    );
+  }
   lines.push('', 'Operator transactions per intent, by purpose (each half and its quiet pause)', '');
   for (const { workers, sent, measured } of result.services) {
     const parts = [...sent]
