@@ -7,6 +7,10 @@
  *   npx tsx bench/e2e.ts [--db sqlite|postgres] [--mode automine|blocks|both]
  *                        [--intents N] [--concurrency C] [--block-intents N] [--block-concurrency C]
  *                        [--count-rpc] [--count-sql] [--verbose]
+ *   npx tsx bench/e2e.ts --db postgres --workers 1,2,4 [--pool N] [--pg-activity] [--intents N] [--concurrency C]
+ *
+ * --workers runs the service as separate `serve` processes instead (one API, N workers; automine only):
+ * support/e2e-workers.ts.
  *
  * Each intent is alpha USDC → beta USDC from its own fresh wallet. Latency: from the user handing the
  * deposit to the node to SUCCEEDED (service: WaitIntentReceipt says done) or to the destination
