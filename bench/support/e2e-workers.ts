@@ -51,10 +51,11 @@ const MAX_WORKER_CPU_GROWTH = 1.15;
  */
 const IDLE_WATCH_MS = 5_000;
 /**
- * A worker just started first reconciles the journal, re-broadcasts, and looks at every chain (ms): the
- * idle watch starts this long after a start, so it sees the steady cost, not the start's.
+ * A worker just started first reconciles the journal, re-broadcasts, and looks at every chain, and the steps
+ * a stopped worker handed back are taken over by the others (ms): the idle watch starts this long after the
+ * workers changed, so it sees their steady cost.
  */
-const AFTER_START_MS = 3_000;
+const AFTER_CHANGE_MS = 3_000;
 /** Lines of the Postgres activity printed per worker count (--pg-activity). */
 const ACTIVITY_LINES = 12;
 
@@ -165,10 +166,10 @@ export async function runWorkers(
   >(counts.map((n) => [n, { runs: [], activity: [], idle: [], sent: new Map() }]));
   const runCount = async (workers: number, half: number) => {
     const t0 = performance.now();
-    const starting = workers > processes.workers().length;
+    const changing = workers !== processes.workers().length;
     await processes.setWorkers(workers);
     note(`${workers} worker(s) running (${((performance.now() - t0) / 1000).toFixed(1)} s to start)`);
-    if (starting) await new Promise((resolve) => setTimeout(resolve, AFTER_START_MS));
+    if (changing) await new Promise((resolve) => setTimeout(resolve, AFTER_CHANGE_MS));
     const idleFrom = await bench.groupCpu!.snapshot();
     await new Promise((resolve) => setTimeout(resolve, IDLE_WATCH_MS));
     service.get(workers)!.idle.push(await bench.groupCpu!.since(idleFrom));
