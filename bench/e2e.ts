@@ -7,6 +7,10 @@
  *   npx tsx bench/e2e.ts [--db sqlite|postgres] [--mode automine|blocks|both]
  *                        [--intents N] [--concurrency C] [--block-intents N] [--block-concurrency C]
  *                        [--count-rpc] [--count-sql] [--verbose]
+ *   npx tsx bench/e2e.ts --db postgres --workers 1,2,4 [--pool N] [--pg-activity] [--intents N] [--concurrency C]
+ *
+ * --workers runs the service as separate `serve` processes instead (one API, N workers; automine only):
+ * support/e2e-workers.ts.
  *
  * Each intent is alpha USDC → beta USDC from its own fresh wallet. Latency: from the user handing the
  * deposit to the node to SUCCEEDED (service: WaitIntentReceipt says done) or to the destination
@@ -19,27 +23,37 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { type Intent, TrailsApi } from '@0xtrails/api';
-import { type Account, type Address, encodeFunctionData, erc20Abi, maxUint256, parseUnits } from 'viem';
+import { TrailsApi } from '@0xtrails/api';
+import { type Address, encodeFunctionData, erc20Abi, maxUint256 } from 'viem';
 import { devnetOperator } from '../src/app/devnet-operator.ts';
 import { startSwitchyard } from '../src/app/start-switchyard.ts';
 import { toLocalAccount } from '../src/devnet/accounts.ts';
-import { startDevnet } from '../src/devnet/start-devnet.ts';
+import { type RunningDevnet, startDevnet } from '../src/devnet/start-devnet.ts';
 import { loadPlan } from '../src/engine/load-plan.ts';
-import { createLogger, createSilentLogger } from '../src/internal/logger.ts';
-import { createShutdown } from '../src/internal/shutdown.ts';
+import { createLogger, createSilentLogger, type Logger } from '../src/internal/logger.ts';
+import { createShutdown, type Shutdown } from '../src/internal/shutdown.ts';
 import { createBenchDatabase } from './support/bench-database.ts';
 import { type BlockClock, startBlockClock } from './support/block-clock.ts';
-import { type CpuMeter, type CpuSpent, createCpuMeter } from './support/cpu-meter.ts';
-import { type BareOperator, runBareIntent } from './support/e2e-bare.ts';
-import { type BenchChain, benchChain, nonceCounter, sendAndWait } from './support/e2e-chain.ts';
-import { runServiceIntent } from './support/e2e-service.ts';
+import { createCpuMeter } from './support/cpu-meter.ts';
+import { type BenchChain, benchChain, sendAndWait } from './support/e2e-chain.ts';
+import {
+  type Bench,
+  INTENT_AMOUNT,
+  type Measured,
+  measure,
+  note,
+  pool,
+  QUOTE_CONCURRENCY,
+  type Run,
+  runBare,
+  runService,
+} from './support/e2e-runs.ts';
 import type { IntentTiming } from './support/e2e-timing.ts';
 import { fundUsers } from './support/e2e-users.ts';
-import { type Percentiles, percentiles } from './support/percentiles.ts';
-import { formatCounts, type RpcCounter, startRpcCounter } from './support/rpc-counter.ts';
+import { printWorkers, runWorkers, startWorkersBench } from './support/e2e-workers.ts';
+import { type RpcCounter, startRpcCounter } from './support/rpc-counter.ts';
 import { runPool } from './support/run-pool.ts';
-import { formatParses, formatStatements, type SqlCounter, startSqlCounter } from './support/sql-counter.ts';
+import { startSqlCounter } from './support/sql-counter.ts';
 
 /** The issue's marks. Automine: median latency ≤ 1.5 × bare, ≥ 50 intents settled per second. */
 const MAX_AUTOMINE_LATENCY_RATIO = 1.5;
@@ -48,15 +62,9 @@ const MIN_AUTOMINE_INTENTS_PER_SECOND = 50;
 const EXTRA_BLOCKS_ALLOWED = 2;
 /** Block time of the second run (s): the issue's 1-second blocks. */
 const BLOCK_TIME_SECONDS = 1;
-/** What every intent moves (USDC base units, 6 decimals): small against the solver's 1,000,000 inventory. */
-const INTENT_AMOUNT = parseUnits('10', 6);
-/** Quotes requested at once before a run (untimed): the quote path has its own benchmark. */
-const QUOTE_CONCURRENCY = 8;
 const PROJECT = 'bench-e2e';
 /** The bench's one key stands for every wallet of a busy dapp: a limit far above what it can send. */
 const BENCH_KEY_RATE_PER_MINUTE = 60_000_000;
-/** --count-rpc / --count-sql: after the service run, settlements (not waited for) get this long (ms) before the counts are read. */
-const SETTLE_QUIET_MS = 3_000;
 
 type Mode = 'automine' | 'blocks';
 
@@ -70,6 +78,12 @@ interface Options {
   sqlCallers: boolean;
   modes: Mode[];
   sizes: Record<Mode, { intents: number; concurrency: number }>;
+  /** --workers: the worker counts to run as separate processes (Postgres, automine; support/e2e-workers.ts). */
+  workers: number[] | undefined;
+  /** --pool: DATABASE_POOL_SIZE of each serve process (--workers). */
+  poolSize: number | undefined;
+  /** --pg-activity: sample what the database's backends do (--workers). */
+  pgActivity: boolean;
 }
 
 function parseOptions(): Options {
@@ -87,6 +101,10 @@ function parseOptions(): Options {
       'count-sql': { type: 'boolean', default: false },
       /** With --count-sql: label each statement with the code that issued it (slow). */
       'sql-callers': { type: 'boolean', default: false },
+      /** Worker processes, one count or a list (1,2,4): the service as `serve` processes (Postgres only). */
+      workers: { type: 'string' },
+      pool: { type: 'string' },
+      'pg-activity': { type: 'boolean', default: false },
     },
   });
   if (values.db !== 'sqlite' && values.db !== 'postgres')
@@ -103,13 +121,26 @@ function parseOptions(): Options {
     if (!Number.isInteger(n) || n < 1) throw new Error(`--${name}: a positive integer, not ${v}`);
     return n;
   };
+  const workers = values.workers?.split(',').map((n) => positive('workers', n));
+  if (workers) {
+    if (values.db !== 'postgres')
+      throw new Error('--workers: several processes share one Postgres database: add --db postgres');
+    if (values.mode !== 'both' && values.mode !== 'automine')
+      throw new Error('--workers runs with automine only');
+    if (values['count-rpc'] || values['count-sql'])
+      throw new Error('--workers: the counts are of one process; run without --workers');
+  }
   return {
+    workers,
+    poolSize: values.pool === undefined ? undefined : positive('pool', values.pool),
+    pgActivity: values['pg-activity'] ?? false,
     db: values.db,
     verbose: values.verbose ?? false,
     countRpc: values['count-rpc'] ?? false,
     countSql: values['count-sql'] ?? false,
     sqlCallers: values['sql-callers'] ?? false,
-    modes: chosen,
+    // --workers measures the throughput that grows with processes: automine, where the chain waits for no one.
+    modes: workers ? ['automine'] : chosen,
     sizes: {
       automine: {
         intents: positive('intents', values.intents),
@@ -123,172 +154,11 @@ function parseOptions(): Options {
   };
 }
 
-const note = (msg: string) => process.stderr.write(`[e2e] ${msg}\n`);
-
-interface Measured {
-  count: number;
-  latency: Percentiles;
-  /** Deposit seen mined → done (ms). */
-  afterDeposit: Percentiles;
-  /** 1-second blocks only: destination blocks after the deposit's block up to the destination execution's. */
-  blocks?: Percentiles;
-  perSecond: number;
-  /** CPU spent during the run (after quoting), this process and the chains. */
-  cpu: CpuSpent;
-}
-
-interface Run {
-  timings: IntentTiming[];
-  cpu: CpuSpent;
-  /** From the first deposit sent to the last intent done (ms); for pooled halves, the sum of their spans. */
-  spanMs: number;
-  /** 1-second blocks only: blocks taken per intent (blocksTaken). */
-  blocks?: number[];
-}
-
-function spanOf(timings: IntentTiming[]): number {
-  // An empty half (--intents 1) spans no time.
-  if (timings.length === 0) return 0;
-  return Math.max(...timings.map((t) => t.doneAt)) - Math.min(...timings.map((t) => t.depositSentAt));
-}
-
-/** Two halves of one side as one run: intents and CPU added up, throughput over the time both were running. */
-function pool(a: Run, b: Run): Run {
-  const cpu = {
-    selfMs: a.cpu.selfMs + b.cpu.selfMs,
-    chainsMs: a.cpu.chainsMs + b.cpu.chainsMs,
-    totalMs: a.cpu.totalMs + b.cpu.totalMs,
-  };
-  return {
-    timings: [...a.timings, ...b.timings],
-    cpu,
-    spanMs: a.spanMs + b.spanMs,
-    ...(a.blocks && b.blocks && { blocks: [...a.blocks, ...b.blocks] }),
-  };
-}
-
-function measure({ timings, cpu, spanMs, blocks }: Run): Measured {
-  return {
-    count: timings.length,
-    latency: percentiles(timings.map((t) => t.doneAt - t.depositSentAt)),
-    afterDeposit: percentiles(timings.map((t) => t.doneAt - t.depositMinedAt)),
-    ...(blocks && { blocks: percentiles(blocks) }),
-    perSecond: timings.length / (spanMs / 1000),
-    cpu,
-  };
-}
-
 interface ModeResult {
   mode: Mode;
   concurrency: number;
   service: Measured;
   bare: Measured;
-}
-
-interface Bench {
-  api: TrailsApi;
-  origin: BenchChain;
-  destination: BenchChain;
-  operator: { relayer: Account; solver: Account };
-  engine: { start(): Promise<void>; stop(): Promise<void> };
-  planOf(intentId: string): Promise<ReturnType<typeof loadPlan>>;
-  /** --count-rpc: one counting proxy per chain between the service and the node. */
-  rpcCounters: RpcCounter[];
-  /** --count-sql: the process's statements and large JSON parses. */
-  sqlCounter?: SqlCounter;
-  cpu: CpuMeter;
-}
-
-async function quoteAll(bench: Bench, users: Account[]): Promise<Intent[]> {
-  const { origin, destination } = bench;
-  return runPool(users, QUOTE_CONCURRENCY, async (user) => {
-    const { intent } = await bench.api.quoteIntent({
-      ownerAddress: user.address,
-      originChainId: origin.entry.chainId,
-      originTokenAddress: origin.entry.tokens.USDC!,
-      destinationChainId: destination.entry.chainId,
-      destinationTokenAddress: destination.entry.tokens.USDC!,
-      destinationToAddress: user.address,
-      originTokenAmount: INTENT_AMOUNT,
-      destinationTokenAmount: 0n,
-      tradeType: 'EXACT_INPUT' as Intent['quoteRequest']['tradeType'],
-    });
-    return intent;
-  });
-}
-
-/** The bare run: the engine is stopped meanwhile, so the relayer's and solver's nonces are counted here alone. */
-async function runBare(bench: Bench, users: Account[], concurrency: number): Promise<Run> {
-  const intents = await quoteAll(bench, users);
-  const plans = await Promise.all(intents.map((i) => bench.planOf(i.intentId)));
-  await bench.engine.stop();
-  try {
-    const nonces: BareOperator['nonces'] = new Map();
-    for (const chain of [bench.origin, bench.destination]) {
-      nonces.set(chain.entry.chainId, {
-        relayer: await nonceCounter(chain, bench.operator.relayer.address),
-        solver: await nonceCounter(chain, bench.operator.solver.address),
-      });
-    }
-    const started = bench.cpu.snapshot();
-    const timings = await runPool(users, concurrency, (user, i) =>
-      runBareIntent(
-        { origin: bench.origin, destination: bench.destination },
-        { ...bench.operator, nonces },
-        { user, deposit: intents[i]!.depositTransaction as never, plan: plans[i]! },
-      ),
-    );
-    return { timings, cpu: bench.cpu.since(started), spanMs: spanOf(timings) };
-  } finally {
-    await bench.engine.start();
-  }
-}
-
-/**
- * --count-rpc / --count-sql span both service halves: the first half resets the counters, the second
- * prints them for `countedIntents` (both halves' intents).
- */
-type Counts = { reset: true } | { reset: false; countedIntents: number };
-
-async function runService(bench: Bench, users: Account[], concurrency: number, counts: Counts): Promise<Run> {
-  const intents = await quoteAll(bench, users);
-  if (counts.reset) {
-    for (const counter of bench.rpcCounters) counter.reset();
-    bench.sqlCounter?.reset();
-  }
-  const started = bench.cpu.snapshot();
-  const timings = await runPool(users, concurrency, (user, i) =>
-    runServiceIntent(bench.api, bench.origin, { user, intent: intents[i]! }),
-  );
-  const cpu = bench.cpu.since(started);
-  if (!counts.reset && (bench.rpcCounters.length > 0 || bench.sqlCounter)) {
-    noteCounts(bench, counts.countedIntents, 'up to SUCCEEDED');
-    await new Promise((resolve) => setTimeout(resolve, SETTLE_QUIET_MS));
-    noteCounts(bench, counts.countedIntents, `with settlement (${SETTLE_QUIET_MS} ms later)`);
-  }
-  return { timings, cpu, spanMs: spanOf(timings) };
-}
-
-function noteCounts(bench: Bench, intents: number, when: string): void {
-  if (bench.rpcCounters.length > 0)
-    note(
-      `service JSON-RPC calls per intent ${when} (both chains):\n${formatCounts(sumCounts(bench), intents)}`,
-    );
-  if (bench.sqlCounter) {
-    note(
-      `SQL statements per intent ${when} (service and API, after quoting):\n${formatStatements(bench.sqlCounter.statements(), bench.sqlCounter.statementMs(), intents)}`,
-    );
-    note(
-      `JSON.parse of texts ≥ 1 kB per intent ${when}, by first key:\n${formatParses(bench.sqlCounter.largeJsonParses(), intents)}`,
-    );
-  }
-}
-
-function sumCounts(bench: Bench): Map<string, number> {
-  const sum = new Map<string, number>();
-  for (const counter of bench.rpcCounters)
-    for (const [method, n] of counter.counts()) sum.set(method, (sum.get(method) ?? 0) + n);
-  return sum;
 }
 
 interface Clocks {
@@ -344,72 +214,42 @@ async function main(): Promise<number> {
       shutdown.add('postgres database', () => postgres.drop());
       note(`a fresh Postgres database on ${postgres.server}`);
     }
-    const operatorKeys = devnetOperator(devnet.devnet);
-    const rpcCounters: RpcCounter[] = [];
-    if (options.countRpc) {
-      for (const c of devnet.chainConfigs) {
-        const counter = await startRpcCounter(c.rpcUrls[0]!);
-        shutdown.add('rpc counter', () => counter.stop());
-        rpcCounters.push(counter);
-      }
-    }
-    const sqlCounter = options.countSql ? startSqlCounter({ callers: options.sqlCallers }) : undefined;
-    if (sqlCounter) shutdown.add('sql counter', async () => sqlCounter.stop());
-    const serviceChains = devnet.chainConfigs.map((c, i) =>
-      rpcCounters[i] ? { ...c, rpcUrls: [rpcCounters[i].url] } : c,
-    );
-    const app = await startSwitchyard({
-      config: {
-        host: '127.0.0.1',
-        port: 0,
-        dataDir: join(dataDir, 'service'),
-        ...(postgres && { databaseUrl: postgres.url }),
-        role: 'all',
-        chains: serviceChains,
-      },
-      operator: operatorKeys,
-      log,
-      shutdown,
-    });
-    if (!app.engine) throw new Error('startSwitchyard built no engine');
-    const project = await app.store.projects.ensure(PROJECT);
-    const { key } = await app.store.accessKeys.create({
-      projectId: project.id,
-      label: 'bench',
-      rateLimitPerMinute: BENCH_KEY_RATE_PER_MINUTE,
-    });
-    const [alphaEntry, betaEntry] = devnet.devnet.chains;
-    const bench: Bench = {
-      api: new TrailsApi(key, { hostname: app.url }),
-      origin: benchChain(alphaEntry!),
-      destination: benchChain(betaEntry!),
-      // The bare run is a plain script: viem's own accounts (its JS curve), not the service's native signer.
-      operator: {
-        relayer: toLocalAccount(devnet.devnet.accounts.relayer!),
-        solver: toLocalAccount(devnet.devnet.accounts.solver!),
-      },
-      engine: app.engine,
-      async planOf(intentId) {
-        const record = await app.store.intents.getForEngine(intentId);
-        if (!record) throw new Error(`intent ${intentId} is not stored`);
-        return loadPlan(record);
-      },
-      rpcCounters,
-      ...(sqlCounter && { sqlCounter }),
-      cpu: createCpuMeter(() => devnet.chains.map((c) => c.anvil.process.pid ?? 0)),
-    };
+    const workers =
+      options.workers && postgres
+        ? await startWorkersBench({
+            devnet,
+            databaseUrl: postgres.url,
+            workDir: dataDir,
+            shutdown,
+            project: PROJECT,
+            keyRatePerMinute: BENCH_KEY_RATE_PER_MINUTE,
+            poolSize: options.poolSize,
+          })
+        : undefined;
+    const bench =
+      workers?.bench ?? (await startInProcessBench(options, devnet, postgres?.url, dataDir, log, shutdown));
     // The solver's one-time approval of the settler, so neither run pays for it.
     const destSettler = bench.destination.entry.contracts.destinationSettler as Address;
     await sendAndWait(bench.destination, bench.operator.solver, {
       to: bench.destination.entry.tokens.USDC!,
       data: encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [destSettler, maxUint256] }),
     });
-    const totalUsers = options.modes.reduce((n, m) => n + 2 * options.sizes[m].intents, 0);
+    // Each side of a comparison runs two halves of `intents`: bare and the service (or each worker count).
+    const sides = options.workers ? 1 + options.workers.length : 2;
+    const totalUsers = options.modes.reduce((n, m) => n + sides * options.sizes[m].intents, 0);
     const users = await fundUsers(bench.origin, bench.origin.entry.tokens.USDC!, INTENT_AMOUNT, totalUsers);
     note(
       `devnet, service and ${totalUsers} funded users ready in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
     );
 
+    if (workers && options.workers) {
+      const result = await runWorkers(workers, users, {
+        counts: options.workers,
+        ...options.sizes.automine,
+        sampleActivity: options.pgActivity,
+      });
+      return printWorkers(result, bench.cpu.cores) ? 0 : 1;
+    }
     const results: ModeResult[] = [];
     for (const mode of options.modes) {
       const { intents, concurrency } = options.sizes[mode];
@@ -449,6 +289,71 @@ async function main(): Promise<number> {
   } finally {
     await shutdown.shutdown();
   }
+}
+
+/** The service in this process (start-switchyard.ts, role all), with the counting proxies the options ask for. */
+async function startInProcessBench(
+  options: Options,
+  devnet: RunningDevnet,
+  databaseUrl: string | undefined,
+  dataDir: string,
+  log: Logger,
+  shutdown: Shutdown,
+): Promise<Bench> {
+  const operatorKeys = devnetOperator(devnet.devnet);
+  const rpcCounters: RpcCounter[] = [];
+  if (options.countRpc) {
+    for (const c of devnet.chainConfigs) {
+      const counter = await startRpcCounter(c.rpcUrls[0]!);
+      shutdown.add('rpc counter', () => counter.stop());
+      rpcCounters.push(counter);
+    }
+  }
+  const sqlCounter = options.countSql ? startSqlCounter({ callers: options.sqlCallers }) : undefined;
+  if (sqlCounter) shutdown.add('sql counter', async () => sqlCounter.stop());
+  const serviceChains = devnet.chainConfigs.map((c, i) =>
+    rpcCounters[i] ? { ...c, rpcUrls: [rpcCounters[i].url] } : c,
+  );
+  const app = await startSwitchyard({
+    config: {
+      host: '127.0.0.1',
+      port: 0,
+      dataDir: join(dataDir, 'service'),
+      ...(databaseUrl && { databaseUrl }),
+      role: 'all',
+      chains: serviceChains,
+    },
+    operator: operatorKeys,
+    log,
+    shutdown,
+  });
+  if (!app.engine) throw new Error('startSwitchyard built no engine');
+  const project = await app.store.projects.ensure(PROJECT);
+  const { key } = await app.store.accessKeys.create({
+    projectId: project.id,
+    label: 'bench',
+    rateLimitPerMinute: BENCH_KEY_RATE_PER_MINUTE,
+  });
+  const [alphaEntry, betaEntry] = devnet.devnet.chains;
+  return {
+    api: new TrailsApi(key, { hostname: app.url }),
+    origin: benchChain(alphaEntry!),
+    destination: benchChain(betaEntry!),
+    // The bare run is a plain script: viem's own accounts (its JS curve), not the service's native signer.
+    operator: {
+      relayer: toLocalAccount(devnet.devnet.accounts.relayer!),
+      solver: toLocalAccount(devnet.devnet.accounts.solver!),
+    },
+    engine: app.engine,
+    async planOf(intentId) {
+      const record = await app.store.intents.getForEngine(intentId);
+      if (!record) throw new Error(`intent ${intentId} is not stored`);
+      return loadPlan(record);
+    },
+    rpcCounters,
+    ...(sqlCounter && { sqlCounter }),
+    cpu: createCpuMeter(() => devnet.chains.map((c) => c.anvil.process.pid ?? 0)),
+  };
 }
 
 const ms = (v: number) => v.toFixed(0);

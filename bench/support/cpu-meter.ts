@@ -29,7 +29,8 @@ export interface CpuMeter {
   readonly cores: number;
 }
 
-function procCpuMs(pid: number): number {
+/** A process's user + system CPU time so far (ms), from /proc; 0 when it cannot be read (gone, not Linux). */
+export function procCpuMs(pid: number): number {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
