@@ -18,7 +18,7 @@ import { createStore } from '../../../src/store/create-store.ts';
 import type { IntentRecord, IntentStatus, Store } from '../../../src/store/types.ts';
 import { createTestDatabase, type Dialect, type TestDatabase } from '../../harness/database.ts';
 import { startTestDevnet, type TestDevnet, type TestDevnetChain } from '../../harness/devnet.ts';
-import { poolPrices } from '../../intents/plan/support/prices.ts';
+import { devnetPlanDeps } from '../../intents/plan/support/devnet-plan-deps.ts';
 
 /** Fast polling for tests: the devnet mines instantly, so the defaults would only add idle time. */
 const TEST_ENGINE_OPTIONS = { stepPollIntervalMs: 20, depositScanIntervalMs: 100 } as const;
@@ -64,16 +64,7 @@ export async function startEngineFixture(dialect: Dialect = 'sqlite'): Promise<E
     if (!found) throw new Error(`no devnet chain ${chainId}`);
     return found;
   };
-  const planDeps: PlanDeps = {
-    chains: net.chainConfigs,
-    getClient: (chainId) => chain(chainId).publicClient,
-    getPriceUsd: poolPrices(net),
-    operator: {
-      relayer: accounts.relayer!.address,
-      solver: accounts.solver!.address,
-      feeCollector: accounts.feeCollector!.address,
-    },
-  };
+  const planDeps: PlanDeps = devnetPlanDeps(net);
   const engines: IntentEngine[] = [];
 
   async function quote(request: PlanRequest) {
