@@ -4,7 +4,15 @@
  * quote service does), user deposits, and engines started and stopped on the same store.
  */
 import { randomBytes } from 'node:crypto';
-import { type Address, encodeFunctionData, erc20Abi, type Hex, zeroAddress } from 'viem';
+import {
+  type Address,
+  encodeFunctionData,
+  erc20Abi,
+  type Hex,
+  maxUint256,
+  parseUnits,
+  zeroAddress,
+} from 'viem';
 import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts';
 import { signingAccount } from '../../../src/chains/signing-account.ts';
 import { createIntentEngine, type IntentEngineOptions } from '../../../src/engine/create-intent-engine.ts';
@@ -51,6 +59,39 @@ export interface EngineFixture {
 }
 
 export const freshAddress = (): Address => privateKeyToAddress(generatePrivateKey());
+
+/** `amount` (whole USDC) from the devnet user on `from` to a fresh recipient on `to`, USDC to USDC. */
+export function usdcRequest(
+  net: TestDevnet,
+  from: TestDevnetChain,
+  to: TestDevnetChain,
+  amount: string,
+  recipient: Address = freshAddress(),
+): PlanRequest {
+  return {
+    ownerAddress: net.devnet.accounts.user.address,
+    originChainId: from.entry.chainId,
+    originTokenAddress: from.entry.tokens.USDC!,
+    destinationChainId: to.entry.chainId,
+    destinationTokenAddress: to.entry.tokens.USDC!,
+    destinationToAddress: recipient,
+    originTokenAmount: parseUnits(amount, 6),
+  };
+}
+
+/**
+ * The solver's one approval of `chain`'s destination settler for its USDC, mined now: a test that mines
+ * blocks by hand would otherwise find it in the pool ahead of the fill.
+ */
+export async function approveSettlerForSolver(chain: TestDevnetChain): Promise<void> {
+  const hash = await chain.walletFor('solver').writeContract({
+    address: chain.entry.tokens.USDC! as Address,
+    abi: erc20Abi,
+    functionName: 'approve',
+    args: [chain.entry.contracts.destinationSettler as Address, maxUint256],
+  });
+  await chain.publicClient.waitForTransactionReceipt({ hash });
+}
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
