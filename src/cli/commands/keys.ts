@@ -6,6 +6,7 @@ import { parseArgs } from 'node:util';
 import { AccessKeyNotFoundError, ProjectNotFoundError } from '../../store/errors.ts';
 import { resolveStoreLocation } from '../../store/store-location.ts';
 import type { AccessKey, Store } from '../../store/types.ts';
+import { printTable } from '../format-table.ts';
 import { withProjectStore } from '../with-project-store.ts';
 
 const USAGE = `usage:
@@ -127,14 +128,7 @@ async function list(store: Store, projectName: string): Promise<number> {
     return 0;
   }
   const rows = [['ID', 'PREFIX', 'LABEL', 'PER MINUTE', 'CREATED', 'REVOKED'], ...keys.map(listRow)];
-  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
-  for (const row of rows)
-    process.stdout.write(
-      `${row
-        .map((cell, c) => cell.padEnd(widths[c]!))
-        .join('  ')
-        .trimEnd()}\n`,
-    );
+  printTable(rows);
   return 0;
 }
 

@@ -17,6 +17,7 @@ import { isSuccess } from '../../webhooks/send-delivery.ts';
 import { sendPing } from '../../webhooks/send-ping.ts';
 import { newWebhookSecret } from '../../webhooks/signature.ts';
 import { checkWebhookTarget } from '../../webhooks/target-guard.ts';
+import { printTable } from '../format-table.ts';
 import { withProjectStore } from '../with-project-store.ts';
 
 const USAGE = `usage:
@@ -249,17 +250,6 @@ async function log({ store, values }: Context, endpoint: WebhookEndpoint): Promi
     ]),
   ]);
   return 0;
-}
-
-function printTable(rows: string[][]): void {
-  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
-  for (const row of rows)
-    process.stdout.write(
-      `${row
-        .map((cell, c) => cell.padEnd(widths[c]!))
-        .join('  ')
-        .trimEnd()}\n`,
-    );
 }
 
 function usageError(message: string): number {
