@@ -20,16 +20,16 @@
  */
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { compileScript } from '../bin/compile-sources.js';
 import type { EventsCounts } from './events-server.ts';
 import { type Db, parseDbOption, withTarget } from './support/bench-target.ts';
 import type { Target } from './support/server-messages.ts';
 import {
   PHASE_TIMEOUT_MS,
   percentileByFloor as percentile,
+  prepareServerScript,
   ServerProcess,
+  type ServerScript,
   withTimeout,
 } from './support/server-process.ts';
 
@@ -41,8 +41,6 @@ const MEMORY_SAMPLE_MS = 250;
 const SETTLE_MS = 1_000;
 /** Connections opened before waiting for the server to count them: bounds the burst. */
 const OPEN_BATCH = 500;
-const SERVER_SOURCE = fileURLToPath(new URL('./events-server.ts', import.meta.url));
-const SERVER_COMPILED = fileURLToPath(new URL('../build/bench/events-server.mjs', import.meta.url));
 const MB = 1024 * 1024;
 
 const now = () => performance.timeOrigin + performance.now();
@@ -135,12 +133,8 @@ interface RunResult {
   openMs: number;
 }
 
-async function runOnce(db: Db, options: Options, target: Target): Promise<RunResult> {
-  const server = new ServerProcess<EventsCounts>({
-    source: SERVER_SOURCE,
-    compiled: SERVER_COMPILED,
-    tsx: options.tsx,
-  });
+async function runOnce(db: Db, options: Options, script: ServerScript, target: Target): Promise<RunResult> {
+  const server = new ServerProcess<EventsCounts>(script);
   try {
     const ready = await server.ask({ type: 'start', target, intents: options.intents }, 'ready');
     const url = new URL(ready.url);
@@ -265,11 +259,11 @@ function report(options: Options, results: RunResult[]): boolean {
 
 async function main(): Promise<number> {
   const options = parseOptions();
-  if (!options.tsx) await compileScript(SERVER_SOURCE, SERVER_COMPILED);
+  const script = await prepareServerScript('events-server', options.tsx);
   const results: RunResult[] = [];
   for (const db of options.dbs) {
     process.stdout.write(`${db}: ${options.intents} intents, ${options.streams} streams…\n`);
-    results.push(await withTarget(db, 'events', (target) => runOnce(db, options, target)));
+    results.push(await withTarget(db, 'events', (target) => runOnce(db, options, script, target)));
   }
   return report(options, results) ? 0 : 1;
 }

@@ -22,15 +22,15 @@
  */
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { compileScript } from '../bin/compile-sources.js';
 import { type Db, parseDbOption, withTarget } from './support/bench-target.ts';
 import type { Target } from './support/server-messages.ts';
 import {
   PHASE_TIMEOUT_MS,
   percentileByFloor as percentile,
+  prepareServerScript,
   ServerProcess,
+  type ServerScript,
   withTimeout,
 } from './support/server-process.ts';
 import type { WaitCounts } from './wait-server.ts';
@@ -46,9 +46,6 @@ const MEMORY_SAMPLE_MS = 250;
 const SETTLE_MS = 1_000;
 /** Requests in flight while the waiters are opened: bounds the connection burst on the server. */
 const OPEN_CONCURRENCY = 500;
-const SERVER_SOURCE = fileURLToPath(new URL('./wait-server.ts', import.meta.url));
-/** Where the compiled server script goes: inside the repository, so its packages resolve from node_modules. */
-const SERVER_COMPILED = fileURLToPath(new URL('../build/bench/wait-server.mjs', import.meta.url));
 const MB = 1024 * 1024;
 
 const now = () => performance.timeOrigin + performance.now();
@@ -145,12 +142,8 @@ interface RunResult {
   openMs: number;
 }
 
-async function runOnce(db: Db, options: Options, target: Target): Promise<RunResult> {
-  const server = new ServerProcess<WaitCounts>({
-    source: SERVER_SOURCE,
-    compiled: SERVER_COMPILED,
-    tsx: options.tsx,
-  });
+async function runOnce(db: Db, options: Options, script: ServerScript, target: Target): Promise<RunResult> {
+  const server = new ServerProcess<WaitCounts>(script);
   try {
     const ready = await server.ask({ type: 'start', target, intents: options.intents }, 'ready');
     const url = new URL(ready.url);
@@ -273,11 +266,11 @@ function report(options: Options, results: RunResult[]): boolean {
 
 async function main(): Promise<number> {
   const options = parseOptions();
-  if (!options.tsx) await compileScript(SERVER_SOURCE, SERVER_COMPILED);
+  const script = await prepareServerScript('wait-server', options.tsx);
   const results: RunResult[] = [];
   for (const db of options.dbs) {
     process.stdout.write(`${db}: ${options.intents} intents, ${options.waiters} waiters…\n`);
-    results.push(await withTarget(db, 'wait', (target) => runOnce(db, options, target)));
+    results.push(await withTarget(db, 'wait', (target) => runOnce(db, options, script, target)));
   }
   return report(options, results) ? 0 : 1;
 }

@@ -4,6 +4,8 @@
  * questions one answer each (bench/support/serve-bench-messages.ts answers them).
  */
 import { type ChildProcess, fork } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { compileScript } from '../../bin/compile-sources.js';
 import type { FromServer, Question, ToServer } from './server-messages.ts';
 
 /** Every phase gives up after this long (ms), so a broken run ends instead of hanging. */
@@ -18,6 +20,17 @@ export interface ServerScript {
   compiled: string;
   /** Run the source through tsx instead of the compiled script. */
   tsx: boolean;
+}
+
+/**
+ * The server script `bench/<name>.ts`, compiled the way `switchyard` runs the app (bin/compile-sources.js)
+ * unless `tsx`, into build/bench/: inside the repository, so its packages resolve from node_modules.
+ */
+export async function prepareServerScript(name: string, tsx: boolean): Promise<ServerScript> {
+  const source = fileURLToPath(new URL(`../${name}.ts`, import.meta.url));
+  const compiled = fileURLToPath(new URL(`../../build/bench/${name}.mjs`, import.meta.url));
+  if (!tsx) await compileScript(source, compiled);
+  return { source, compiled, tsx };
 }
 
 export class ServerProcess<Counts> {
