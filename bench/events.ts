@@ -18,17 +18,20 @@
  * Mark (issue 20): 10,000 open streams within bench:wait's memory budget, server < 300 MB. See
  * docs/benchmarks.md, "Event streams at scale".
  */
-import { type ChildProcess, fork } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
 import http from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { compileScript } from '../bin/compile-sources.js';
-import type { FromServer, Question, Target, ToServer } from './events-server.ts';
-import { createBenchDatabase } from './support/bench-database.ts';
+import type { EventsCounts } from './events-server.ts';
+import { type Db, parseDbOption, withTarget } from './support/bench-target.ts';
+import type { Target } from './support/server-messages.ts';
+import {
+  PHASE_TIMEOUT_MS,
+  percentileByFloor as percentile,
+  prepareServerScript,
+  ServerProcess,
+  type ServerScript,
+  withTimeout,
+} from './support/server-process.ts';
 
 /** bench:wait's memory budget, which the issue sets for 10,000 streams too. */
 const MAX_SERVER_RSS_MB = 300;
@@ -36,16 +39,11 @@ const MAX_SERVER_RSS_MB = 300;
 const MEMORY_SAMPLE_MS = 250;
 /** After the last stream opened, this long (ms) before the held figures. */
 const SETTLE_MS = 1_000;
-/** Every phase gives up after this long (ms). */
-const PHASE_TIMEOUT_MS = 120_000;
 /** Connections opened before waiting for the server to count them: bounds the burst. */
 const OPEN_BATCH = 500;
-const SERVER_SOURCE = fileURLToPath(new URL('./events-server.ts', import.meta.url));
-const SERVER_COMPILED = fileURLToPath(new URL('../build/bench/events-server.mjs', import.meta.url));
 const MB = 1024 * 1024;
 
 const now = () => performance.timeOrigin + performance.now();
-type Db = 'sqlite' | 'postgres';
 
 interface Options {
   dbs: Db[];
@@ -67,68 +65,14 @@ function parseOptions(): Options {
       tsx: { type: 'boolean', default: false },
     },
   });
-  const db = values.db ?? (process.env.DATABASE_URL ? 'both' : 'sqlite');
-  if (!['sqlite', 'postgres', 'both'].includes(db))
-    throw new Error(`--db: sqlite, postgres or both, not ${db}`);
   return {
-    dbs: db === 'both' ? ['sqlite', 'postgres'] : [db as Db],
+    dbs: parseDbOption(values.db),
     tsx: values.tsx ?? false,
     streams: Number(values.streams),
     intents: Number(values.intents),
     firehose: Number(values.firehose),
     rate: Number(values.rate),
   };
-}
-
-class ServerProcess {
-  private readonly child: ChildProcess;
-  private readonly pending = new Map<number, (m: FromServer) => void>();
-  private nextId = 1;
-  constructor(tsx: boolean) {
-    this.child = fork(tsx ? SERVER_SOURCE : SERVER_COMPILED, [], {
-      execArgv: tsx ? ['--import', 'tsx', '--expose-gc'] : ['--expose-gc'],
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    });
-    this.child.on('message', (m: FromServer) => {
-      const answer = this.pending.get(m.id);
-      this.pending.delete(m.id);
-      answer?.(m);
-    });
-  }
-  ask<T extends FromServer['type']>(
-    question: Question,
-    expect: T,
-  ): Promise<Extract<FromServer, { type: T }>> {
-    const id = this.nextId++;
-    return withTimeout(
-      new Promise((resolve, reject) => {
-        this.pending.set(id, (m) => {
-          if (m.type === expect) resolve(m as Extract<FromServer, { type: T }>);
-          else reject(new Error(m.type === 'error' ? m.message : `expected ${expect}, got ${m.type}`));
-        });
-        this.child.send({ ...question, id });
-      }),
-      `server answer to ${question.type}`,
-    );
-  }
-  stop(): Promise<void> {
-    return new Promise((resolve) => {
-      this.child.once('exit', () => resolve());
-      this.child.send({ type: 'stop', id: this.nextId++ } satisfies ToServer);
-      setTimeout(() => this.child.kill('SIGKILL'), 10_000).unref();
-    });
-  }
-}
-
-function withTimeout<T>(promise: Promise<T>, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () => reject(new Error(`${what}: not done in ${PHASE_TIMEOUT_MS} ms`)),
-      PHASE_TIMEOUT_MS,
-    );
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
 /** One client stream: when each event (by intent) arrived. */
@@ -169,11 +113,6 @@ function openStream(agent: http.Agent, url: URL, key: string, query: string): Cl
   return stream;
 }
 
-const percentile = (sorted: number[], p: number) =>
-  sorted.length === 0
-    ? Number.NaN
-    : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-
 interface RunResult {
   db: Db;
   idleRssMb: number;
@@ -194,8 +133,8 @@ interface RunResult {
   openMs: number;
 }
 
-async function runOnce(db: Db, options: Options, target: Target): Promise<RunResult> {
-  const server = new ServerProcess(options.tsx);
+async function runOnce(db: Db, options: Options, script: ServerScript, target: Target): Promise<RunResult> {
+  const server = new ServerProcess<EventsCounts>(script);
   try {
     const ready = await server.ask({ type: 'start', target, intents: options.intents }, 'ready');
     const url = new URL(ready.url);
@@ -282,30 +221,16 @@ async function runOnce(db: Db, options: Options, target: Target): Promise<RunRes
 }
 
 /** Polls the server's open-stream count until `done` holds for it; answers the count. */
-async function waitForOpen(server: ServerProcess, done: (open: number) => boolean): Promise<number> {
+async function waitForOpen(
+  server: ServerProcess<EventsCounts>,
+  done: (open: number) => boolean,
+): Promise<number> {
   const deadline = now() + PHASE_TIMEOUT_MS;
   for (;;) {
     const { open } = await server.ask({ type: 'stats' }, 'stats');
     if (done(open)) return open;
     if (now() > deadline) throw new Error(`the server has ${open} open streams`);
     await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
-async function withTarget<T>(db: Db, use: (target: Target) => Promise<T>): Promise<T> {
-  if (db === 'sqlite') {
-    const dir = await mkdtemp(join(tmpdir(), 'switchyard-bench-events-'));
-    try {
-      return await use({ sqlitePath: join(dir, 'bench.sqlite') });
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
-  }
-  const database = await createBenchDatabase('events');
-  try {
-    return await use({ databaseUrl: database.url });
-  } finally {
-    await database.drop();
   }
 }
 
@@ -334,11 +259,11 @@ function report(options: Options, results: RunResult[]): boolean {
 
 async function main(): Promise<number> {
   const options = parseOptions();
-  if (!options.tsx) await compileScript(SERVER_SOURCE, SERVER_COMPILED);
+  const script = await prepareServerScript('events-server', options.tsx);
   const results: RunResult[] = [];
   for (const db of options.dbs) {
     process.stdout.write(`${db}: ${options.intents} intents, ${options.streams} streams…\n`);
-    results.push(await withTarget(db, (target) => runOnce(db, options, target)));
+    results.push(await withTarget(db, 'events', (target) => runOnce(db, options, script, target)));
   }
   return report(options, results) ? 0 : 1;
 }

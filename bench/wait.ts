@@ -20,17 +20,20 @@
  * LISTEN/NOTIFY there. The wait path reads only the store, so no devnet is started. Loopback only.
  * Marks (issue 4): wake-up p99 < 50 ms, server memory < 300 MB. See docs/benchmarks.md.
  */
-import { type ChildProcess, fork } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
 import http from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { compileScript } from '../bin/compile-sources.js';
-import { createBenchDatabase } from './support/bench-database.ts';
-import type { FromServer, Question, Target, ToServer } from './wait-server.ts';
+import { type Db, parseDbOption, withTarget } from './support/bench-target.ts';
+import type { Target } from './support/server-messages.ts';
+import {
+  PHASE_TIMEOUT_MS,
+  percentileByFloor as percentile,
+  prepareServerScript,
+  ServerProcess,
+  type ServerScript,
+  withTimeout,
+} from './support/server-process.ts';
+import type { WaitCounts } from './wait-server.ts';
 
 /** The issue's marks. */
 const MAX_WAKE_P99_MS = 50;
@@ -41,18 +44,11 @@ const BASELINE_REQUESTS = 500;
 const MEMORY_SAMPLE_MS = 250;
 /** After the last call is in the server's handler, this long (ms) lets every one reach its hold. */
 const SETTLE_MS = 1_000;
-/** Every phase gives up after this long (ms), so a broken run ends instead of hanging. */
-const PHASE_TIMEOUT_MS = 120_000;
 /** Requests in flight while the waiters are opened: bounds the connection burst on the server. */
 const OPEN_CONCURRENCY = 500;
-const SERVER_SOURCE = fileURLToPath(new URL('./wait-server.ts', import.meta.url));
-/** Where the compiled server script goes: inside the repository, so its packages resolve from node_modules. */
-const SERVER_COMPILED = fileURLToPath(new URL('../build/bench/wait-server.mjs', import.meta.url));
 const MB = 1024 * 1024;
 
 const now = () => performance.timeOrigin + performance.now();
-
-type Db = 'sqlite' | 'postgres';
 
 // ------------------------------------------------------------------ the measuring process
 
@@ -75,70 +71,13 @@ function parseOptions(): Options {
       tsx: { type: 'boolean', default: false },
     },
   });
-  const db = values.db ?? (process.env.DATABASE_URL ? 'both' : 'sqlite');
-  if (!['sqlite', 'postgres', 'both'].includes(db))
-    throw new Error(`--db: sqlite, postgres or both, not ${db}`);
-  const dbs: Db[] = db === 'both' ? ['sqlite', 'postgres'] : [db as Db];
   return {
-    dbs,
+    dbs: parseDbOption(values.db),
     tsx: values.tsx ?? false,
     waiters: Number(values.waiters),
     intents: Number(values.intents),
     rate: Number(values.rate),
   };
-}
-
-class ServerProcess {
-  private readonly child: ChildProcess;
-  private readonly pending = new Map<number, (m: FromServer) => void>();
-  private nextId = 1;
-  constructor(tsx: boolean) {
-    // --expose-gc: the idle and held figures are taken after a full collection (live memory, not garbage).
-    this.child = fork(tsx ? SERVER_SOURCE : SERVER_COMPILED, [], {
-      execArgv: tsx ? ['--import', 'tsx', '--expose-gc'] : ['--expose-gc'],
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    });
-    this.child.on('message', (m: FromServer) => {
-      const answer = this.pending.get(m.id);
-      this.pending.delete(m.id);
-      answer?.(m);
-    });
-  }
-  /** One request, one answer, in order. */
-  ask<T extends FromServer['type']>(
-    question: Question,
-    expect: T,
-  ): Promise<Extract<FromServer, { type: T }>> {
-    const id = this.nextId++;
-    return withTimeout(
-      new Promise((resolve, reject) => {
-        this.pending.set(id, (m) => {
-          if (m.type === expect) resolve(m as Extract<FromServer, { type: T }>);
-          else reject(new Error(m.type === 'error' ? m.message : `expected ${expect}, got ${m.type}`));
-        });
-        this.child.send({ ...question, id });
-      }),
-      `server answer to ${question.type}`,
-    );
-  }
-  stop(): Promise<void> {
-    return new Promise((resolve) => {
-      this.child.once('exit', () => resolve());
-      this.child.send({ type: 'stop', id: this.nextId++ } satisfies ToServer);
-      setTimeout(() => this.child.kill('SIGKILL'), 10_000).unref();
-    });
-  }
-}
-
-function withTimeout<T>(promise: Promise<T>, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () => reject(new Error(`${what}: no answer in ${PHASE_TIMEOUT_MS} ms`)),
-      PHASE_TIMEOUT_MS,
-    );
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
 /** POST a JSON body over the agent; resolves with the status and the arrival time of the full answer. */
@@ -181,11 +120,6 @@ function post(
   });
 }
 
-const percentile = (sorted: number[], p: number) =>
-  sorted.length === 0
-    ? Number.NaN
-    : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-
 interface RunResult {
   db: Db;
   idleRssMb: number;
@@ -208,8 +142,8 @@ interface RunResult {
   openMs: number;
 }
 
-async function runOnce(db: Db, options: Options, target: Target): Promise<RunResult> {
-  const server = new ServerProcess(options.tsx);
+async function runOnce(db: Db, options: Options, script: ServerScript, target: Target): Promise<RunResult> {
+  const server = new ServerProcess<WaitCounts>(script);
   try {
     const ready = await server.ask({ type: 'start', target, intents: options.intents }, 'ready');
     const url = new URL(ready.url);
@@ -298,30 +232,13 @@ async function runOnce(db: Db, options: Options, target: Target): Promise<RunRes
   }
 }
 
-async function waitForInFlight(server: ServerProcess, count: number): Promise<void> {
+async function waitForInFlight(server: ServerProcess<WaitCounts>, count: number): Promise<void> {
   const deadline = now() + PHASE_TIMEOUT_MS;
   for (;;) {
     const { inFlight } = await server.ask({ type: 'stats' }, 'stats');
     if (inFlight >= count) return;
     if (now() > deadline) throw new Error(`only ${inFlight} of ${count} waits reached the server`);
     await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
-async function withTarget<T>(db: Db, use: (target: Target) => Promise<T>): Promise<T> {
-  if (db === 'sqlite') {
-    const dir = await mkdtemp(join(tmpdir(), 'switchyard-bench-wait-'));
-    try {
-      return await use({ sqlitePath: join(dir, 'bench.sqlite') });
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
-  }
-  const database = await createBenchDatabase('wait');
-  try {
-    return await use({ databaseUrl: database.url });
-  } finally {
-    await database.drop();
   }
 }
 
@@ -349,11 +266,11 @@ function report(options: Options, results: RunResult[]): boolean {
 
 async function main(): Promise<number> {
   const options = parseOptions();
-  if (!options.tsx) await compileScript(SERVER_SOURCE, SERVER_COMPILED);
+  const script = await prepareServerScript('wait-server', options.tsx);
   const results: RunResult[] = [];
   for (const db of options.dbs) {
     process.stdout.write(`${db}: ${options.intents} intents, ${options.waiters} waiters…\n`);
-    results.push(await withTarget(db, (target) => runOnce(db, options, target)));
+    results.push(await withTarget(db, 'wait', (target) => runOnce(db, options, script, target)));
   }
   return report(options, results) ? 0 : 1;
 }

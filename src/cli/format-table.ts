@@ -13,3 +13,8 @@ export function formatTable(rows: readonly (readonly string[])[], indent = '  ')
     )
     .join('\n');
 }
+
+/** Writes rows to stdout as formatTable's columns, unindented, with no trailing spaces on a line. */
+export function printTable(rows: readonly (readonly string[])[]): void {
+  for (const line of formatTable(rows, '').split('\n')) process.stdout.write(`${line.trimEnd()}\n`);
+}

@@ -12,13 +12,13 @@ import { createApiServer } from '../api/server.ts';
 import { switchyardSalt } from '../contracts/create2.ts';
 import { deployDevToken } from '../contracts/deploy-dev-tokens.ts';
 import {
-  mintableTokenAbi,
   uniswapV2FactoryAbi,
   uniswapV2PairAbi,
   uniswapV2RouterAbi,
   uniswapV3PoolAbi,
 } from '../devnet/abis.ts';
 import { POOL_SEED } from '../devnet/constants.ts';
+import { mint } from '../devnet/mint.ts';
 import { sendAndWait } from '../devnet/send-and-wait.ts';
 import { createSilentLogger } from '../internal/logger.ts';
 import { swapRouter02Abi } from '../providers/abis.ts';
@@ -39,6 +39,22 @@ beforeAll(async () => {
 afterAll(() => net?.stop());
 
 const tokenOf = (chain: TestDevnetChain, symbol: string) => chain.entry.tokens[symbol] as Address;
+
+/** Mints `amount` of `token` to the wallet and lets `spender` take it. */
+async function mintAndApprove(
+  clients: Parameters<typeof sendAndWait>[0],
+  token: Address,
+  spender: Address,
+  amount: bigint,
+): Promise<void> {
+  await mint(clients, token, clients.walletClient.account.address, amount);
+  await sendAndWait(clients, {
+    address: token,
+    abi: erc20Abi,
+    functionName: 'approve',
+    args: [spender, amount],
+  });
+}
 
 function clockedSource(clock: { ms: number }) {
   return createPriceSource({ chains: net.chainConfigs, log: createSilentLogger(), now: () => clock.ms });
@@ -118,18 +134,7 @@ describe('pool prices on the devnet', () => {
     const clients = { publicClient: alpha.publicClient, walletClient: user };
     const spend = parseUnits('300000', 6);
     const router = alpha.entry.contracts.uniswapV2Router as Address;
-    await sendAndWait(clients, {
-      address: usdc,
-      abi: mintableTokenAbi,
-      functionName: 'mint',
-      args: [user.account.address, spend],
-    });
-    await sendAndWait(clients, {
-      address: usdc,
-      abi: erc20Abi,
-      functionName: 'approve',
-      args: [router, spend],
-    });
+    await mintAndApprove(clients, usdc, router, spend);
     await sendAndWait(clients, {
       address: router,
       abi: uniswapV2RouterAbi,
@@ -164,18 +169,7 @@ describe('pool prices on the devnet', () => {
     const clients = { publicClient: beta.publicClient, walletClient: user };
     const spend = parseUnits('100000', 6);
     const router = beta.entry.contracts.uniswapSwapRouter02 as Address;
-    await sendAndWait(clients, {
-      address: usdc,
-      abi: mintableTokenAbi,
-      functionName: 'mint',
-      args: [user.account.address, spend],
-    });
-    await sendAndWait(clients, {
-      address: usdc,
-      abi: erc20Abi,
-      functionName: 'approve',
-      args: [router, spend],
-    });
+    await mintAndApprove(clients, usdc, router, spend);
     const path = `${usdc}${(500).toString(16).padStart(6, '0')}${weth.slice(2)}` as `0x${string}`;
     await sendAndWait(clients, {
       address: router,
@@ -210,18 +204,7 @@ describe('pool prices on the devnet', () => {
     // 6,000 tokens against 1 ETH: one token is worth 1/6000 ETH = 0.5 USD at 3,000 USD per ETH.
     const amount = parseEther('6000');
     const router = beta.entry.contracts.uniswapV2Router as Address;
-    await sendAndWait(clients, {
-      address: token,
-      abi: mintableTokenAbi,
-      functionName: 'mint',
-      args: [deployer.account.address, amount],
-    });
-    await sendAndWait(clients, {
-      address: token,
-      abi: erc20Abi,
-      functionName: 'approve',
-      args: [router, amount],
-    });
+    await mintAndApprove(clients, token, router, amount);
     await sendAndWait(clients, {
       address: router,
       abi: uniswapV2RouterAbi,

@@ -71,8 +71,11 @@ export interface PathQuote {
 /** One part of a (possibly split) swap: a path and the amounts it carries. */
 export interface SwapPart {
   provider: ProviderId;
+  /** tokenIn … tokenOut. */
   tokens: readonly Address[];
+  /** Each hop's pool (V2 pair or V3 pool). */
   pools: readonly Address[];
+  /** Each hop's LP fee in pips (3000 = 0.3 %). */
   fees: readonly number[];
   amountIn: bigint;
   amountOut: bigint;

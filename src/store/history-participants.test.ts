@@ -4,10 +4,8 @@
  * orders and columns, each intent once; the filter ANDs with the others; and migration 0014 fills in the
  * recipient of intents stored before it.
  */
-import Database from 'better-sqlite3';
-import pg from 'pg';
 import { beforeAll, expect, it } from 'vitest';
-import { describeEachDialect, rawQuery, type TestDatabase } from '../../test/harness/database.ts';
+import { describeEachDialect, rawExecute, rawQuery } from '../../test/harness/database.ts';
 import { newIntent, randomAddress } from './testing.ts';
 import type { IntentHistoryFilter, IntentRecord, Page, Project, Store } from './types.ts';
 
@@ -154,7 +152,7 @@ describeEachDialect('intent history by participant', ({ openStore, database }) =
       'alter table intents drop column recipient_address',
       `delete from kysely_migration where name = '0014_intents_recipient'`,
     ]) {
-      await execute(database(), statement);
+      await rawExecute(database(), statement);
     }
     store = await openStore();
     expect(await all({ participantAddresses: [q] })).toEqual(newestFirst(takesPart(q)));
@@ -171,19 +169,3 @@ describeEachDialect('intent history by participant', ({ openStore, database }) =
     }
   });
 });
-
-/** A write behind the store's back. */
-async function execute(database: TestDatabase, text: string): Promise<void> {
-  if (database.options.databaseUrl) {
-    const client = new pg.Client({ connectionString: database.options.databaseUrl });
-    await client.connect();
-    await client.query(text).finally(() => client.end());
-    return;
-  }
-  const db = new Database(database.options.sqlitePath!);
-  try {
-    db.exec(text);
-  } finally {
-    db.close();
-  }
-}

@@ -1,7 +1,5 @@
-import Database from 'better-sqlite3';
-import pg from 'pg';
 import { expect, it } from 'vitest';
-import { describeEachDialect, type TestDatabase } from '../../test/harness/database.ts';
+import { describeEachDialect, rawExecute } from '../../test/harness/database.ts';
 import { knownMigrations, readMigrationStatus } from './migration-status.ts';
 
 describeEachDialect('migration status (read without migrating)', ({ openStore, database, dialect }) => {
@@ -28,29 +26,13 @@ describeEachDialect('migration status (read without migrating)', ({ openStore, d
       pending: [],
       unknown: [],
     });
-    await execute(
+    await rawExecute(
       database(),
       `insert into kysely_migration (name, timestamp) values ('9999_from_the_future', '2030-01-01T00:00:00.000Z')`,
     );
-    await execute(database(), `delete from kysely_migration where name = '${known[0]}'`);
+    await rawExecute(database(), `delete from kysely_migration where name = '${known[0]}'`);
     const status = await readMigrationStatus(location());
     expect(status.pending).toEqual([known[0]]);
     expect(status.unknown).toEqual(['9999_from_the_future']);
   });
 });
-
-/** A write behind the store's back (the harness's rawQuery opens SQLite read-only). */
-async function execute(database: TestDatabase, text: string): Promise<void> {
-  if (database.options.databaseUrl) {
-    const client = new pg.Client({ connectionString: database.options.databaseUrl });
-    await client.connect();
-    await client.query(text).finally(() => client.end());
-    return;
-  }
-  const db = new Database(database.options.sqlitePath!);
-  try {
-    db.exec(text);
-  } finally {
-    db.close();
-  }
-}

@@ -8,23 +8,16 @@
  * - TokenBalance.priceUsd and balanceUsd where the price source knows the token;
  * - no read answers the owner's intent or permit signature (the store keeps them for the engine).
  */
-import type { DepositSignature, FeeOption, GasFeeOptions, Intent, TrailsApi } from '@0xtrails/api';
+import type { GasFeeOptions, Intent, TrailsApi } from '@0xtrails/api';
 import { type Address, erc20Abi, type Hex, parseEther, parseUnits, zeroAddress } from 'viem';
 import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAddress } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sendAndWait } from '../../src/devnet/send-and-wait.ts';
-import {
-  fundedWallet,
-  type GaslessService,
-  signPermit,
-  signTrailsIntent,
-  startGaslessService,
-} from '../gasless/support.ts';
+import { quoteAndCommitUsdc, signDeposit, waitReceiptDone } from '../gasless/client-flow.ts';
+import { fundedWallet, type GaslessService, startGaslessService } from '../gasless/support.ts';
 import type { TestDevnetChain } from '../harness/devnet.ts';
 
 const usdc = (n: string) => parseUnits(n, 6);
-/** The signed deadline the official client uses: one hour ahead (seconds). */
-const SIGNATURE_LIFETIME_S = 3_600;
 /** Every read method a client can get an intent's data from, with the request that names the intent. */
 const READS = [
   'GetIntent',
@@ -82,66 +75,14 @@ async function everyRead(intent: { intentId: string; ownerAddress: string }): Pr
 }
 
 /** Alpha USDC → beta USDC for `wallet`, quoted and committed. */
-async function quoteAndCommit(wallet: Address, amount: bigint) {
-  const { intent, gasFeeOptions } = await api.quoteIntent({
-    ownerAddress: wallet,
-    originChainId: alpha.entry.chainId,
-    originTokenAddress: alpha.entry.tokens.USDC!,
-    destinationChainId: beta.entry.chainId,
-    destinationTokenAddress: beta.entry.tokens.USDC!,
-    destinationToAddress: privateKeyToAddress(generatePrivateKey()),
-    originTokenAmount: amount,
-    destinationTokenAmount: 0n,
-    tradeType: 'EXACT_INPUT' as never,
-  });
-  await api.commitIntent({ intent });
-  return { intent, gasFeeOptions };
-}
+const quoteAndCommit = (wallet: Address, amount: bigint) =>
+  quoteAndCommitUsdc(api, { from: alpha, to: beta }, wallet, amount);
 
-async function permitDeposit(
-  wallet: PrivateKeyAccount,
-  intent: Intent,
-  g: GasFeeOptions,
-): Promise<DepositSignature & { selectedGasFeeOption: FeeOption }> {
-  const block = await alpha.publicClient.getBlock({ blockTag: 'latest' });
-  const deadline = Number(block.timestamp) + SIGNATURE_LIFETIME_S;
-  const option = g.feeOptions.find((o) => o.tokenAddress !== zeroAddress)!;
-  const amount = intent.depositTransaction.amount;
-  const intentSignature = await signTrailsIntent(wallet, {
-    chainId: intent.originChainId,
-    entrypoint: intent.trailsContracts.trailsIntentEntrypointAddress as Address,
-    token: intent.depositTransaction.tokenAddress as Address,
-    amount,
-    intentAddress: intent.originIntentAddress as Address,
-    deadline,
-    nonce: 0,
-    feeAmount: option.amount,
-    feeCollector: g.feeCollectorAddress as Address,
-  });
-  const permitSignature = await signPermit(alpha, wallet, {
-    spender: intent.originIntentAddress as Address,
-    value: amount,
-    deadline,
-  });
-  return {
-    intentSignature,
-    permitSignature,
-    permitDeadline: deadline,
-    permitAmount: amount,
-    selectedGasFeeOption: option,
-    userNonce: 0,
-    deadline,
-  };
-}
+/** A permit deposit's DepositSignature for the intent, the gas fee paid in USDC. */
+const permitDeposit = (wallet: PrivateKeyAccount, intent: Intent, g: GasFeeOptions) =>
+  signDeposit(alpha, wallet, intent, g);
 
-async function waitDone(intentId: string) {
-  let lastReceiptStates: string[] = [];
-  for (;;) {
-    const r = await api.waitIntentReceipt({ intentId, lastReceiptStates: lastReceiptStates as never });
-    if (r.done) return r.intentReceipt;
-    lastReceiptStates = r.receiptStates as string[];
-  }
-}
+const waitDone = (intentId: string) => waitReceiptDone(api, intentId);
 
 describe('a gasless intent as the reads show it', () => {
   let wallet: PrivateKeyAccount;

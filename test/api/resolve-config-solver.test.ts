@@ -4,41 +4,12 @@
  * amount in wei) and a token's `lowWaterMark` (base units, as amounts are on the wire). Anything else stops
  * start-up with an error naming the field.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { resolveConfig } from '../../src/api/resolve-config.ts';
+import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/internal/errors.ts';
+import { configChain, resolveConfigFile } from '../harness/config-file.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'switchyard-config-solver-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-const ADDRESS = '0x0000000000000000000000000000000000000001';
-
-function chain(chainId: number, extra: Record<string, unknown> = {}) {
-  return {
-    chainId,
-    name: `chain ${chainId}`,
-    rpcUrls: ['http://127.0.0.1:8545'],
-    nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
-    tokens: [],
-    contracts: {
-      intentFactory: ADDRESS,
-      intentAccountImplementation: ADDRESS,
-      originSettler: ADDRESS,
-      destinationSettler: ADDRESS,
-      fillVerifier: ADDRESS,
-    },
-    ...extra,
-  };
-}
-
-function resolveWith(chains: unknown[]) {
-  const configPath = join(dir, `config-${Math.random().toString(36).slice(2)}.json`);
-  writeFileSync(configPath, JSON.stringify({ chains }));
-  return resolveConfig({ configPath, env: {}, flags: {} });
-}
+const chain = configChain;
+const resolveWith = (chains: unknown[]) => resolveConfigFile({ chains });
 
 describe('resolveConfig: maxFeePerGasGwei', () => {
   it('is no ceiling when a chain does not say, and the exact wei of the gwei given when it does', () => {

@@ -3,41 +3,12 @@
  * and `rpcBatchSize`: off (1) when a chain does not say, taken as given when it does, and a bad value stops
  * start-up with an error naming the field.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { resolveConfig } from '../../src/api/resolve-config.ts';
+import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/internal/errors.ts';
+import { configChain, resolveConfigFile } from '../harness/config-file.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'switchyard-config-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-const ADDRESS = '0x0000000000000000000000000000000000000001';
-
-function chain(chainId: number, extra: Record<string, unknown> = {}) {
-  return {
-    chainId,
-    name: `chain ${chainId}`,
-    rpcUrls: ['http://127.0.0.1:8545'],
-    nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
-    tokens: [],
-    contracts: {
-      intentFactory: ADDRESS,
-      intentAccountImplementation: ADDRESS,
-      originSettler: ADDRESS,
-      destinationSettler: ADDRESS,
-      fillVerifier: ADDRESS,
-    },
-    ...extra,
-  };
-}
-
-function resolveWith(chains: unknown[]) {
-  const configPath = join(dir, `config-${chains.length}-${Math.random().toString(36).slice(2)}.json`);
-  writeFileSync(configPath, JSON.stringify({ chains }));
-  return resolveConfig({ configPath, env: {}, flags: {} });
-}
+const chain = configChain;
+const resolveWith = (chains: unknown[]) => resolveConfigFile({ chains });
 
 describe('resolveConfig: destinationBehindFill', () => {
   it('is off when a chain does not say, and as given when it does', () => {
@@ -70,11 +41,8 @@ describe('resolveConfig: rpcBatchSize', () => {
 });
 
 describe('resolveConfig: databasePoolSize', () => {
-  const resolveFrom = (file: Record<string, unknown>, env: NodeJS.ProcessEnv = {}) => {
-    const configPath = join(dir, `pool-${Math.random().toString(36).slice(2)}.json`);
-    writeFileSync(configPath, JSON.stringify({ chains: [chain(1)], ...file }));
-    return resolveConfig({ configPath, env, flags: {} });
-  };
+  const resolveFrom = (file: Record<string, unknown>, env: NodeJS.ProcessEnv = {}) =>
+    resolveConfigFile({ chains: [chain(1)], ...file }, env);
 
   it('is unset (the store’s default) unless the file or DATABASE_POOL_SIZE says; the file wins', () => {
     expect(resolveFrom({}).databasePoolSize).toBeUndefined();

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { isAddress, isHex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { READY_LINE_PREFIX } from '../../src/devnet/format-summary.ts';
+import { type Finished, runToEnd } from '../harness/run-to-end.ts';
 
 const REPO_ROOT = path.resolve(import.meta.dirname, '..', '..');
 const CHAIN_COUNT = 3;
@@ -36,14 +37,14 @@ describe('switchyard devnet (the command)', () => {
   });
 
   it('documents its flags in --help', async () => {
-    const { code, stdout } = await runToEnd(['devnet', '--help']);
+    const { code, stdout } = await runSwitchyard(['devnet', '--help']);
     expect(code).toBe(0);
     for (const flag of ['--reset', '--block-time', '--base-port', '--kept-states', '--data-dir'])
       expect(stdout).toContain(flag);
   });
 
   it('rejects a bad flag value with a message naming the flag', async () => {
-    const { code, stderr } = await runToEnd(['devnet', '--base-port', 'abc']);
+    const { code, stderr } = await runSwitchyard(['devnet', '--base-port', 'abc']);
     expect(code).not.toBe(0);
     expect(stderr).toContain('--base-port');
   });
@@ -125,21 +126,8 @@ function waitForStderr(child: ChildProcess, text: string): Promise<() => string>
   });
 }
 
-async function runToEnd(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ['bin/switchyard.js', ...args], {
-    cwd: REPO_ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk) => {
-    stdout += chunk;
-  });
-  child.stderr.on('data', (chunk) => {
-    stderr += chunk;
-  });
-  const { code } = await exitOf(child);
-  return { code, stdout, stderr };
+function runSwitchyard(args: string[]): Promise<Finished> {
+  return runToEnd(process.execPath, ['bin/switchyard.js', ...args], { cwd: REPO_ROOT });
 }
 
 async function findFreeBasePort(): Promise<number> {

@@ -3,15 +3,11 @@
  * the devnet's devnet.json (as `npm start` does), runs scripts/demo.ts as a child pointed at that data dir,
  * and checks it exits 0, printed the steps, and that the demo user's balances moved on both chains.
  */
-import { spawn } from 'node:child_process';
-import path from 'node:path';
 import { type Address, parseUnits } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestDevnetChain } from '../harness/devnet.ts';
 import { balanceOf, type E2eService, startE2eService } from './support/e2e-fixture.ts';
-
-const DEMO_SCRIPT = path.resolve(import.meta.dirname, '../../scripts/demo.ts');
-const TSX = path.resolve(import.meta.dirname, '../../node_modules/.bin/tsx');
+import { runDemo } from './support/run-demo.ts';
 
 let svc: E2eService;
 let alpha: TestDevnetChain;
@@ -26,22 +22,6 @@ afterAll(async () => {
   await svc?.stop();
 });
 
-function runDemo(dataDir: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(TSX, [DEMO_SCRIPT, '--data-dir', dataDir], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => {
-      stdout += chunk;
-    });
-    child.stderr.on('data', (chunk) => {
-      stderr += chunk;
-    });
-    child.once('error', reject);
-    child.once('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
 describe('npm run demo', () => {
   it('swaps and bridges 100 USDC on alpha into DAI on beta for the demo user, printing each step', async () => {
     const user = svc.net.devnet.accounts.user.address;
@@ -50,7 +30,7 @@ describe('npm run demo', () => {
     const usdcBefore = await balanceOf(alpha, usdcA, user);
     const daiBefore = await balanceOf(beta, daiB, user);
 
-    const { code, stdout, stderr } = await runDemo(svc.net.dataDir);
+    const { code, stdout, stderr } = await runDemo(['--data-dir', svc.net.dataDir]);
     expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
 
     expect(usdcBefore - (await balanceOf(alpha, usdcA, user))).toBe(parseUnits('100', 6));
@@ -71,7 +51,7 @@ describe('npm run demo', () => {
 
   it('says what is wrong when the devnet has no access key (the API is not running)', async () => {
     await svc.net.running.setAccessKey('');
-    const { code, stderr } = await runDemo(svc.net.dataDir);
+    const { code, stderr } = await runDemo(['--data-dir', svc.net.dataDir]);
     expect(code).toBe(1);
     expect(stderr).toContain('is `npm start` running?');
   }, 30_000);

@@ -5,12 +5,17 @@
  * normal execution follows once the fill is in. With the chain's `destinationBehindFill` off, the execution
  * waits for the fill to be mined and lands in a later block.
  */
-import { type Address, erc20Abi, type Hex, maxUint256, parseUnits } from 'viem';
+import { type Address, erc20Abi, type Hex, parseUnits } from 'viem';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { PlanRequest } from '../../src/intents/plan/types.ts';
 import type { SignedTransaction } from '../../src/store/types.ts';
 import type { TestDevnetChain } from '../harness/devnet.ts';
-import { type EngineFixture, freshAddress, startEngineFixture } from './support/engine-fixture.ts';
+import {
+  approveSettlerForSolver,
+  type EngineFixture,
+  freshAddress,
+  startEngineFixture,
+} from './support/engine-fixture.ts';
 
 /** How often the test looks at the journal while it waits for a transaction to reach the pool (ms). */
 const POLL_MS = 25;
@@ -26,14 +31,7 @@ let beta: TestDevnetChain;
 beforeAll(async () => {
   f = await startEngineFixture('sqlite');
   [alpha, beta] = f.net.chains as [TestDevnetChain, TestDevnetChain];
-  // The solver's one approval of the settler, mined now: with blocks mined by hand it would hold the fill.
-  const hash = await beta.walletFor('solver').writeContract({
-    address: beta.entry.tokens.USDC! as Address,
-    abi: erc20Abi,
-    functionName: 'approve',
-    args: [beta.entry.contracts.destinationSettler as Address, maxUint256],
-  });
-  await beta.publicClient.waitForTransactionReceipt({ hash });
+  await approveSettlerForSolver(beta);
 }, 120_000);
 afterAll(async () => {
   await f?.stop();

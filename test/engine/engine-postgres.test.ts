@@ -1,8 +1,13 @@
 /** The engine on PostgreSQL (SKIP LOCKED leasing, nonces and signed transactions in Postgres): one cross-chain intent end to end. */
-import { type Address, erc20Abi, parseUnits } from 'viem';
+import { type Address, erc20Abi } from 'viem';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { TestDevnetChain } from '../harness/devnet.ts';
-import { type EngineFixture, freshAddress, startEngineFixture } from './support/engine-fixture.ts';
+import {
+  type EngineFixture,
+  freshAddress,
+  startEngineFixture,
+  usdcRequest,
+} from './support/engine-fixture.ts';
 
 let f: EngineFixture;
 beforeAll(async () => {
@@ -15,15 +20,7 @@ afterAll(async () => {
 it('moves USDC from beta to gamma on Postgres and settles', async () => {
   const [, beta, gamma] = f.net.chains as [TestDevnetChain, TestDevnetChain, TestDevnetChain];
   const recipient = freshAddress();
-  const { intentId, plan } = await f.commit({
-    ownerAddress: f.net.devnet.accounts.user.address,
-    originChainId: beta.entry.chainId,
-    originTokenAddress: beta.entry.tokens.USDC!,
-    destinationChainId: gamma.entry.chainId,
-    destinationTokenAddress: gamma.entry.tokens.USDC!,
-    destinationToAddress: recipient,
-    originTokenAmount: parseUnits('25', 6),
-  });
+  const { intentId, plan } = await f.commit(usdcRequest(f.net, beta, gamma, '25', recipient));
   const engine = await f.startEngine();
   await engine.requestExecution({ intentId, depositTransactionHash: await f.deposit(plan) });
   expect((await f.waitForStatus(intentId, ['SUCCEEDED', 'FAILED', 'REFUNDED'])).status).toBe('SUCCEEDED');

@@ -8,7 +8,7 @@
  *   lease (not running for another 10 s lease), the other worker takes them at once and resumes the fill
  *   it finds journaled: the intent succeeds with one transaction per purpose, nothing signed twice.
  */
-import { type Address, erc20Abi, type Hex, maxUint256, parseUnits } from 'viem';
+import type { Hex } from 'viem';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { STEP_LEASE_MS } from '../../src/engine/constants.ts';
 import type { IntentEngine } from '../../src/engine/types.ts';
@@ -16,7 +16,12 @@ import { createSilentLogger } from '../../src/internal/logger.ts';
 import { createStore } from '../../src/store/create-store.ts';
 import type { Store } from '../../src/store/types.ts';
 import type { TestDevnetChain } from '../harness/devnet.ts';
-import { type EngineFixture, freshAddress, startEngineFixture } from './support/engine-fixture.ts';
+import {
+  approveSettlerForSolver,
+  type EngineFixture,
+  startEngineFixture,
+  usdcRequest,
+} from './support/engine-fixture.ts';
 
 /** The stopping worker's bound when it hands steps back (ms): production's is ENGINE_STOP_WAIT_MS (10 s). */
 const STOP_WAIT_MS = 2_000;
@@ -36,14 +41,7 @@ const engines: IntentEngine[] = [];
 beforeAll(async () => {
   f = await startEngineFixture('postgres');
   [alpha, beta] = f.net.chains as [TestDevnetChain, TestDevnetChain];
-  // The solver's one approval of the settler, mined now: with blocks mined by hand it would hold the fill.
-  const hash = await beta.walletFor('solver').writeContract({
-    address: beta.entry.tokens.USDC! as Address,
-    abi: erc20Abi,
-    functionName: 'approve',
-    args: [beta.entry.contracts.destinationSettler as Address, maxUint256],
-  });
-  await beta.publicClient.waitForTransactionReceipt({ hash });
+  await approveSettlerForSolver(beta);
 }, 180_000);
 afterAll(async () => {
   await beta?.testClient.setAutomine(true);
@@ -76,15 +74,7 @@ async function until<T>(what: string, read: () => Promise<T | undefined>, limitM
  * in beta's pool (automine off).
  */
 async function fillInThePool(engine: IntentEngine): Promise<string> {
-  const { intentId, plan } = await f.commit({
-    ownerAddress: f.net.devnet.accounts.user.address,
-    originChainId: alpha.entry.chainId,
-    originTokenAddress: alpha.entry.tokens.USDC!,
-    destinationChainId: beta.entry.chainId,
-    destinationTokenAddress: beta.entry.tokens.USDC!,
-    destinationToAddress: freshAddress(),
-    originTokenAmount: parseUnits('15', 6),
-  });
+  const { intentId, plan } = await f.commit(usdcRequest(f.net, alpha, beta, '15'));
   await beta.testClient.setAutomine(false);
   await engine.requestExecution({ intentId, depositTransactionHash: (await f.deposit(plan)) as Hex });
   // The fill, and the destination execution sent right behind it: both wait in the pool for one block.

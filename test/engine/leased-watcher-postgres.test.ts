@@ -5,7 +5,6 @@
  * the other takes the watch over once the lease has run out, and a deposit made then is picked up by it.
  * Without the lease both workers scan every round.
  */
-import { parseUnits } from 'viem';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { DEPOSIT_WATCH_TASK } from '../../src/engine/deposit-watcher.ts';
 import type { IntentEngine } from '../../src/engine/types.ts';
@@ -13,7 +12,7 @@ import { createSilentLogger } from '../../src/internal/logger.ts';
 import { createStore } from '../../src/store/create-store.ts';
 import type { TestDevnetChain } from '../harness/devnet.ts';
 import { type CutOffStore, cutOffStore } from './support/cut-off-store.ts';
-import { type EngineFixture, freshAddress, startEngineFixture } from './support/engine-fixture.ts';
+import { type EngineFixture, startEngineFixture, usdcRequest } from './support/engine-fixture.ts';
 
 /** The task lease in this test (ms): a dead holder's watch is taken over within it. */
 const TASK_LEASE_MS = 2_000;
@@ -52,15 +51,7 @@ async function until(what: string, condition: () => Promise<boolean>, limitMs = 
 /** A committed USDC alpha→beta intent paid without ExecuteIntent; resolves once it has succeeded. */
 async function depositWithoutExecute(): Promise<string> {
   const [alpha, beta] = f.net.chains as [TestDevnetChain, TestDevnetChain];
-  const { intentId, plan } = await f.commit({
-    ownerAddress: f.net.devnet.accounts.user.address,
-    originChainId: alpha.entry.chainId,
-    originTokenAddress: alpha.entry.tokens.USDC!,
-    destinationChainId: beta.entry.chainId,
-    destinationTokenAddress: beta.entry.tokens.USDC!,
-    destinationToAddress: freshAddress(),
-    originTokenAmount: parseUnits('12', 6),
-  });
+  const { intentId, plan } = await f.commit(usdcRequest(f.net, alpha, beta, '12'));
   await f.deposit(plan);
   const done = await f.waitForStatus(intentId, ['SUCCEEDED', 'FAILED', 'REFUNDED']);
   expect({ intentId, status: done.status }).toEqual({ intentId, status: 'SUCCEEDED' });

@@ -2,19 +2,15 @@
  * The event log's retention runs in the process `switchyard serve`/`start` assemble (worker roles only): an
  * event older than EVENT_RETENTION_MS is gone, and a stream resuming from before it is told so with a gap
  * message; webhook delivery records go with the events; a newer event stays. The service is production's
- * assembly (startSwitchyard) on a store the test fills, its clock moved past the retention.
+ * assembly (startSwitchyard, through test/harness/app.ts) on a store the test fills, its clock moved past the retention.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startSwitchyard } from '../../src/app/start-switchyard.ts';
 import { EVENT_RETENTION_MS } from '../../src/events/event-retention.ts';
-import { createSilentLogger } from '../../src/internal/logger.ts';
-import { createShutdown } from '../../src/internal/shutdown.ts';
-import { createStore, type Store } from '../../src/store/index.ts';
+import type { Store } from '../../src/store/index.ts';
 import { newIntent } from '../../src/store/testing.ts';
 import { CHAINS } from '../api/fixtures.ts';
+import { startTestService } from '../harness/app.ts';
+import { openTestStore, type TestStore } from '../harness/test-store.ts';
 import { openSse } from './support/sse-client.ts';
 
 const OLD = new Date('2026-01-01T00:00:00Z');
@@ -24,38 +20,30 @@ const LATER = new Date(OLD.getTime() + EVENT_RETENTION_MS + 60_000);
 const TEST_INTERVAL_MS = 50;
 const SEVERAL_RUNS_MS = 10 * TEST_INTERVAL_MS;
 
-let dataDir: string;
+/** The project of the test's intents; the processes' access keys are its. */
+const PROJECT = 'retention';
+
 let clock = OLD;
+let t: TestStore;
 let store: Store;
 let projectId: number;
-let key: string;
 beforeAll(async () => {
-  dataDir = await mkdtemp(path.join(tmpdir(), 'switchyard-event-retention-'));
-  store = await createStore({
-    sqlitePath: path.join(dataDir, 'test.sqlite'),
-    log: createSilentLogger(),
-    now: () => clock,
-  });
-  projectId = (await store.projects.create('retention')).id;
-  key = (await store.accessKeys.create({ projectId })).key;
+  t = await openTestStore(PROJECT, { now: () => clock });
+  ({ store, projectId } = t);
 });
 afterAll(async () => {
-  await store.close();
-  await rm(dataDir, { recursive: true, force: true });
+  await t.close();
 });
 
-const start = async (role: 'api' | 'all') => {
-  const shutdown = createShutdown();
-  const app = await startSwitchyard({
-    config: { host: '127.0.0.1', port: 0, dataDir, role, chains: CHAINS },
+const start = (role: 'api' | 'all') =>
+  startTestService({
+    chains: CHAINS,
     operator: undefined,
-    log: createSilentLogger(),
-    shutdown,
+    role,
     store,
+    projectName: PROJECT,
     events: { retention: { intervalMs: TEST_INTERVAL_MS, now: () => LATER } },
   });
-  return { url: app.url, stop: () => shutdown.shutdown() };
-};
 
 it('an api process keeps old events; a worker deletes them and their delivery records, and keeps newer ones', async () => {
   const old = await store.intents.insert(newIntent(projectId));
@@ -112,7 +100,10 @@ it('an api process keeps old events; a worker deletes them and their delivery re
       )
       .toEqual([]);
     // A client resuming from before the retention learns what it cannot have, then gets what is kept.
-    const resumed = await openSse(`${worker.url}/events`, { 'x-access-key': key, 'last-event-id': '0' });
+    const resumed = await openSse(`${worker.url}/events`, {
+      'x-access-key': worker.key,
+      'last-event-id': '0',
+    });
     await resumed.until((m) => m.length === 2);
     expect(resumed.messages[0]).toMatchObject({
       event: 'gap',

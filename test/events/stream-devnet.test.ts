@@ -9,7 +9,7 @@ import { TrailsApi, type TransactionStatus } from '@0xtrails/api';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { WireEvent } from '../../src/events/wire-event.ts';
 import { type E2eService, startE2eService } from '../e2e/support/e2e-fixture.ts';
-import { freshAddress, quoteRequest, usdc } from '../e2e/support/requests.ts';
+import { usdc, usdcToSecondChain } from '../e2e/support/requests.ts';
 import { runIntent, waitUntilDone } from '../e2e/support/run-intent.ts';
 import { eventsOf, openSse, type SseConnection } from './support/sse-client.ts';
 
@@ -36,16 +36,7 @@ const fromNow = async () =>
   connect({ 'last-event-id': String(await svc.store.eventLog.latest(svc.projectId)) });
 /** /rpc/Trails spells RELAYED as SENT; the stream uses the stored spelling. */
 const canonical = (states: readonly string[]) => states.map((s) => (s === 'SENT' ? 'RELAYED' : s)).join();
-const request = () =>
-  quoteRequest({
-    owner: svc.net.devnet.accounts.user.address,
-    from: svc.net.chains[0]!,
-    fromToken: 'USDC',
-    to: svc.net.chains[1]!,
-    toToken: 'USDC',
-    recipient: freshAddress(),
-    amountIn: usdc('15'),
-  });
+const request = () => usdcToSecondChain(svc.net, usdc('15'));
 const ofIntent = (events: WireEvent[], intentId: string) =>
   events.filter((e) => e.data.intentId === intentId);
 

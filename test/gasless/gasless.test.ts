@@ -5,35 +5,28 @@
  */
 import {
   type DepositSignature,
-  type FeeOption,
   type GasFeeOptions,
   type Intent,
   InvalidArgumentError,
   type TrailsApi,
 } from '@0xtrails/api';
 import { type Address, erc20Abi, type Hex, isAddressEqual, parseUnits, zeroAddress } from 'viem';
-import {
-  generatePrivateKey,
-  type PrivateKeyAccount,
-  privateKeyToAccount,
-  privateKeyToAddress,
-} from 'viem/accounts';
+import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodePlan } from '../../src/intents/plan-codec.ts';
 import { SETTLE_GAS } from '../../src/providers/gas.ts';
 import type { TestDevnetChain } from '../harness/devnet.ts';
 import {
-  fundedWallet,
-  type GaslessService,
-  signPermit,
-  signReceiveAuthorization,
-  signTrailsIntent,
-  startGaslessService,
-} from './support.ts';
+  chainNow,
+  type DepositSignatureOptions,
+  quoteAndCommitUsdc,
+  signDeposit,
+  tokenOption,
+  waitReceiptDone,
+} from './client-flow.ts';
+import { fundedWallet, type GaslessService, signPermit, startGaslessService } from './support.ts';
 
 const usdc = (n: string) => parseUnits(n, 6);
-/** The signed deadline the official client uses: one hour ahead (seconds). */
-const SIGNATURE_LIFETIME_S = 3_600;
 
 let svc: GaslessService;
 let api: TrailsApi;
@@ -56,78 +49,18 @@ const balanceOf = (chain: TestDevnetChain, token: Address, holder: Address) =>
     functionName: 'balanceOf',
     args: [holder],
   });
-const chainNow = async (chain: TestDevnetChain) =>
-  Number((await chain.publicClient.getBlock({ blockTag: 'latest' })).timestamp);
 
 /** Alpha USDC → beta USDC, quoted and committed for `wallet`, paid to a fresh recipient. */
-async function quoteAndCommit(wallet: Address, amount = usdc('40')) {
-  const recipient = privateKeyToAddress(generatePrivateKey());
-  const { intent, gasFeeOptions } = await api.quoteIntent({
-    ownerAddress: wallet,
-    originChainId: alpha.entry.chainId,
-    originTokenAddress: alpha.entry.tokens.USDC!,
-    destinationChainId: beta.entry.chainId,
-    destinationTokenAddress: beta.entry.tokens.USDC!,
-    destinationToAddress: recipient,
-    originTokenAmount: amount,
-    destinationTokenAmount: 0n,
-    tradeType: 'EXACT_INPUT' as never,
-  });
-  await api.commitIntent({ intent });
-  return { intent, gasFeeOptions, recipient };
-}
-
-const tokenOption = (g: GasFeeOptions): FeeOption =>
-  g.feeOptions.find((o) => o.tokenAddress !== zeroAddress)!;
+const quoteAndCommit = (wallet: Address, amount = usdc('40')) =>
+  quoteAndCommitUsdc(api, { from: alpha, to: beta }, wallet, amount);
 
 /** The DepositSignature the official client sends, with an optional deposit authorization. */
-async function depositSignature(
+const depositSignature = (
   wallet: PrivateKeyAccount,
   intent: Intent,
   g: GasFeeOptions,
-  o: {
-    deadline?: number;
-    chainId?: number;
-    option?: FeeOption;
-    auth?: 'permit' | 'eip3009';
-    user?: Address;
-  } = {},
-): Promise<DepositSignature> {
-  const deadline = o.deadline ?? (await chainNow(alpha)) + SIGNATURE_LIFETIME_S;
-  const option = o.option ?? tokenOption(g);
-  const amount = intent.depositTransaction.amount;
-  const intentSignature = await signTrailsIntent(wallet, {
-    ...(o.user && { user: o.user }),
-    chainId: o.chainId ?? intent.originChainId,
-    entrypoint: intent.trailsContracts.trailsIntentEntrypointAddress as Address,
-    token: intent.depositTransaction.tokenAddress as Address,
-    amount,
-    intentAddress: intent.originIntentAddress as Address,
-    deadline,
-    nonce: 0,
-    feeAmount: option.amount,
-    feeCollector: g.feeCollectorAddress as Address,
-  });
-  const account = intent.originIntentAddress as Address;
-  const permitSignature =
-    o.auth === 'eip3009'
-      ? await signReceiveAuthorization(alpha, wallet, {
-          to: account,
-          value: amount,
-          validBefore: deadline,
-          intentId: intent.intentId as Hex,
-        })
-      : await signPermit(alpha, wallet, { spender: account, value: amount, deadline });
-  return {
-    intentSignature,
-    permitSignature,
-    permitDeadline: deadline,
-    permitAmount: amount,
-    selectedGasFeeOption: option,
-    userNonce: 0,
-    deadline,
-  };
-}
+  o: DepositSignatureOptions = {},
+): Promise<DepositSignature> => signDeposit(alpha, wallet, intent, g, o);
 
 /** Longest wait (ms) for an intent's settlement after it is done (a batch goes out within 250 ms). */
 const SETTLE_WAIT_MS = 30_000;
@@ -137,15 +70,9 @@ const SETTLE_WAIT_MS = 30_000;
  * transaction for the intent on alpha (a batch sent shortly after), and later tests count that key's nonces.
  */
 async function waitDone(intentId: string) {
-  let lastReceiptStates: string[] = [];
-  for (;;) {
-    const r = await api.waitIntentReceipt({ intentId, lastReceiptStates: lastReceiptStates as never });
-    if (r.done) {
-      await waitSettled(intentId);
-      return r.intentReceipt;
-    }
-    lastReceiptStates = r.receiptStates as string[];
-  }
+  const receipt = await waitReceiptDone(api, intentId);
+  await waitSettled(intentId);
+  return receipt;
 }
 
 async function waitSettled(intentId: string): Promise<void> {

@@ -51,12 +51,18 @@ type AssemblyOptions = Pick<
   | 'wrapIntents'
   | 'metricsBalancesTtlMs'
   | 'events'
+  | 'quoteRetention'
 >;
 
 export interface TestServiceOptions extends AssemblyOptions {
   chains: ChainConfig[];
-  /** The operator's keys: the real engine's, or with `engine` only the addresses the services quote with. */
-  operator: OperatorKeys;
+  /**
+   * The operator's keys: the real engine's, or with `engine` only the addresses the services quote with;
+   * undefined as `serve` without keys (no engine; the intent methods answer Unavailable).
+   */
+  operator: OperatorKeys | undefined;
+  /** Which part of the process runs (`serve --role`); default `all`. */
+  role?: 'api' | 'all';
   /** The project the access key belongs to; default `devnet` (what `switchyard start` uses). */
   projectName?: string;
   /**
@@ -103,7 +109,7 @@ export async function startTestService(options: TestServiceOptions): Promise<Tes
         host: TEST_HOST,
         port: TEST_PORT,
         dataDir,
-        role: 'all',
+        role: options.role ?? 'all',
         chains: options.chains,
         ...(options.metrics && { metrics: { host: TEST_HOST, port: TEST_PORT } }),
         // Webhook receivers in tests listen on loopback, as on the devnet.
@@ -123,6 +129,7 @@ export async function startTestService(options: TestServiceOptions): Promise<Tes
       metricsBalancesTtlMs: options.metricsBalancesTtlMs,
       ...(options.explorerWithKey && { explorerAccessKey: () => explorerKey }),
       events: options.events,
+      quoteRetention: options.quoteRetention,
     });
     const { key, projectId } = await projectKey(app.store, options);
     explorerKey = key;

@@ -148,3 +148,20 @@ export async function rawQuery<T = Record<string, unknown>>(
     db.close();
   }
 }
+
+/** Runs raw SQL that writes on a test database behind the store's back (rawQuery opens SQLite read-only). */
+export async function rawExecute(database: TestDatabase, text: string): Promise<void> {
+  if (database.options.databaseUrl) {
+    const client = new pg.Client({ connectionString: database.options.databaseUrl });
+    await client.connect();
+    await client.query(text).finally(() => client.end());
+    return;
+  }
+  const { default: Database } = await import('better-sqlite3');
+  const db = new Database(database.options.sqlitePath!);
+  try {
+    db.exec(text);
+  } finally {
+    db.close();
+  }
+}

@@ -8,13 +8,14 @@
  * fewest legs (ETH → DAI); TRUSTLESS has no route across chains and is refused naming it, and quotes on one
  * chain.
  */
-import { TrailsApi, type TransactionStatus } from '@0xtrails/api';
+import { TrailsApi } from '@0xtrails/api';
 import { type Address, erc20Abi, type Hex, maxUint256, parseEther, parseUnits } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mintableTokenAbi, uniswapV2RouterAbi } from '../../src/devnet/abis.ts';
 import { startTestSwitchyard, type TestSwitchyard } from '../harness/app.ts';
 import { balanceOf } from '../harness/balances.ts';
 import type { TestDevnetChain } from '../harness/devnet.ts';
+import { executeAndWait } from '../harness/execute-and-wait.ts';
 import { type Json, type Prefix, rpc } from '../yield/support.ts';
 
 /** DAI dumped into alpha's USDC/DAI pool (10 M on each side): DAI there is then worth about 0.44 USDC. */
@@ -127,19 +128,7 @@ describe('options.preference', () => {
       args: [deposit.toAddress as Address, deposit.amount],
     });
     await alpha.publicClient.waitForTransactionReceipt({ hash });
-    await api.executeIntent({ intentId: intent.intentId, depositTransactionHash: hash });
-    let last: TransactionStatus[] | undefined;
-    for (;;) {
-      const waited = await api.waitIntentReceipt({
-        intentId: intent.intentId,
-        ...(last && { lastReceiptStates: last }),
-      });
-      if (waited.done) {
-        expect(waited.intentReceipt.status).toBe('SUCCEEDED');
-        break;
-      }
-      last = waited.receiptStates;
-    }
+    expect(await executeAndWait(api, intent.intentId, hash)).toBe('SUCCEEDED');
     const received = (await balanceOf(beta, usdcBeta, user)) - before;
     expect(received).toBeGreaterThanOrEqual(intent.quote.toAmountMin);
     expect(received).toBeGreaterThan(parseUnits('900', 6));

@@ -5,7 +5,7 @@
  * prefix by plain JSON); an EARN intent ends as shares of gamma's USDC vault held by the receiver. Balances
  * are read on-chain. The members the server does not offer are refused naming them.
  */
-import { TrailsApi, type TransactionStatus } from '@0xtrails/api';
+import { TrailsApi } from '@0xtrails/api';
 import { type Address, decodeFunctionData, erc20Abi, type Hex, parseUnits } from 'viem';
 import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,6 +13,7 @@ import { vaultAbi } from '../../src/yield/index.ts';
 import { startTestSwitchyard, type TestSwitchyard } from '../harness/app.ts';
 import { balanceOf } from '../harness/balances.ts';
 import type { TestDevnetChain } from '../harness/devnet.ts';
+import { executeAndWait } from '../harness/execute-and-wait.ts';
 import { assetsFor, type Json, type Prefix, rpc, sharesOf } from '../yield/support.ts';
 
 /** DAI the user puts into beta's vault before the exits. */
@@ -54,16 +55,7 @@ async function sendFromUser(chain: TestDevnetChain, tx: { to: string; data: stri
 /** The user's one deposit as the intent describes it, ExecuteIntent, then WaitIntentReceipt until done. */
 async function depositAndWait(chain: TestDevnetChain, intent: Json): Promise<string> {
   const hash = await sendFromUser(chain, intent.depositTransaction);
-  await api.executeIntent({ intentId: intent.intentId, depositTransactionHash: hash });
-  let last: TransactionStatus[] | undefined;
-  for (;;) {
-    const waited = await api.waitIntentReceipt({
-      intentId: intent.intentId,
-      ...(last && { lastReceiptStates: last }),
-    });
-    if (waited.done) return waited.intentReceipt.status;
-    last = waited.receiptStates;
-  }
+  return executeAndWait(api, intent.intentId, hash);
 }
 
 /** QuoteIntent through the official client: members it does not type (mode, earnMarketId) pass through. */

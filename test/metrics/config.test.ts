@@ -3,43 +3,20 @@
  * config file's `metrics` change it, `"metrics": false` turns it off, and a bad value or a taken port stops
  * start-up with an error naming it.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Registry } from 'prom-client';
-import { afterAll, describe, expect, it } from 'vitest';
-import { resolveConfig } from '../../src/api/resolve-config.ts';
+import { describe, expect, it } from 'vitest';
 import { ConfigError, PortInUseError } from '../../src/internal/errors.ts';
 import { createLogger, createSilentLogger } from '../../src/internal/logger.ts';
 import { createShutdown } from '../../src/internal/shutdown.ts';
 import { serveMetrics } from '../../src/metrics/serve-metrics.ts';
 import { startMetricsServer } from '../../src/metrics/start-metrics-server.ts';
+import { configChain, resolveConfigFile } from '../harness/config-file.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'switchyard-metrics-config-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const CHAIN = configChain(1, { name: 'one' });
 
-const ADDRESS = '0x0000000000000000000000000000000000000001';
-const CHAIN = {
-  chainId: 1,
-  name: 'one',
-  rpcUrls: ['http://127.0.0.1:8545'],
-  nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
-  tokens: [],
-  contracts: {
-    intentFactory: ADDRESS,
-    intentAccountImplementation: ADDRESS,
-    originSettler: ADDRESS,
-    destinationSettler: ADDRESS,
-    fillVerifier: ADDRESS,
-  },
-};
-
-function resolveWith(extra: Record<string, unknown>, env: NodeJS.ProcessEnv = {}) {
-  const configPath = join(dir, `config-${Math.random().toString(36).slice(2)}.json`);
-  writeFileSync(configPath, JSON.stringify({ chains: [CHAIN], ...extra }));
-  return resolveConfig({ configPath, env, flags: {} });
-}
+const resolveWith = (extra: Record<string, unknown>, env: NodeJS.ProcessEnv = {}) =>
+  resolveConfigFile({ chains: [CHAIN], ...extra }, env);
 
 describe('metrics listener configuration', () => {
   it('defaults to 127.0.0.1:9464; the environment and then the file change it; false turns it off', () => {

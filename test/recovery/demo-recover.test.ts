@@ -3,15 +3,11 @@
  * demo): the child exits 0, prints each step, and the demo user's USDC on the second chain is what it was
  * before the mistake.
  */
-import { spawn } from 'node:child_process';
-import path from 'node:path';
 import type { Address } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { balanceOf, type E2eService, startE2eService } from '../e2e/support/e2e-fixture.ts';
+import { runDemo } from '../e2e/support/run-demo.ts';
 import type { TestDevnetChain } from '../harness/devnet.ts';
-
-const DEMO_SCRIPT = path.resolve(import.meta.dirname, '../../scripts/demo.ts');
-const TSX = path.resolve(import.meta.dirname, '../../node_modules/.bin/tsx');
 
 let svc: E2eService;
 let beta: TestDevnetChain;
@@ -24,22 +20,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await svc?.stop();
 });
-
-function runDemo(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(TSX, [DEMO_SCRIPT, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => {
-      stdout += chunk;
-    });
-    child.stderr.on('data', (chunk) => {
-      stderr += chunk;
-    });
-    child.once('error', reject);
-    child.once('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 describe('npm run demo -- --recover', () => {
   it('sends USDC to an intent address on the wrong chain and recovers it with the owner’s signature', async () => {

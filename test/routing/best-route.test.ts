@@ -27,8 +27,7 @@ import { loadUniswapArtifacts } from '../../src/devnet/uniswap-artifacts.ts';
 import type { PlanDeps, PlanRequest, SwapRouteSummary } from '../../src/intents/plan/types.ts';
 import { startTestDevnet, type TestDevnet, type TestDevnetChain } from '../harness/devnet.ts';
 import { buildAndRunPlan } from '../intents/plan/support/build-and-run.ts';
-import { poolPrices } from '../intents/plan/support/prices.ts';
-import { chainOf } from '../intents/plan/support/run-plan.ts';
+import { devnetPlanDeps } from '../intents/plan/support/devnet-plan-deps.ts';
 
 const SERVICE_FEE_BPS = 25n;
 /**
@@ -56,16 +55,7 @@ beforeAll(async () => {
   net = await startTestDevnet();
   [alpha, beta] = net.chains as [TestDevnetChain, TestDevnetChain];
   user = net.devnet.accounts.user.address;
-  deps = {
-    chains: net.chainConfigs,
-    getClient: (chainId) => chainOf(net, chainId).publicClient,
-    getPriceUsd: poolPrices(net),
-    operator: {
-      relayer: net.devnet.accounts.relayer!.address,
-      solver: net.devnet.accounts.solver!.address,
-      feeCollector: net.devnet.accounts.feeCollector!.address,
-    },
-  };
+  deps = devnetPlanDeps(net);
   // The user pays for the large orders in ETH and WETH: 1,000 ETH, 300 of it wrapped.
   await alpha.testClient.setBalance({ address: user, value: parseEther('1000') });
   const wallet = alpha.walletFor('user');

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { devnetOperator } from '../../src/app/devnet-operator.ts';
 import { mint } from '../../src/devnet/mint.ts';
 import { createLogger, type LogFields } from '../../src/internal/logger.ts';
-import { freshAddress, quoteRequest, tokenOf, usdc } from '../e2e/support/requests.ts';
+import { tokenOf, usdc, usdcToSecondChain } from '../e2e/support/requests.ts';
 import { startTestService, type TestService } from '../harness/app.ts';
 import { startTestDevnet, type TestDevnet, type TestDevnetChain } from '../harness/devnet.ts';
 
@@ -108,17 +108,7 @@ describe('a low-water mark', () => {
 
     // A committed intent holds part of the inventory: the numbers follow, the warning is not repeated.
     const api = new TrailsApi(svc.key, { hostname: svc.url });
-    const { intent } = await api.quoteIntent(
-      quoteRequest({
-        owner: net.devnet.accounts.user.address,
-        from: alpha,
-        fromToken: 'USDC',
-        to: beta,
-        toToken: 'USDC',
-        recipient: freshAddress(),
-        amountIn: usdc('100'),
-      }),
-    );
+    const { intent } = await api.quoteIntent(usdcToSecondChain(net, usdc('100')));
     await api.commitIntent({ intent });
     await svc.chainHealth!.check();
     const held = intent.quote.toAmount;

@@ -21,7 +21,7 @@ import { createSilentLogger } from '../../src/internal/logger.ts';
 import { createStore } from '../../src/store/create-store.ts';
 import type { Store } from '../../src/store/types.ts';
 import { balanceOf, type E2eService } from '../e2e/support/e2e-fixture.ts';
-import { freshAddress, quoteRequest, tokenOf, usdc } from '../e2e/support/requests.ts';
+import { tokenOf, usdc, usdcToSecondChain } from '../e2e/support/requests.ts';
 import { runIntent } from '../e2e/support/run-intent.ts';
 import { FAST_ENGINE_OPTIONS, startTestService, type TestService } from '../harness/app.ts';
 import { startTestDevnet, type TestDevnet, type TestDevnetChain } from '../harness/devnet.ts';
@@ -113,16 +113,7 @@ async function report(): Promise<JsonLine[]> {
 const line = (lines: JsonLine[], chain: TestDevnetChain, symbol: string) =>
   lines.find((l) => l.chainId === chain.entry.chainId && l.symbol === symbol)!;
 
-const usdcToBeta = (amountIn: bigint) =>
-  quoteRequest({
-    owner: net.devnet.accounts.user.address,
-    from: alpha,
-    fromToken: 'USDC',
-    to: beta,
-    toToken: 'USDC',
-    recipient: freshAddress(),
-    amountIn,
-  });
+const usdcToBeta = (amountIn: bigint) => usdcToSecondChain(net, amountIn);
 
 describe('switchyard inventory', () => {
   it('prints per chain and token the balance, what open orders hold, what settlements owe, and the mark', async () => {

@@ -8,7 +8,7 @@ import { parseGwei } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { devnetOperator } from '../../src/app/devnet-operator.ts';
 import { QUOTE_FEE_CACHE_MS } from '../../src/intents/plan/constants.ts';
-import { freshAddress, quoteRequest, usdc } from '../e2e/support/requests.ts';
+import { usdc, usdcToSecondChain } from '../e2e/support/requests.ts';
 import { startTestService, type TestService } from '../harness/app.ts';
 import { startTestDevnet, type TestDevnet, type TestDevnetChain } from '../harness/devnet.ts';
 
@@ -18,12 +18,11 @@ const CAP = parseGwei('5');
 let net: TestDevnet;
 let plain: TestService;
 let capped: TestService;
-let alpha: TestDevnetChain;
 let beta: TestDevnetChain;
 
 beforeAll(async () => {
   net = await startTestDevnet();
-  [alpha, beta] = net.chains as [TestDevnetChain, TestDevnetChain];
+  beta = net.chains[1]!;
   // Quotes only: a recording engine, so neither service sends anything.
   const engine = { requestExecution: async () => {} };
   const operator = devnetOperator(net.devnet);
@@ -47,16 +46,7 @@ async function setBetaBaseFee(baseFeePerGas: bigint): Promise<void> {
   await new Promise((r) => setTimeout(r, QUOTE_FEE_CACHE_MS + 100));
 }
 
-const request = (): QuoteIntentRequest =>
-  quoteRequest({
-    owner: net.devnet.accounts.user.address,
-    from: alpha,
-    fromToken: 'USDC',
-    to: beta,
-    toToken: 'USDC',
-    recipient: freshAddress(),
-    amountIn: usdc('100'),
-  });
+const request = (): QuoteIntentRequest => usdcToSecondChain(net, usdc('100'));
 
 describe('gas in a quote', () => {
   it('is priced at the base fee × 3/2 plus the priority fee', async () => {

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { WebhookEndpoint } from '../../src/store/types.ts';
 import { newWebhookSecret } from '../../src/webhooks/signature.ts';
 import { type E2eService, startE2eService } from '../e2e/support/e2e-fixture.ts';
-import { freshAddress, quoteRequest, usdc } from '../e2e/support/requests.ts';
+import { usdc, usdcToSecondChain } from '../e2e/support/requests.ts';
 import { runIntent } from '../e2e/support/run-intent.ts';
 import { eventsOf, openSse } from '../events/support/sse-client.ts';
 import { loadDocsVerifier, type VerifySignature } from './support/docs-snippet.ts';
@@ -38,16 +38,7 @@ afterAll(async () => {
   await svc?.stop();
 });
 
-const request = () =>
-  quoteRequest({
-    owner: svc.net.devnet.accounts.user.address,
-    from: svc.net.chains[0]!,
-    fromToken: 'USDC',
-    to: svc.net.chains[1]!,
-    toToken: 'USDC',
-    recipient: freshAddress(),
-    amountIn: usdc('12'),
-  });
+const request = () => usdcToSecondChain(svc.net, usdc('12'));
 const succeeded = (intentId: string) => (r: { json: { type: string; data: Record<string, unknown> } }) =>
   r.json.type === 'intent.succeeded' && r.json.data.intentId === intentId;
 

@@ -5,7 +5,7 @@
  * calls ExecuteIntent and waits with WaitIntentReceipt. The real engine (relayer, solver, attester keys of
  * the devnet) runs it; at the end the user holds the vault's shares on gamma and its TVL has grown.
  */
-import { type QuoteIntentRequest, TrailsApi, type TransactionStatus } from '@0xtrails/api';
+import { type QuoteIntentRequest, TrailsApi } from '@0xtrails/api';
 import {
   type Address,
   decodeFunctionData,
@@ -19,6 +19,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AMOUNT_PLACEHOLDER } from '../../src/intents/plan/constants.ts';
 import { startTestSwitchyard, type TestSwitchyard } from '../harness/app.ts';
 import type { TestDevnetChain } from '../harness/devnet.ts';
+import { executeAndWait } from '../harness/execute-and-wait.ts';
 import { assetsFor, type Json, sharesOf } from './support.ts';
 
 /** What the user deposits into the vault, in whole USDC (the enter action's `args.amount`). */
@@ -77,13 +78,7 @@ async function depositAndWait(
     }),
   });
   await alpha.publicClient.waitForTransactionReceipt({ hash });
-  await api.executeIntent({ intentId, depositTransactionHash: hash });
-  let last: TransactionStatus[] | undefined;
-  for (;;) {
-    const waited = await api.waitIntentReceipt({ intentId, ...(last && { lastReceiptStates: last }) });
-    if (waited.done) return waited.intentReceipt.status;
-    last = waited.receiptStates;
-  }
+  return executeAndWait(api, intentId, hash);
 }
 
 const shareBalance = (vault: Address) => sharesOf(gamma, vault, user);

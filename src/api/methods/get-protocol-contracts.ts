@@ -8,14 +8,13 @@ import { zeroAddress } from 'viem';
 import type { ApiDeps, Handler } from '../context.ts';
 import { InvalidArgumentError } from '../errors/rpc-errors.ts';
 import { INTENT_PROTOCOL, SUPPORTED_INTENT_PROTOCOLS } from './intent-protocol.ts';
+import { toWireTrailsContracts } from './to-wire-trails-contracts.ts';
 
 export function createGetProtocolContracts(deps: ApiDeps): Handler<'GetProtocolContracts'> {
   const c = deps.chains[0]?.contracts;
   const answer = {
     TrailsContracts: {
-      trailsIntentEntrypointAddress: c?.intentFactory ?? zeroAddress,
-      trailsRouterAddress: c?.originSettler ?? zeroAddress,
-      trailsRouterShimAddress: c?.destinationSettler ?? zeroAddress,
+      ...toWireTrailsContracts(c),
       trailsUtilsAddress: c?.intentAccountImplementation ?? zeroAddress,
     },
   };

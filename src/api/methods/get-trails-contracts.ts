@@ -1,20 +1,11 @@
 /**
- * GetTrailsContracts (GetServiceContracts): our contract addresses, which are identical on every
- * chain (CREATE2). The client's three names map onto Switchyard's contracts as follows:
- * trailsIntentEntrypointAddress → IntentFactory (creates and calls intent accounts),
- * trailsRouterAddress → OriginSettler, trailsRouterShimAddress → DestinationSettler.
+ * GetTrailsContracts (GetServiceContracts): our contract addresses, which are identical on every chain
+ * (CREATE2), by the client's three names (to-wire-trails-contracts.ts says which contract each is).
  */
-import { zeroAddress } from 'viem';
 import type { ApiDeps, Handler } from '../context.ts';
+import { toWireTrailsContracts } from './to-wire-trails-contracts.ts';
 
 export function createGetTrailsContracts(deps: ApiDeps): Handler<'GetTrailsContracts'> {
-  const c = deps.chains[0]?.contracts;
-  const answer = {
-    TrailsContracts: {
-      trailsIntentEntrypointAddress: c?.intentFactory ?? zeroAddress,
-      trailsRouterAddress: c?.originSettler ?? zeroAddress,
-      trailsRouterShimAddress: c?.destinationSettler ?? zeroAddress,
-    },
-  };
+  const answer = { TrailsContracts: toWireTrailsContracts(deps.chains[0]?.contracts) };
   return () => answer;
 }

@@ -3,11 +3,11 @@
  * configured store (DATABASE_URL, or the SQLite file in the data dir).
  */
 import { parseArgs } from 'node:util';
-import { createLogger } from '../../internal/logger.ts';
-import { createStore } from '../../store/create-store.ts';
 import { AccessKeyNotFoundError, ProjectNotFoundError } from '../../store/errors.ts';
 import { resolveStoreLocation } from '../../store/store-location.ts';
 import type { AccessKey, Store } from '../../store/types.ts';
+import { printTable } from '../format-table.ts';
+import { withProjectStore } from '../with-project-store.ts';
 
 const USAGE = `usage:
   switchyard keys create --project NAME [--label LABEL] [--rate-limit PER_MINUTE] [--data-dir DIR]
@@ -43,19 +43,10 @@ export async function run(argv: string[]): Promise<number> {
   if (!values.project) return usageError('--project NAME is required');
 
   const location = resolveStoreLocation({ dataDir: values['data-dir'], env: process.env });
-  const store = await createStore({ ...location, log: createLogger({ level: 'warn' }) });
-  try {
-    return await dispatch(store, action, values.project, values, positionals);
-  } catch (error) {
-    if (!(error instanceof ProjectNotFoundError)) throw error;
-    process.stderr.write(
-      `switchyard keys: project '${values.project}' does not exist in ${location.description} ` +
-        `(create it with its first key: switchyard keys create --project ${values.project})\n`,
-    );
-    return 1;
-  } finally {
-    await store.close();
-  }
+  const project = values.project;
+  return withProjectStore('keys', location, project, (store) =>
+    dispatch(store, action, project, values, positionals),
+  );
 }
 
 async function dispatch(
@@ -137,14 +128,7 @@ async function list(store: Store, projectName: string): Promise<number> {
     return 0;
   }
   const rows = [['ID', 'PREFIX', 'LABEL', 'PER MINUTE', 'CREATED', 'REVOKED'], ...keys.map(listRow)];
-  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
-  for (const row of rows)
-    process.stdout.write(
-      `${row
-        .map((cell, c) => cell.padEnd(widths[c]!))
-        .join('  ')
-        .trimEnd()}\n`,
-    );
+  printTable(rows);
   return 0;
 }
 

@@ -9,8 +9,6 @@ import { parseArgs } from 'node:util';
 import { resolveConfig } from '../../api/resolve-config.ts';
 import { devnetFilePath } from '../../devnet/devnet-file.ts';
 import { ALL_EVENT_TYPES, parseEventTypes } from '../../events/event-types.ts';
-import { createLogger } from '../../internal/logger.ts';
-import { createStore } from '../../store/create-store.ts';
 import { ProjectNotFoundError } from '../../store/errors.ts';
 import { resolveDataDir, resolveStoreLocation, type StoreLocation } from '../../store/store-location.ts';
 import type { Project, Store, WebhookDelivery, WebhookEndpoint } from '../../store/types.ts';
@@ -19,6 +17,8 @@ import { isSuccess } from '../../webhooks/send-delivery.ts';
 import { sendPing } from '../../webhooks/send-ping.ts';
 import { newWebhookSecret } from '../../webhooks/signature.ts';
 import { checkWebhookTarget } from '../../webhooks/target-guard.ts';
+import { printTable } from '../format-table.ts';
+import { withProjectStore } from '../with-project-store.ts';
 
 const USAGE = `usage:
   switchyard webhooks add     --project NAME --url URL [--events LIST]
@@ -93,21 +93,12 @@ export async function run(argv: string[]): Promise<number> {
   if (!handler) return usageError(`unknown action '${action}'`);
   if (!values.project) return usageError('--project NAME is required');
   const { location, allowPrivateTargets } = storeSettings(values);
-  const store = await createStore({ ...location, log: createLogger({ level: 'warn' }) });
-  try {
-    const project = await store.projects.findByName(values.project);
-    if (!project) throw new ProjectNotFoundError(values.project);
-    return await handler({ store, project, values, allowPrivateTargets });
-  } catch (error) {
-    if (!(error instanceof ProjectNotFoundError)) throw error;
-    process.stderr.write(
-      `switchyard webhooks: project '${values.project}' does not exist in ${location.description} ` +
-        `(create it with its first key: switchyard keys create --project ${values.project})\n`,
-    );
-    return 1;
-  } finally {
-    await store.close();
-  }
+  const projectName = values.project;
+  return withProjectStore('webhooks', location, projectName, async (store) => {
+    const project = await store.projects.findByName(projectName);
+    if (!project) throw new ProjectNotFoundError(projectName);
+    return handler({ store, project, values, allowPrivateTargets });
+  });
 }
 
 const ACTIONS: Record<string, (ctx: Context) => Promise<number>> = {
@@ -259,17 +250,6 @@ async function log({ store, values }: Context, endpoint: WebhookEndpoint): Promi
     ]),
   ]);
   return 0;
-}
-
-function printTable(rows: string[][]): void {
-  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
-  for (const row of rows)
-    process.stdout.write(
-      `${row
-        .map((cell, c) => cell.padEnd(widths[c]!))
-        .join('  ')
-        .trimEnd()}\n`,
-    );
 }
 
 function usageError(message: string): number {

@@ -5,7 +5,13 @@ import type { Intent, OrderData } from '../../contracts/types.ts';
 import type { ChainConfig } from '../../internal/config-types.ts';
 import type { PoolDirectory } from '../../providers/pool-directory.ts';
 import type { InventorySource } from '../../providers/switchyard-bridge.ts';
-import type { ProviderChoice, ProviderId, SwapAlternative, TradeType } from '../../providers/types.ts';
+import type {
+  ProviderChoice,
+  ProviderId,
+  SwapAlternative,
+  SwapPart,
+  TradeType,
+} from '../../providers/types.ts';
 import type { IntentMode, RoutePreference } from '../intent-document.ts';
 
 export interface PlanRequest {
@@ -152,16 +158,8 @@ export interface GasFeeOptions {
 }
 
 /** One part of a swap leg's route as the quote shows it. */
-export interface SwapRoutePart {
-  provider: ProviderId;
-  /** tokenIn … tokenOut. */
-  tokens: readonly Address[];
-  /** Each hop's pool (V2 pair or V3 pool). */
-  pools: readonly Address[];
-  /** Each hop's LP fee in pips (3000 = 0.3 %). */
-  fees: readonly number[];
-  amountIn: bigint;
-  amountOut: bigint;
+export interface SwapRoutePart
+  extends Pick<SwapPart, 'provider' | 'tokens' | 'pools' | 'fees' | 'amountIn' | 'amountOut'> {
   /** What the part's swap call enforces: its least output (EXACT_INPUT) or its most input (EXACT_OUTPUT). */
   limit: bigint;
 }

@@ -4,6 +4,7 @@ import type { IntentEngine } from '../../engine/types.ts';
 import type { ChainConfig } from '../../internal/config-types.ts';
 import type { Store } from '../../store/index.ts';
 import type { IntentPrices } from '../services/types.ts';
+import type { AddressBalance } from './address-balances.ts';
 
 export interface RecoveryDeps {
   store: Store;
@@ -20,17 +21,9 @@ export interface RecoveryDeps {
 export type IntentSource = 'origin' | 'destination';
 
 /** A balance the owner may recover now, with its USD value when the price is known. */
-export interface RecoverableBalance {
-  chainId: number;
+export interface RecoverableBalance extends Omit<AddressBalance, 'holder'> {
   intentAddress: Address;
   source: IntentSource;
-  /** Zero address = native. */
-  token: Address;
-  amount: bigint;
-  symbol: string;
-  decimals: number;
-  priceUsd?: number | undefined;
-  valueUsd?: number | undefined;
   /**
    * The intent's own deposit at an account that could still execute, whose intent the service will not run
    * (never committed, or failed): the recovery cancels the intent on-chain first (IntentAccount.recover).

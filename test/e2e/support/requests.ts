@@ -2,7 +2,7 @@
 import type { QuoteIntentRequest } from '@0xtrails/api';
 import { type Address, parseUnits, zeroAddress } from 'viem';
 import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts';
-import type { TestDevnetChain } from '../../harness/devnet.ts';
+import type { TestDevnet, TestDevnetChain } from '../../harness/devnet.ts';
 
 export const usdc = (n: string) => parseUnits(n, 6);
 export const dai = (n: string) => parseUnits(n, 18);
@@ -36,4 +36,17 @@ export function quoteRequest(p: {
     tradeType: (p.amountOut ? 'EXACT_OUTPUT' : 'EXACT_INPUT') as QuoteIntentRequest['tradeType'],
     ...p.extra,
   };
+}
+
+/** `amountIn` USDC from the devnet user on the first chain to USDC for a fresh recipient on the second. */
+export function usdcToSecondChain(net: TestDevnet, amountIn: bigint): QuoteIntentRequest {
+  return quoteRequest({
+    owner: net.devnet.accounts.user.address,
+    from: net.chains[0]!,
+    fromToken: 'USDC',
+    to: net.chains[1]!,
+    toToken: 'USDC',
+    recipient: freshAddress(),
+    amountIn,
+  });
 }

@@ -5,13 +5,20 @@
  * are pinned to UNISWAP_V2 (whose pair the price move hits); test/routing/slippage-refund.test.ts does the
  * same through V3 pools.
  */
-import { type Address, encodeFunctionData, erc20Abi, maxUint256, parseUnits } from 'viem';
+import { type Address, encodeFunctionData, parseUnits } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accruingVaultAbi } from '../../../src/contracts/abis.generated.ts';
-import { mintableTokenAbi, uniswapV2RouterAbi } from '../../../src/devnet/abis.ts';
+import { uniswapV2RouterAbi } from '../../../src/devnet/abis.ts';
 import { AMOUNT_PLACEHOLDER } from '../../../src/intents/plan/constants.ts';
 import type { TestDevnetChain } from '../../harness/devnet.ts';
 import { freshAddress } from '../support/engine-fixture.ts';
+import {
+  expectDestinationSlippageRefund,
+  expectOriginSlippageRefund,
+  type Stable,
+  sellStable,
+  stableToken,
+} from './slippage-scenarios.ts';
 import { type RefundFixture, startRefundFixture } from './support.ts';
 
 /** A fifth of the devnet's 10M/10M stable pool: moves its price far beyond any quote's slippage. */
@@ -34,116 +41,52 @@ afterAll(async () => {
   await f?.stop();
 });
 
-const token = (chain: TestDevnetChain, symbol: 'USDC' | 'DAI') => chain.entry.tokens[symbol]! as Address;
+const token = stableToken;
 
-/** Another account (the deployer) mints `symbol` and sells it into the chain's USDC/DAI pool. */
-async function movePrice(chain: TestDevnetChain, sell: 'USDC' | 'DAI'): Promise<void> {
-  const wallet = chain.walletFor('deployer');
+/** Another account (the deployer) sells `sell` into the chain's USDC/DAI V2 pair. */
+async function movePrice(chain: TestDevnetChain, sell: Stable): Promise<void> {
   const config = f.net.chainConfigs.find((c) => c.chainId === chain.entry.chainId)!;
-  const router = config.contracts.uniswapV2Router!;
-  const from = token(chain, sell);
-  const to = token(chain, sell === 'USDC' ? 'DAI' : 'USDC');
-  const amount = parseUnits(PRICE_MOVING_SWAP.toString(), sell === 'USDC' ? 6 : 18);
-  const send = async (to_: Address, data: `0x${string}`) => {
-    const hash = await wallet.sendTransaction({ to: to_, data });
-    const receipt = await chain.publicClient.waitForTransactionReceipt({ hash });
-    expect(receipt.status).toBe('success');
-  };
-  const me = wallet.account.address;
-  await send(from, encodeFunctionData({ abi: mintableTokenAbi, functionName: 'mint', args: [me, amount] }));
-  await send(
-    from,
-    encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [router, maxUint256] }),
-  );
-  const deadline = (await chain.publicClient.getBlock()).timestamp + 600n;
-  await send(
-    router,
+  await sellStable(chain, sell, PRICE_MOVING_SWAP.toString(), config.contracts.uniswapV2Router!, (t) =>
     encodeFunctionData({
       abi: uniswapV2RouterAbi,
       functionName: 'swapExactTokensForTokens',
-      args: [amount, 0n, [from, to], me, deadline],
+      args: [t.amount, 0n, [t.from, t.to], t.me, t.deadline],
     }),
   );
 }
 
 describe('slippage and destination failures refund on the devnet', () => {
   it('the origin swap misses its minimum: origin FAILED (not retried), the deposit returned after the deadline', async () => {
-    const engine = await f.startRefundEngine();
-    const recipient = freshAddress();
-    const { intentId, plan } = await f.commit({
-      ownerAddress: user,
-      originChainId: alpha.entry.chainId,
-      originTokenAddress: token(alpha, 'DAI'),
-      destinationChainId: beta.entry.chainId,
-      destinationTokenAddress: token(beta, 'USDC'),
-      destinationToAddress: recipient,
-      originTokenAmount: parseUnits('100', 18),
-      serviceFeeBps: 25n,
-      swapProvider: 'UNISWAP_V2',
+    const { rows } = await expectOriginSlippageRefund(f, {
+      alpha,
+      beta,
+      request: { originTokenAmount: parseUnits('100', 18), swapProvider: 'UNISWAP_V2' },
+      movePrice: () => movePrice(alpha, 'DAI'), // DAI now buys far less USDC than quoted
+      failure: /INSUFFICIENT_OUTPUT_AMOUNT/,
+      whileExecuting: async (intentId) => {
+        const originStep = (await f.store.steps.list(intentId)).find((s) => s.step === 'origin');
+        expect(originStep?.attempts).toBe(1); // classified as not retryable
+        expect((await f.store.intents.getForEngine(intentId))?.status).toBe('EXECUTING');
+      },
+      refundReason:
+        /^returned 100 DAI to the owner on Switchyard Alpha: the origin was not executed \(.*INSUFFICIENT_OUTPUT_AMOUNT.*\)$/,
     });
-    await movePrice(alpha, 'DAI'); // DAI now buys far less USDC than quoted
-    const userDai = await f.balance(alpha, token(alpha, 'DAI'), user);
-    const feeBefore = await f.balance(alpha, token(alpha, 'DAI'), feeCollector);
-    await engine.requestExecution({ intentId, depositTransactionHash: await f.deposit(plan) });
-    await f.waitForStep(intentId, 'origin', 'failed');
-    let rows = await f.rowsOf(intentId);
-    expect(rows.origin?.status).toBe('FAILED');
-    expect(rows.origin?.statusReason).toMatch(/INSUFFICIENT_OUTPUT_AMOUNT/);
-    const originStep = (await f.store.steps.list(intentId)).find((s) => s.step === 'origin');
-    expect(originStep?.attempts).toBe(1); // classified as not retryable
-    expect((await f.store.intents.getForEngine(intentId))?.status).toBe('EXECUTING');
-
-    await f.warpPast(alpha, plan.origin.intent.deadline);
-    expect((await f.waitForStatus(intentId, ['REFUNDED', 'FAILED', 'SUCCEEDED'])).status).toBe('REFUNDED');
-    expect(await f.balance(alpha, token(alpha, 'DAI'), user)).toBe(userDai);
-    expect(await f.balance(alpha, token(alpha, 'DAI'), feeCollector)).toBe(feeBefore); // no fee: nothing ran
-    expect(await f.balance(alpha, token(alpha, 'DAI'), plan.origin.address)).toBe(0n);
-    expect(await f.balance(beta, token(beta, 'USDC'), recipient)).toBe(0n);
-    rows = await f.rowsOf(intentId);
     expect(rows.deposit?.status).toBe('SUCCEEDED');
-    await f.expectMinedRow(rows.refund);
-    expect(rows.refund?.tokenAmount).toBe(plan.origin.intent.depositAmount);
-    expect(rows.refund?.statusReason).toMatch(
-      /^returned 100 DAI to the owner on Switchyard Alpha: the origin was not executed \(.*INSUFFICIENT_OUTPUT_AMOUNT.*\)$/,
-    );
-    await engine.stop();
   }, 60_000);
 
   it('the destination swap misses its minimum: the account refunds the owner on the destination in the same transaction', async () => {
-    const engine = await f.startRefundEngine();
-    const recipient = freshAddress();
-    const { intentId, plan } = await f.commit({
-      ownerAddress: user,
-      originChainId: alpha.entry.chainId,
-      originTokenAddress: token(alpha, 'USDC'),
-      destinationChainId: beta.entry.chainId,
-      destinationTokenAddress: token(beta, 'DAI'),
-      destinationToAddress: recipient,
-      originTokenAmount: parseUnits('80', 6),
-      serviceFeeBps: 25n,
-      swapProvider: 'UNISWAP_V2',
+    const { intentId, rows } = await expectDestinationSlippageRefund(f, {
+      alpha,
+      beta,
+      request: { originTokenAmount: parseUnits('80', 6), swapProvider: 'UNISWAP_V2' },
+      movePrice: () => movePrice(beta, 'USDC'), // USDC now buys far less DAI than quoted
+      destinationReason:
+        /^destination calls failed: .*INSUFFICIENT_OUTPUT_AMOUNT.*; the owner was refunded on the destination chain in the same transaction$/,
     });
-    await movePrice(beta, 'USDC'); // USDC now buys far less DAI than quoted
-    const userA = await f.balance(alpha, token(alpha, 'USDC'), user);
-    const userB = await f.balance(beta, token(beta, 'USDC'), user);
-    await engine.requestExecution({ intentId, depositTransactionHash: await f.deposit(plan) });
-    expect((await f.waitForStatus(intentId, ['REFUNDED', 'FAILED', 'SUCCEEDED'])).status).toBe('REFUNDED');
-    expect(await f.balance(alpha, token(alpha, 'USDC'), user)).toBe(userA - plan.origin.intent.depositAmount);
-    expect(await f.balance(beta, token(beta, 'USDC'), user)).toBe(userB + plan.order!.outputAmount);
-    expect(await f.balance(beta, token(beta, 'DAI'), recipient)).toBe(0n);
-    expect(await f.balance(beta, token(beta, 'USDC'), plan.destination!.address)).toBe(0n);
-    const rows = await f.rowsOf(intentId);
-    expect(rows.destination?.status).toBe('FAILED');
-    expect(rows.destination?.statusReason).toMatch(
-      /^destination calls failed: .*INSUFFICIENT_OUTPUT_AMOUNT.*; the owner was refunded on the destination chain in the same transaction$/,
-    );
-    await f.expectMinedRow(rows.refund);
-    expect(rows.refund?.txnHash).toBe(rows.destination?.txnHash);
     expect(rows.refund?.chainId).toBe(beta.entry.chainId);
     const wait = await f.waitReceipt(intentId);
     expect(wait.done).toBe(true);
     expect(wait.receiptStates).toEqual(['SUCCEEDED', 'SUCCEEDED', 'FAILED', 'SUCCEEDED']);
-    await engine.stop();
   }, 60_000);
 
   it('a destination call that reverts: REFUNDED on the destination, the origin paid once, the solver repaid', async () => {

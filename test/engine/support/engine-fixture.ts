@@ -4,7 +4,15 @@
  * quote service does), user deposits, and engines started and stopped on the same store.
  */
 import { randomBytes } from 'node:crypto';
-import { type Address, encodeFunctionData, erc20Abi, type Hex, zeroAddress } from 'viem';
+import {
+  type Address,
+  encodeFunctionData,
+  erc20Abi,
+  type Hex,
+  maxUint256,
+  parseUnits,
+  zeroAddress,
+} from 'viem';
 import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts';
 import { signingAccount } from '../../../src/chains/signing-account.ts';
 import { createIntentEngine, type IntentEngineOptions } from '../../../src/engine/create-intent-engine.ts';
@@ -18,7 +26,7 @@ import { createStore } from '../../../src/store/create-store.ts';
 import type { IntentRecord, IntentStatus, Store } from '../../../src/store/types.ts';
 import { createTestDatabase, type Dialect, type TestDatabase } from '../../harness/database.ts';
 import { startTestDevnet, type TestDevnet, type TestDevnetChain } from '../../harness/devnet.ts';
-import { poolPrices } from '../../intents/plan/support/prices.ts';
+import { devnetPlanDeps } from '../../intents/plan/support/devnet-plan-deps.ts';
 
 /** Fast polling for tests: the devnet mines instantly, so the defaults would only add idle time. */
 const TEST_ENGINE_OPTIONS = { stepPollIntervalMs: 20, depositScanIntervalMs: 100 } as const;
@@ -52,6 +60,39 @@ export interface EngineFixture {
 
 export const freshAddress = (): Address => privateKeyToAddress(generatePrivateKey());
 
+/** `amount` (whole USDC) from the devnet user on `from` to a fresh recipient on `to`, USDC to USDC. */
+export function usdcRequest(
+  net: TestDevnet,
+  from: TestDevnetChain,
+  to: TestDevnetChain,
+  amount: string,
+  recipient: Address = freshAddress(),
+): PlanRequest {
+  return {
+    ownerAddress: net.devnet.accounts.user.address,
+    originChainId: from.entry.chainId,
+    originTokenAddress: from.entry.tokens.USDC!,
+    destinationChainId: to.entry.chainId,
+    destinationTokenAddress: to.entry.tokens.USDC!,
+    destinationToAddress: recipient,
+    originTokenAmount: parseUnits(amount, 6),
+  };
+}
+
+/**
+ * The solver's one approval of `chain`'s destination settler for its USDC, mined now: a test that mines
+ * blocks by hand would otherwise find it in the pool ahead of the fill.
+ */
+export async function approveSettlerForSolver(chain: TestDevnetChain): Promise<void> {
+  const hash = await chain.walletFor('solver').writeContract({
+    address: chain.entry.tokens.USDC! as Address,
+    abi: erc20Abi,
+    functionName: 'approve',
+    args: [chain.entry.contracts.destinationSettler as Address, maxUint256],
+  });
+  await chain.publicClient.waitForTransactionReceipt({ hash });
+}
+
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export async function startEngineFixture(dialect: Dialect = 'sqlite'): Promise<EngineFixture> {
@@ -64,16 +105,7 @@ export async function startEngineFixture(dialect: Dialect = 'sqlite'): Promise<E
     if (!found) throw new Error(`no devnet chain ${chainId}`);
     return found;
   };
-  const planDeps: PlanDeps = {
-    chains: net.chainConfigs,
-    getClient: (chainId) => chain(chainId).publicClient,
-    getPriceUsd: poolPrices(net),
-    operator: {
-      relayer: accounts.relayer!.address,
-      solver: accounts.solver!.address,
-      feeCollector: accounts.feeCollector!.address,
-    },
-  };
+  const planDeps: PlanDeps = devnetPlanDeps(net);
   const engines: IntentEngine[] = [];
 
   async function quote(request: PlanRequest) {

@@ -18,8 +18,7 @@ import {
 } from '../../../src/intents/plan/errors.ts';
 import type { PlanDeps, PlanRequest } from '../../../src/intents/plan/types.ts';
 import { startTestDevnet, type TestDevnet, type TestDevnetChain } from '../../harness/devnet.ts';
-import { poolPrices } from './support/prices.ts';
-import { chainOf } from './support/run-plan.ts';
+import { devnetPlanDeps } from './support/devnet-plan-deps.ts';
 
 const usdc = (n: string) => parseUnits(n, 6);
 const dai = (n: string) => parseUnits(n, 18);
@@ -35,17 +34,7 @@ beforeAll(async () => {
   net = await startTestDevnet();
   [alpha, beta] = net.chains as [TestDevnetChain, TestDevnetChain];
   user = net.devnet.accounts.user.address;
-  deps = {
-    chains: net.chainConfigs,
-    getClient: (chainId) => chainOf(net, chainId).publicClient,
-    getPriceUsd: poolPrices(net),
-    operator: {
-      relayer: net.devnet.accounts.relayer!.address,
-      solver: net.devnet.accounts.solver!.address,
-      feeCollector: net.devnet.accounts.feeCollector!.address,
-    },
-    nowSeconds: () => NOW,
-  };
+  deps = { ...devnetPlanDeps(net), nowSeconds: () => NOW };
 }, 60_000);
 afterAll(async () => {
   await net?.stop();

@@ -13,8 +13,7 @@ import type { PlanDeps, PlanRequest } from '../../../src/intents/plan/types.ts';
 import { startTestDevnet, type TestDevnet, type TestDevnetChain } from '../../harness/devnet.ts';
 import { balanceOf } from './support/balances.ts';
 import { buildAndRunPlan } from './support/build-and-run.ts';
-import { poolPrices } from './support/prices.ts';
-import { chainOf } from './support/run-plan.ts';
+import { devnetPlanDeps } from './support/devnet-plan-deps.ts';
 
 const usdc = (n: string) => parseUnits(n, 6);
 const dai = (n: string) => parseUnits(n, 18);
@@ -31,16 +30,7 @@ beforeAll(async () => {
   net = await startTestDevnet();
   [alpha, beta, gamma] = net.chains as [TestDevnetChain, TestDevnetChain, TestDevnetChain];
   user = net.devnet.accounts.user.address;
-  deps = {
-    chains: net.chainConfigs,
-    getClient: (chainId) => chainOf(net, chainId).publicClient,
-    getPriceUsd: poolPrices(net),
-    operator: {
-      relayer: net.devnet.accounts.relayer!.address,
-      solver: net.devnet.accounts.solver!.address,
-      feeCollector: net.devnet.accounts.feeCollector!.address,
-    },
-  };
+  deps = devnetPlanDeps(net);
 }, 60_000);
 afterAll(async () => {
   await net?.stop();

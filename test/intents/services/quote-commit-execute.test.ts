@@ -8,7 +8,7 @@ import {
   InvalidArgumentError,
   QuoteExpiredError,
   type QuoteIntentRequest,
-  TrailsApi,
+  type TrailsApi,
   UnsupportedNetworkError,
 } from '@0xtrails/api';
 import {
@@ -27,12 +27,13 @@ import { decodePlan } from '../../../src/intents/plan-codec.ts';
 import { EXECUTE_WINDOW_MS } from '../../../src/intents/services/index.ts';
 import type { Store } from '../../../src/store/index.ts';
 import type { TestDevnetChain } from '../../harness/devnet.ts';
-import { type Harness, openStoreWithKey, type ServiceServer, startHarness } from './support.ts';
+import { type Harness, type ServiceServer, type ServiceSuite, startServiceSuite } from './support.ts';
 
 const usdc = (n: string) => parseUnits(n, 6);
 const dai = (n: string) => parseUnits(n, 18);
 const QUOTE_TTL_MS = 300_000;
 
+let s: ServiceSuite;
 let h: Harness;
 let store: Store;
 let key: string;
@@ -44,18 +45,11 @@ let gamma: TestDevnetChain;
 let user: Address;
 
 beforeAll(async () => {
-  h = await startHarness();
-  ({ store, key } = await openStoreWithKey());
-  srv = await h.startServer(store);
-  api = new TrailsApi(key, { hostname: srv.url });
-  [alpha, beta, gamma] = h.net.chains as [TestDevnetChain, TestDevnetChain, TestDevnetChain];
-  user = h.net.devnet.accounts.user.address;
+  s = await startServiceSuite();
+  ({ h, store, key, srv, api, user } = s);
+  [alpha, beta, gamma] = s.chains;
 }, 120_000);
-afterAll(async () => {
-  await srv?.close();
-  await store?.close();
-  await h?.net.stop();
-});
+afterAll(() => s?.stop());
 
 const token = (chain: TestDevnetChain, symbol: string): Address =>
   symbol === 'ETH' ? zeroAddress : chain.entry.tokens[symbol]!;

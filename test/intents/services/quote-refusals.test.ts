@@ -4,18 +4,16 @@
  * and recipients that would burn the output (the zero address, a token or service contract given a plain
  * transfer). Each case runs on /rpc/Trails and /rpc/Service with plain HTTP and through the official client.
  */
-import { InvalidArgumentError, type QuoteIntentRequest, TrailsApi } from '@0xtrails/api';
+import { InvalidArgumentError, type QuoteIntentRequest, type TrailsApi } from '@0xtrails/api';
 import { type Address, encodeFunctionData, erc20Abi, parseUnits, zeroAddress } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Store } from '../../../src/store/index.ts';
 import type { TestDevnetChain } from '../../harness/devnet.ts';
-import { type Harness, openStoreWithKey, type ServiceServer, startHarness } from './support.ts';
+import { type ServiceServer, type ServiceSuite, startServiceSuite } from './support.ts';
 
 const usdc = (n: string) => parseUnits(n, 6);
 const dai = (n: string) => parseUnits(n, 18);
 
-let h: Harness;
-let store: Store;
+let s: ServiceSuite;
 let key: string;
 let srv: ServiceServer;
 let api: TrailsApi;
@@ -25,18 +23,11 @@ let gamma: TestDevnetChain;
 let user: Address;
 
 beforeAll(async () => {
-  h = await startHarness();
-  ({ store, key } = await openStoreWithKey());
-  srv = await h.startServer(store);
-  api = new TrailsApi(key, { hostname: srv.url });
-  [alpha, beta, gamma] = h.net.chains as [TestDevnetChain, TestDevnetChain, TestDevnetChain];
-  user = h.net.devnet.accounts.user.address;
+  s = await startServiceSuite();
+  ({ key, srv, api, user } = s);
+  [alpha, beta, gamma] = s.chains;
 }, 120_000);
-afterAll(async () => {
-  await srv?.close();
-  await store?.close();
-  await h?.net.stop();
-});
+afterAll(() => s?.stop());
 
 /** USDC on alpha to `toSymbol` on `to`, 100 USDC in, to the user; `extra` overrides any member. */
 function request(extra: Partial<QuoteIntentRequest> = {}, to?: TestDevnetChain, toSymbol = 'USDC') {

@@ -4,13 +4,14 @@
  * is tested end to end separately); the clock is injectable so quote and execute windows can be crossed
  * without waiting.
  */
-import type { PublicClient } from 'viem';
+import { TrailsApi } from '@0xtrails/api';
+import type { Address, PublicClient } from 'viem';
 import { devnetOperator } from '../../../src/app/devnet-operator.ts';
 import { createSilentLogger } from '../../../src/internal/logger.ts';
 import type { CreateStoreOptions, Store } from '../../../src/store/index.ts';
 import { createStore } from '../../../src/store/index.ts';
 import { startTestService } from '../../harness/app.ts';
-import { startTestDevnet, type TestDevnet } from '../../harness/devnet.ts';
+import { startTestDevnet, type TestDevnet, type TestDevnetChain } from '../../harness/devnet.ts';
 
 export interface RecordingEngine {
   calls: { intentId: string; depositTransactionHash?: string; depositSignature?: unknown }[];
@@ -93,4 +94,43 @@ export async function openStoreWithKey(options: Partial<CreateStoreOptions> = { 
   const project = await store.projects.ensure('intents-test');
   const { key } = await store.accessKeys.create({ projectId: project.id });
   return { store, key, projectId: project.id };
+}
+
+/** A devnet, a server on a fresh store of the tests' project (recording engine), and the official client on it. */
+export interface ServiceSuite {
+  h: Harness;
+  store: Store;
+  key: string;
+  srv: ServiceServer;
+  api: TrailsApi;
+  /** The devnet's three chains. */
+  chains: [TestDevnetChain, TestDevnetChain, TestDevnetChain];
+  /** The devnet's funded user. */
+  user: Address;
+  /** Stops the server, closes the store and stops the devnet. */
+  stop(): Promise<void>;
+}
+
+export async function startServiceSuite(): Promise<ServiceSuite> {
+  const h = await startHarness();
+  const { store, key } = await openStoreWithKey();
+  const srv = await h.startServer(store).catch(async (error) => {
+    await store.close();
+    await h.net.stop();
+    throw error;
+  });
+  return {
+    h,
+    store,
+    key,
+    srv,
+    api: new TrailsApi(key, { hostname: srv.url }),
+    chains: h.net.chains as [TestDevnetChain, TestDevnetChain, TestDevnetChain],
+    user: h.net.devnet.accounts.user.address,
+    stop: async () => {
+      await srv.close();
+      await store.close();
+      await h.net.stop();
+    },
+  };
 }

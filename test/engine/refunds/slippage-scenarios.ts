@@ -1,0 +1,175 @@
+/**
+ * The two slippage refunds, shared by the test that moves a Uniswap V2 pair (slippage.test.ts) and the one
+ * that moves a V3 pool (test/routing/slippage-refund.test.ts): after the quote another account's trade moves
+ * the price a swap goes through beyond the slippage tolerance, then the owner deposits and the engine
+ * executes. On the origin the origin transaction fails and the deposit returns after the deadline; on the
+ * destination the destination account refunds the bridged token in the same transaction.
+ */
+import { type Address, encodeFunctionData, erc20Abi, type Hex, maxUint256, parseUnits } from 'viem';
+import { expect } from 'vitest';
+import { mintableTokenAbi } from '../../../src/devnet/abis.ts';
+import type { ExecutionPlan, PlanRequest } from '../../../src/intents/plan/types.ts';
+import type { IntentTransactionRecord } from '../../../src/store/types.ts';
+import type { TestDevnetChain } from '../../harness/devnet.ts';
+import { freshAddress } from '../support/engine-fixture.ts';
+import type { RefundFixture } from './support.ts';
+
+/** A price move's trade is done this long (s) before its deadline. */
+const TRADE_DEADLINE_S = 600n;
+
+export type Stable = 'USDC' | 'DAI';
+
+export const stableToken = (chain: TestDevnetChain, symbol: Stable) => chain.entry.tokens[symbol]! as Address;
+
+/** What the price-moving trade sends to the router, given the two tokens, the amount sold and its seller. */
+export type TradeCall = (trade: {
+  from: Address;
+  to: Address;
+  amount: bigint;
+  me: Address;
+  deadline: bigint;
+}) => Hex;
+
+/**
+ * Another account (the deployer) mints `wholeTokens` of `sell`, approves `router` and sends it `call`: a
+ * sale of `sell` for the other stable into the chain's pool.
+ */
+export async function sellStable(
+  chain: TestDevnetChain,
+  sell: Stable,
+  wholeTokens: string,
+  router: Address,
+  call: TradeCall,
+): Promise<void> {
+  const wallet = chain.walletFor('deployer');
+  const from = stableToken(chain, sell);
+  const to = stableToken(chain, sell === 'USDC' ? 'DAI' : 'USDC');
+  const amount = parseUnits(wholeTokens, sell === 'USDC' ? 6 : 18);
+  const me = wallet.account.address;
+  const send = async (target: Address, data: Hex) => {
+    const hash = await wallet.sendTransaction({ to: target, data });
+    expect((await chain.publicClient.waitForTransactionReceipt({ hash })).status).toBe('success');
+  };
+  await send(from, encodeFunctionData({ abi: mintableTokenAbi, functionName: 'mint', args: [me, amount] }));
+  await send(
+    from,
+    encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [router, maxUint256] }),
+  );
+  const deadline = (await chain.publicClient.getBlock()).timestamp + TRADE_DEADLINE_S;
+  await send(router, call({ from, to, amount, me, deadline }));
+}
+
+export interface SlippageCase {
+  /** The origin chain (the deposit) and the destination chain. */
+  alpha: TestDevnetChain;
+  beta: TestDevnetChain;
+  /** What the owner asks for beyond the chains, tokens, owner, recipient and fee. */
+  request: Pick<PlanRequest, 'originTokenAmount'> & Partial<PlanRequest>;
+  /** Checks on the committed plan, before the price moves. */
+  checkPlan?(plan: ExecutionPlan): void;
+  /** Moves the price of the swap the case is about. */
+  movePrice(): Promise<void>;
+}
+
+export interface SlippageOutcome {
+  intentId: string;
+  plan: ExecutionPlan;
+  rows: Record<string, IntentTransactionRecord>;
+}
+
+/**
+ * DAI on alpha to USDC on beta, the origin swap's price moved: origin FAILED with `failure`, nothing else
+ * runs, the deposit returned after the deadline with a refund row whose reason matches `refundReason`.
+ * `whileExecuting` runs once the origin failed, before the warp.
+ */
+export async function expectOriginSlippageRefund(
+  f: RefundFixture,
+  c: SlippageCase & {
+    failure: RegExp;
+    refundReason: RegExp;
+    whileExecuting?(intentId: string): Promise<void>;
+  },
+): Promise<SlippageOutcome> {
+  const { alpha, beta } = c;
+  const user = f.net.devnet.accounts.user.address;
+  const feeCollector = f.net.devnet.accounts.feeCollector!.address;
+  const dai = stableToken(alpha, 'DAI');
+  const engine = await f.startRefundEngine();
+  const recipient = freshAddress();
+  const { intentId, plan } = await f.commit({
+    ownerAddress: user,
+    originChainId: alpha.entry.chainId,
+    originTokenAddress: dai,
+    destinationChainId: beta.entry.chainId,
+    destinationTokenAddress: stableToken(beta, 'USDC'),
+    destinationToAddress: recipient,
+    serviceFeeBps: 25n,
+    ...c.request,
+  });
+  c.checkPlan?.(plan);
+  await c.movePrice(); // DAI now buys less USDC than quoted
+  const userDai = await f.balance(alpha, dai, user);
+  const feeBefore = await f.balance(alpha, dai, feeCollector);
+  await engine.requestExecution({ intentId, depositTransactionHash: await f.deposit(plan) });
+  await f.waitForStep(intentId, 'origin', 'failed');
+  const failed = await f.rowsOf(intentId);
+  expect(failed.origin?.status).toBe('FAILED');
+  expect(failed.origin?.statusReason).toMatch(c.failure);
+  await c.whileExecuting?.(intentId);
+
+  await f.warpPast(alpha, plan.origin.intent.deadline);
+  expect((await f.waitForStatus(intentId, ['REFUNDED', 'FAILED', 'SUCCEEDED'])).status).toBe('REFUNDED');
+  expect(await f.balance(alpha, dai, user)).toBe(userDai);
+  expect(await f.balance(alpha, dai, feeCollector)).toBe(feeBefore); // no fee: nothing ran
+  expect(await f.balance(alpha, dai, plan.origin.address)).toBe(0n);
+  expect(await f.balance(beta, stableToken(beta, 'USDC'), recipient)).toBe(0n);
+  const rows = await f.rowsOf(intentId);
+  await f.expectMinedRow(rows.refund);
+  expect(rows.refund?.tokenAmount).toBe(plan.origin.intent.depositAmount);
+  expect(rows.refund?.statusReason).toMatch(c.refundReason);
+  await engine.stop();
+  return { intentId, plan, rows };
+}
+
+/**
+ * USDC on alpha to DAI on beta, the destination swap's price moved: REFUNDED, the owner paid the bridged
+ * USDC on beta by the destination transaction itself, whose reason matches `destinationReason`.
+ */
+export async function expectDestinationSlippageRefund(
+  f: RefundFixture,
+  c: SlippageCase & { destinationReason: RegExp },
+): Promise<SlippageOutcome> {
+  const { alpha, beta } = c;
+  const user = f.net.devnet.accounts.user.address;
+  const engine = await f.startRefundEngine();
+  const recipient = freshAddress();
+  const { intentId, plan } = await f.commit({
+    ownerAddress: user,
+    originChainId: alpha.entry.chainId,
+    originTokenAddress: stableToken(alpha, 'USDC'),
+    destinationChainId: beta.entry.chainId,
+    destinationTokenAddress: stableToken(beta, 'DAI'),
+    destinationToAddress: recipient,
+    serviceFeeBps: 25n,
+    ...c.request,
+  });
+  c.checkPlan?.(plan);
+  await c.movePrice(); // USDC now buys less DAI than quoted
+  const userA = await f.balance(alpha, stableToken(alpha, 'USDC'), user);
+  const userB = await f.balance(beta, stableToken(beta, 'USDC'), user);
+  await engine.requestExecution({ intentId, depositTransactionHash: await f.deposit(plan) });
+  expect((await f.waitForStatus(intentId, ['REFUNDED', 'FAILED', 'SUCCEEDED'])).status).toBe('REFUNDED');
+  expect(await f.balance(alpha, stableToken(alpha, 'USDC'), user)).toBe(
+    userA - plan.origin.intent.depositAmount,
+  );
+  expect(await f.balance(beta, stableToken(beta, 'USDC'), user)).toBe(userB + plan.order!.outputAmount);
+  expect(await f.balance(beta, stableToken(beta, 'DAI'), recipient)).toBe(0n);
+  expect(await f.balance(beta, stableToken(beta, 'USDC'), plan.destination!.address)).toBe(0n);
+  const rows = await f.rowsOf(intentId);
+  expect(rows.destination?.status).toBe('FAILED');
+  expect(rows.destination?.statusReason).toMatch(c.destinationReason);
+  await f.expectMinedRow(rows.refund);
+  expect(rows.refund?.txnHash).toBe(rows.destination?.txnHash);
+  await engine.stop();
+  return { intentId, plan, rows };
+}
