@@ -52,6 +52,8 @@ export interface StoreCapabilities {
   readonly supportsListenNotify: boolean;
   /** Several processes may write at once (Postgres); SQLite has one writer at a time. */
   readonly supportsConcurrentWriters: boolean;
+  /** Writes inside WITH (`WITH … UPDATE … RETURNING` feeding an INSERT), so related writes share one statement. */
+  readonly supportsDataModifyingWith: boolean;
 }
 
 // ---------------------------------------------------------------- projects and keys
