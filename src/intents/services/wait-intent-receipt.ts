@@ -66,37 +66,39 @@ export function createReceiptWaiter<C extends WaitCaller, A>(deps: WaitDeps<C, A
  * missed notification, or ANSWERED_STATES_KEPT_MS drops the entry, and each entry serves one call.
  */
 class AnsweredStates {
-  private readonly kept = new Map<string, { states: readonly string[]; timer: NodeJS.Timeout }>();
+  /** By intent, oldest first (an entry kept again moves to the end): no timer per entry, 10,000 may be kept. */
+  private readonly kept = new Map<string, { states: readonly string[]; keptAt: number }>();
 
   constructor(store: Store) {
     // One listener for every intent (not one per entry): a change drops what was kept of its intent.
-    store.events.subscribeAll((intentId) => this.forget(intentId));
+    store.events.subscribeAll((intentId) => this.kept.delete(intentId));
     store.events.subscribeMissed(() => this.clear());
   }
 
   remember(intentId: string, states: readonly string[]): void {
-    this.forget(intentId);
-    const timer = setTimeout(() => this.forget(intentId), ANSWERED_STATES_KEPT_MS);
-    timer.unref();
-    this.kept.set(intentId, { states, timer });
+    const now = performance.now();
+    this.dropOlderThan(now - ANSWERED_STATES_KEPT_MS);
+    this.kept.delete(intentId);
+    this.kept.set(intentId, { states, keptAt: now });
   }
 
-  /** The states last answered, if the intent has not changed since; the entry is used up. */
+  /** The states last answered, if the intent has not changed since and they are recent; the entry is used up. */
   take(intentId: string): readonly string[] | undefined {
     const entry = this.kept.get(intentId);
-    if (entry) this.forget(intentId);
-    return entry?.states;
+    if (!entry) return undefined;
+    this.kept.delete(intentId);
+    return performance.now() - entry.keptAt <= ANSWERED_STATES_KEPT_MS ? entry.states : undefined;
   }
 
   clear(): void {
-    for (const intentId of [...this.kept.keys()]) this.forget(intentId);
+    this.kept.clear();
   }
 
-  private forget(intentId: string): void {
-    const entry = this.kept.get(intentId);
-    if (!entry) return;
-    this.kept.delete(intentId);
-    clearTimeout(entry.timer);
+  private dropOlderThan(limit: number): void {
+    for (const [intentId, entry] of this.kept) {
+      if (entry.keptAt > limit) return;
+      this.kept.delete(intentId);
+    }
   }
 }
 
