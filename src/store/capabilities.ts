@@ -37,6 +37,9 @@ export const SQLITE_PROFILE: DialectProfile = {
     supportsSkipLocked: false,
     supportsListenNotify: false,
     supportsConcurrentWriters: false,
+    supportsDataModifyingWith: false,
+    // SQLite has json_group_array, but its reads are calls in the process: two cost no round trip.
+    supportsJsonAggregation: false,
   },
   columns: { serial: 'integer', amount: 'text', millis: 'integer' },
   triggers: 'inline',
@@ -49,6 +52,8 @@ export const POSTGRES_PROFILE: DialectProfile = {
     supportsSkipLocked: true,
     supportsListenNotify: true,
     supportsConcurrentWriters: true,
+    supportsDataModifyingWith: true,
+    supportsJsonAggregation: true,
   },
   columns: { serial: 'serial', amount: sql`numeric(78,0)`, millis: 'bigint' },
   triggers: 'function',

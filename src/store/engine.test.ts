@@ -206,6 +206,50 @@ describeEachDialect('engine journal', ({ openStore, database }) => {
     );
     expect(results.every((r) => r.raw === `0x${r.nonce}`)).toBe(true);
   });
+  it('signs again with the stored nonce when another writer or the chain moved the sequence', async () => {
+    const other = store.capabilities.supportsConcurrentWriters ? await openStore() : store;
+    const from = randomAddress();
+    const signed: number[] = [];
+    const sign = async (nonce: number) => {
+      signed.push(nonce);
+      return { raw: `0x${nonce}`, hash: randomHash() };
+    };
+    const send = (nonceFloor?: number) =>
+      store.signedTransactions.allocateAndRecord({
+        chainId: 11,
+        fromAddress: from,
+        purpose: 'p',
+        sign,
+        ...(nonceFloor !== undefined && { nonceFloor }),
+      });
+    expect((await send()).nonce).toBe(0);
+    expect((await send()).nonce).toBe(1);
+    // Another process takes nonces 2 and 3 behind this one's back.
+    expect(await other.nonces.allocate({ chainId: 11, address: from })).toBe(2);
+    expect(await other.nonces.allocate({ chainId: 11, address: from })).toBe(3);
+    const afterOther = await send();
+    expect(afterOther).toMatchObject({ nonce: 4, raw: '0x4' });
+    // The chain is ahead of the sequence (the key was used elsewhere): the floor wins.
+    expect((await send(9)).nonce).toBe(9);
+    expect((await send()).nonce).toBe(10);
+    expect(await store.nonces.peek({ chainId: 11, address: from })).toBe(11);
+    const rows = await store.signedTransactions.listAtNonces({
+      chainId: 11,
+      fromAddress: from,
+      fromNonce: 0,
+      belowNonce: 100,
+    });
+    expect(rows.map((r) => [r.nonce, r.raw])).toEqual([
+      [0, '0x0'],
+      [1, '0x1'],
+      [4, '0x4'],
+      [9, '0x9'],
+      [10, '0x10'],
+    ]);
+    // Whatever was signed along the way, only the recorded nonces were taken.
+    expect(signed).toContain(4);
+  });
+
   it('journals a completed step and its successors together, even when the lease was lost', async () => {
     const intentId = (await store.intents.insert(newIntent(project.id))).intentId;
     const far = new Date('2040-01-01T00:00:00Z');

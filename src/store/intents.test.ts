@@ -91,6 +91,41 @@ describeEachDialect('intents', ({ openStore }) => {
     expect(await store.intents.getReceipt({ projectId: beta.id, intentId })).toBeUndefined();
   });
 
+  it('a receipt read gives its transactions as the transactions repo lists them: amounts past 2^53 exact', async () => {
+    const { intentId } = await store.intents.insert(newIntent(alpha.id));
+    const huge = 2n ** 255n + 12_345n;
+    await store.transactions.upsert({
+      intentId,
+      kind: 'deposit',
+      chainId: 1,
+      status: 'SUCCEEDED',
+      fromAddress: '0x00000000000000000000000000000000000000aa',
+      tokenAmount: huge,
+      txnHash: `0x${'ab'.repeat(32)}`,
+      minedAt: new Date('2030-01-01T00:00:01Z'),
+      meta: { note: 'kept' },
+    });
+    await store.transactions.upsert({
+      intentId,
+      kind: 'origin',
+      chainId: 1,
+      status: 'PENDING',
+      tokenAmount: null,
+    });
+    const receipt = await store.intents.getReceipt({ projectId: alpha.id, intentId });
+    const listed = await store.transactions.list(intentId);
+    expect(receipt?.transactions.deposit).toEqual(listed.find((t) => t.kind === 'deposit'));
+    expect(receipt?.transactions.origin).toEqual(listed.find((t) => t.kind === 'origin'));
+    expect(receipt?.transactions.deposit?.tokenAmount).toBe(huge);
+    // An intent with no receipt rows reads with none.
+    const bare = await store.intents.insert(newIntent(alpha.id));
+    expect(
+      Object.keys(
+        (await store.intents.getReceipt({ projectId: alpha.id, intentId: bare.intentId }))!.transactions,
+      ),
+    ).toEqual([]);
+  });
+
   it('moves status forward only and never overwrites a terminal status', async () => {
     const { intentId } = await store.intents.insert(newIntent(alpha.id));
     const move = (to: IntentStatus) => store.intents.updateStatus({ intentId, to });

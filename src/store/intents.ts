@@ -33,6 +33,28 @@ export function createIntentsRepo(ctx: StoreContext): IntentsRepo {
   const reads = compileReads(db);
   const receiptFields = createReceiptFieldsMemo();
 
+  /** Both reads at once; the transactions are dropped if the intent is not the caller's. */
+  const readReceiptApart = async (id: string, projectId: number, picked: boolean) => {
+    const [intents, transactions] = await Promise.all([
+      db.executeQuery<IntentRow>(
+        picked ? reads.scopedWithoutDocuments({ id, projectId }) : reads.scopedWithoutPlan({ id, projectId }),
+      ),
+      db.executeQuery<IntentTransactionRow>(reads.transactionsOf({ id })),
+    ]);
+    return { row: intents.rows[0], transactions: transactions.rows };
+  };
+
+  /** One statement, the receipt rows as a JSON array beside the intent's columns: one round trip, not two. */
+  const readReceiptAggregated = async (id: string, projectId: number, picked: boolean) => {
+    const { rows } = await db.executeQuery<IntentRow & { transactions: IntentTransactionRow[] }>(
+      picked
+        ? reads.scopedWithoutDocumentsAndReceipt({ id, projectId })
+        : reads.scopedWithoutPlanAndReceipt({ id, projectId }),
+    );
+    const row = rows[0];
+    return { row, transactions: row?.transactions ?? [] };
+  };
+
   const get: IntentsRepo['get'] = async ({ projectId, intentId }) => {
     const { rows } = await db.executeQuery<IntentRow>(reads.scoped({ id: lower(intentId), projectId }));
     const row = rows[0];
@@ -171,26 +193,20 @@ export function createIntentsRepo(ctx: StoreContext): IntentsRepo {
     },
 
     async getReceipt({ projectId, intentId }) {
-      // Both reads go out at once; the transactions are dropped if the intent is not the caller's. The
-      // plan is left out (a receipt never shows it), and so is the wire intent's text once its receipt
+      // The plan is left out (a receipt never shows it), and so is the wire intent's text once its receipt
       // fields are picked: WaitIntentReceipt reads this on every wake-up.
       const id = lower(intentId);
       const picked = receiptFields.get(id);
-      const [intents, transactions] = await Promise.all([
-        db.executeQuery<IntentRow>(
-          picked
-            ? reads.scopedWithoutDocuments({ id, projectId })
-            : reads.scopedWithoutPlan({ id, projectId }),
-        ),
-        db.executeQuery<IntentTransactionRow>(reads.transactionsOf({ id })),
-      ]);
-      const row = intents.rows[0];
+      const read = ctx.capabilities.supportsJsonAggregation
+        ? readReceiptAggregated(id, projectId, picked !== undefined)
+        : readReceiptApart(id, projectId, picked !== undefined);
+      const { row, transactions } = await read;
       if (!row) return undefined;
       const fields = picked ?? pickReceiptFields(row.intent_json);
       if (!picked) receiptFields.set(id, fields);
       return {
         intent: { ...intentColumns(row), intent: fields },
-        transactions: byKind(transactions.rows.map(transactionFromRow)),
+        transactions: byKind(transactions.map(transactionFromRow)),
       };
     },
 
@@ -232,6 +248,27 @@ function compileReads(db: Kysely<Database>) {
         .where('project_id', '=', v.projectId)
         .compile(),
     );
+  /**
+   * `scoped` reading `columns` and the intent's receipt rows as a JSON array in id order (Postgres). Each
+   * element is the row as selected would give it: numbers for the integer and millisecond columns, and the
+   * amount as its decimal text (a JSON number would lose digits past 2^53).
+   */
+  const scopedWithReceipt = (columns: readonly (keyof IntentRow)[]) =>
+    compileOnce((v: { id: string; projectId: number }) =>
+      db
+        .selectFrom('intents as i')
+        .select(columns.map((c) => `i.${c}` as const))
+        .select(
+          sql<
+            IntentTransactionRow[]
+          >`(select coalesce(json_agg(to_jsonb(t) || jsonb_build_object('token_amount', t.token_amount::text) order by t.id), '[]'::json) from intent_transactions as t where t.intent_id = i.intent_id)`.as(
+            'transactions',
+          ),
+        )
+        .where('i.intent_id', '=', v.id)
+        .where('i.project_id', '=', v.projectId)
+        .compile(),
+    );
   return {
     byId: compileOnce((v: { id: string }) =>
       db.selectFrom('intents').selectAll().where('intent_id', '=', v.id).compile(),
@@ -248,6 +285,10 @@ function compileReads(db: Kysely<Database>) {
     scopedWithoutPlan: scopedColumns(INTENT_COLUMNS_BUT_PLAN),
     /** `scopedWithoutPlan` without intent_json either (receipt-fields.ts: picked once per intent). */
     scopedWithoutDocuments: scopedColumns(INTENT_COLUMNS_BUT_DOCUMENTS),
+    /** `scopedWithoutPlan` and its receipt rows (`transactions`, a JSON array), for getReceipt on Postgres. */
+    scopedWithoutPlanAndReceipt: scopedWithReceipt(INTENT_COLUMNS_BUT_PLAN),
+    /** `scopedWithoutDocuments` and its receipt rows. */
+    scopedWithoutDocumentsAndReceipt: scopedWithReceipt(INTENT_COLUMNS_BUT_DOCUMENTS),
     /** selectTransactionsOf (transactions.ts) for one intent. */
     transactionsOf: compileOnce((v: { id: string }) =>
       db

@@ -2,11 +2,12 @@
  * The signed-transaction journal: every transaction is stored before it is broadcast, so after a
  * crash it is re-broadcast as it was (same nonce, same bytes) rather than signed again.
  */
+import { createPgAllocateAndRecord } from './allocate-and-record-postgres.ts';
 import type { StoreContext } from './context.ts';
 import { allocateNonce } from './nonces.ts';
 import { lower, signedTransactionFromRow } from './rows.ts';
 import type { SignedTransactionRow } from './schema.ts';
-import type { SignedTransaction, SignedTransactionsRepo } from './types.ts';
+import type { SignedTransaction, SignedTransactionsRepo, SignTransactionInput } from './types.ts';
 
 /** The shared row mapping plus where the transaction was mined (migration 0004). */
 function fromRow(row: SignedTransactionRow): SignedTransaction {
@@ -30,37 +31,48 @@ export function createSignedTransactionsRepo(ctx: StoreContext): SignedTransacti
       .execute();
   };
 
-  return {
-    async allocateAndRecord(input) {
-      return db.transaction().execute(async (trx) => {
-        const now = ctx.now().getTime();
-        const nonce = await allocateNonce(trx, {
-          chainId: input.chainId,
-          address: input.fromAddress,
-          ...(input.nonceFloor !== undefined && { floor: input.nonceFloor }),
-          now,
-        });
-        const signed = await input.sign(nonce);
-        const row = await trx
-          .insertInto('signed_transactions')
-          .values({
-            chain_id: input.chainId,
-            from_address: lower(input.fromAddress),
-            nonce,
-            raw: signed.raw,
-            hash: lower(signed.hash),
-            purpose: input.purpose,
-            intent_id: lower(input.intentId) ?? null,
-            status: 'signed',
-            created_at: now,
-            broadcast_at: null,
-            mined_at: null,
-          })
-          .returningAll()
-          .executeTakeFirstOrThrow();
-        return fromRow(row);
+  const allocateInTransaction = async (input: SignTransactionInput): Promise<SignedTransaction> => {
+    return db.transaction().execute(async (trx) => {
+      const now = ctx.now().getTime();
+      const nonce = await allocateNonce(trx, {
+        chainId: input.chainId,
+        address: input.fromAddress,
+        ...(input.nonceFloor !== undefined && { floor: input.nonceFloor }),
+        now,
       });
-    },
+      const signed = await input.sign(nonce);
+      const row = await trx
+        .insertInto('signed_transactions')
+        .values({
+          chain_id: input.chainId,
+          from_address: lower(input.fromAddress),
+          nonce,
+          raw: signed.raw,
+          hash: lower(signed.hash),
+          purpose: input.purpose,
+          intent_id: lower(input.intentId) ?? null,
+          status: 'signed',
+          created_at: now,
+          broadcast_at: null,
+          mined_at: null,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      return fromRow(row);
+    });
+  };
+  // Postgres: one statement per send in the common case (allocate-and-record-postgres.ts).
+  const allocateAndRecord = ctx.capabilities.supportsDataModifyingWith
+    ? createPgAllocateAndRecord({
+        db,
+        now: () => ctx.now().getTime(),
+        fromRow,
+        fallback: allocateInTransaction,
+      })
+    : allocateInTransaction;
+
+  return {
+    allocateAndRecord,
 
     async record(input) {
       const row = await db

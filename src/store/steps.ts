@@ -7,6 +7,7 @@
  */
 import type { Kysely } from 'kysely';
 import { compileByShape, compileOnce } from './compiled-query.ts';
+import { completeStepPostgres } from './complete-step-postgres.ts';
 import type { StoreContext } from './context.ts';
 import { lower, stepFromRow } from './rows.ts';
 import type { Database, IntentStepRow } from './schema.ts';
@@ -63,6 +64,8 @@ export function createStepsRepo(ctx: StoreContext): StepsRepo {
       }
       // The next steps and the completion commit together: a crash between them would leave a done
       // step whose successors were never journaled (or half of them).
+      if (ctx.capabilities.supportsDataModifyingWith)
+        return completeStepPostgres(db, { id, owner, enqueue }, ctx.now().getTime());
       return db.transaction().execute(async (trx) => {
         const now = ctx.now().getTime();
         const intentId = lower(enqueue.intentId);

@@ -52,6 +52,10 @@ export interface StoreCapabilities {
   readonly supportsListenNotify: boolean;
   /** Several processes may write at once (Postgres); SQLite has one writer at a time. */
   readonly supportsConcurrentWriters: boolean;
+  /** Writes inside WITH (`WITH … UPDATE … RETURNING` feeding an INSERT), so related writes share one statement. */
+  readonly supportsDataModifyingWith: boolean;
+  /** Rows of another table as a JSON array in one column (`json_agg`), so a parent and its children are one read. */
+  readonly supportsJsonAggregation: boolean;
 }
 
 // ---------------------------------------------------------------- projects and keys

@@ -14,6 +14,12 @@ import { IntentNotFoundError } from '../errors.ts';
 import { sameStates, storedReceiptStates } from './receipt-states.ts';
 import type { ReceiptWaiter, WaitCaller, WaitRequest } from './types.ts';
 
+/**
+ * How long (ms) the states an answer showed are kept to decide the same intent's next call without a read:
+ * a client asks again as soon as it has an answer, so a second is ample.
+ */
+const ANSWERED_STATES_KEPT_MS = 1_000;
+
 export interface WaitDeps<C extends WaitCaller, A> {
   store: Store;
   holdMs: number;
@@ -31,6 +37,7 @@ interface Shared<C extends WaitCaller, A> {
   /** The held calls in the order they began; with one hold time that is also the order they time out. */
   held: Set<HeldCall<C, A>>;
   expiry: HoldExpiry;
+  answered: AnsweredStates;
 }
 
 export function createReceiptWaiter<C extends WaitCaller, A>(deps: WaitDeps<C, A>): ReceiptWaiter<C, A> {
@@ -41,13 +48,58 @@ export function createReceiptWaiter<C extends WaitCaller, A>(deps: WaitDeps<C, A
     closing: deps.closing,
     held,
     expiry: new HoldExpiry(held, deps.holdMs),
+    answered: new AnsweredStates(deps.store),
   };
   // One listener on the shared closing signal for all held calls: a listener per call made every
   // add/remove scan thousands of entries (and tripped Node's max-listeners warning at 11 calls).
   deps.closing.addEventListener('abort', () => {
+    shared.answered.clear();
     for (const call of held) call.end();
   });
   return (request, caller) => new HeldCall(shared, request, caller).run();
+}
+
+/**
+ * The receipt states each intent's last answer showed, while nothing has changed since. The client's next
+ * call usually sends exactly those states back, and the read that would only find them unchanged (one per
+ * answer, a round trip on Postgres) is skipped: the call holds at once. Any change of the intent, a possibly
+ * missed notification, or ANSWERED_STATES_KEPT_MS drops the entry, and each entry serves one call.
+ */
+class AnsweredStates {
+  /** By intent, oldest first (an entry kept again moves to the end): no timer per entry, 10,000 may be kept. */
+  private readonly kept = new Map<string, { states: readonly string[]; keptAt: number }>();
+
+  constructor(store: Store) {
+    // One listener for every intent (not one per entry): a change drops what was kept of its intent.
+    store.events.subscribeAll((intentId) => this.kept.delete(intentId));
+    store.events.subscribeMissed(() => this.clear());
+  }
+
+  remember(intentId: string, states: readonly string[]): void {
+    const now = performance.now();
+    this.dropOlderThan(now - ANSWERED_STATES_KEPT_MS);
+    this.kept.delete(intentId);
+    this.kept.set(intentId, { states, keptAt: now });
+  }
+
+  /** The states last answered, if the intent has not changed since and they are recent; the entry is used up. */
+  take(intentId: string): readonly string[] | undefined {
+    const entry = this.kept.get(intentId);
+    if (!entry) return undefined;
+    this.kept.delete(intentId);
+    return performance.now() - entry.keptAt <= ANSWERED_STATES_KEPT_MS ? entry.states : undefined;
+  }
+
+  clear(): void {
+    this.kept.clear();
+  }
+
+  private dropOlderThan(limit: number): void {
+    for (const [intentId, entry] of this.kept) {
+      if (entry.keptAt > limit) return;
+      this.kept.delete(intentId);
+    }
+  }
 }
 
 /** What the shared timer needs of a held call. */
@@ -150,7 +202,12 @@ class HeldCall<C extends WaitCaller, A> implements Timed {
       this.shared.expiry.arm();
       if (this.caller.onClientLeave) this.caller.onClientLeave(this);
       else this.caller.signal?.addEventListener('abort', this);
-      this.read();
+      // Subscribed already: a change after the answer either dropped the kept states or pokes this call.
+      const answered = this.shared.answered.take(this.input.intentId.toLowerCase());
+      const last = this.input.lastReceiptStates;
+      const unchanged =
+        answered !== undefined && last !== undefined && last.length > 0 && sameStates(answered, last);
+      if (!unchanged || this.shared.closing.aborted) this.read();
     });
   }
 
@@ -211,7 +268,11 @@ class HeldCall<C extends WaitCaller, A> implements Timed {
       !this.over &&
       !this.shared.closing.aborted;
     if (!hold) {
-      this.finish(this.shared.answer(record, this.caller), undefined);
+      const answer = this.shared.answer(record, this.caller);
+      // A change that came while reading may already be past the record: then nothing is kept.
+      if (!isTerminal(record.intent.status) && !this.dirty)
+        this.shared.answered.remember(this.input.intentId.toLowerCase(), storedReceiptStates(record));
+      this.finish(answer, undefined);
       return;
     }
     // A change or an end that came while reading: read again.

@@ -129,6 +129,21 @@ describe('WaitIntentReceipt [sqlite]', () => {
     expect(answer.done).toBe(false);
   });
 
+  it('answers the next call at once when the intent changed after the last answer, and holds it when not', async () => {
+    const intentId = await quotedIntent(store, projectId);
+    const first = await held.api.waitIntentReceipt({ intentId });
+    // Nothing changed since that answer: the next call with its states holds.
+    const unchanged = held.api.waitIntentReceipt({ intentId, lastReceiptStates: first.receiptStates });
+    expect(await stillPending(unchanged, held.api)).toBe(true);
+    await store.transactions.upsert({ intentId, kind: 'deposit', chainId: 31_337, status: 'PENDING' });
+    const second = await unchanged;
+    expect(second.receiptStates).toEqual(['PENDING', 'UNKNOWN', 'UNKNOWN']);
+    // A change between an answer and the client's next call is answered at once.
+    await store.transactions.upsert({ intentId, kind: 'origin', chainId: 31_337, status: 'PENDING' });
+    const third = await held.api.waitIntentReceipt({ intentId, lastReceiptStates: second.receiptStates });
+    expect(third.receiptStates).toEqual(['PENDING', 'PENDING', 'UNKNOWN']);
+  });
+
   it('keeps holding through a change that leaves the states equal', async () => {
     const intentId = await quotedIntent(store, projectId);
     const waiting = held.api.waitIntentReceipt({ intentId, lastReceiptStates: UNKNOWN3 });

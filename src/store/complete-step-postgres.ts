@@ -1,0 +1,75 @@
+/**
+ * A step's completion with its successors on Postgres as one statement: the step marked done and the next
+ * steps journaled in one data-modifying WITH, so one round trip instead of four or five (BEGIN, the inserts,
+ * the update, COMMIT). A statement is atomic by itself, so a crash still leaves both or neither. The
+ * successors come as arrays (`unnest`), so one SQL text serves any number of them: one prepared statement.
+ *
+ * As in the transaction it replaces, the successors are journaled whether or not the step was still leased
+ * to the caller (`done` says which), a successor journaled before is left as it is and not returned, and the
+ * steps due now come before the later ones, so a step in both is journaled as due now.
+ */
+import { type Kysely, sql } from 'kysely';
+import { lower, stepFromRow } from './rows.ts';
+import type { Database, IntentStepRow } from './schema.ts';
+import type { IntentStep, StepsRepo } from './types.ts';
+
+type CompleteInput = Parameters<StepsRepo['complete']>[0];
+
+/** One successor's row as the arrays carry it. */
+interface Successor {
+  step: string;
+  state: 'pending' | 'running';
+  attempts: number;
+  nextAttemptAt: number;
+  leaseOwner: string | null;
+  leaseUntil: number | null;
+}
+
+export async function completeStepPostgres(
+  db: Kysely<Database>,
+  input: CompleteInput & { enqueue: NonNullable<CompleteInput['enqueue']> },
+  now: number,
+): Promise<{ done: boolean; leased: IntentStep[] }> {
+  const { id, owner, enqueue } = input;
+  const lease = enqueue.leaseMs === undefined ? undefined : { owner, until: now + enqueue.leaseMs };
+  const successors: Successor[] = [
+    ...enqueue.steps.map((step) => ({
+      step,
+      state: lease ? ('running' as const) : ('pending' as const),
+      attempts: lease ? 1 : 0,
+      nextAttemptAt: now,
+      leaseOwner: lease?.owner ?? null,
+      leaseUntil: lease?.until ?? null,
+    })),
+    ...(enqueue.later ?? []).map(({ step, runAt }) => ({
+      step,
+      state: 'pending' as const,
+      attempts: 0,
+      nextAttemptAt: runAt.getTime(),
+      leaseOwner: null,
+      leaseUntil: null,
+    })),
+  ];
+  const column = <K extends keyof Successor>(key: K) => successors.map((s) => s[key]);
+  // The outer SELECT keeps one row when nothing was inserted, so `done` always comes back.
+  const { rows } = await sql<IntentStepRow & { done: number }>`with "done" as (
+  update "intent_steps" set "state" = 'done', "lease_owner" = null, "lease_until" = null, "updated_at" = ${now}
+  where "id" = ${id} and "lease_owner" = ${owner} and "state" = 'running' returning "id"
+), "inserted" as (
+  insert into "intent_steps" ("intent_id", "step", "state", "attempts", "next_attempt_at", "last_error", "lease_owner", "lease_until", "created_at", "updated_at")
+  select ${lower(enqueue.intentId)}, s.step, s.state, s.attempts, s.next_attempt_at, null, s.lease_owner, s.lease_until, ${now}::bigint, ${now}::bigint
+  from unnest(${column('step')}::text[], ${column('state')}::text[], ${column('attempts')}::int[], ${column('nextAttemptAt')}::bigint[], ${column('leaseOwner')}::text[], ${column('leaseUntil')}::bigint[])
+    with ordinality as s(step, state, attempts, next_attempt_at, lease_owner, lease_until, n)
+  order by s.n
+  on conflict ("intent_id", "step") do nothing
+  returning *
+)
+select "inserted".*, (select count(*) from "done")::int as "done" from (select 1) as "one" left join "inserted" on true`.execute(
+    db,
+  );
+  const done = (rows[0]?.done ?? 0) > 0;
+  const leased = lease
+    ? rows.filter((row) => row.id !== null && row.state === 'running').map((row) => stepFromRow(row))
+    : [];
+  return { done, leased };
+}
