@@ -10,6 +10,7 @@ import { createWriteStream } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ChainConfig } from '../../src/internal/config-types.ts';
+import { toFileChain } from '../../test/harness/config-file.ts';
 
 const BIN = path.resolve(import.meta.dirname, '../../bin/switchyard.js');
 /** Start-up of one serve process (compile check, store, migrations, engine) on a loaded 2-core machine (ms). */
@@ -54,7 +55,7 @@ export async function startServiceProcesses(options: ServiceProcessesOptions): P
   await writeFile(
     configPath,
     // No metrics listener: several processes share the machine, and the single-process bench has none.
-    JSON.stringify({ chains: options.chains.map(fileChain), metrics: false }, null, 2),
+    JSON.stringify({ chains: options.chains.map(toFileChain), metrics: false }, null, 2),
   );
   const env: Record<string, string> = {
     ...(process.env as Record<string, string>),
@@ -155,21 +156,5 @@ async function startServe(options: StartServeOptions): Promise<ServeProcess> {
       await exited;
       clearTimeout(grace);
     },
-  };
-}
-
-/** A devnet chain as the serve config file spells it: what the engine needs, without undefined contracts. */
-function fileChain(c: ChainConfig) {
-  return {
-    chainId: c.chainId,
-    name: c.name,
-    rpcUrls: c.rpcUrls,
-    nativeCurrency: c.nativeCurrency,
-    isTestnet: c.isTestnet,
-    confirmations: c.confirmations,
-    destinationBehindFill: c.destinationBehindFill,
-    rpcBatchSize: c.rpcBatchSize,
-    tokens: c.tokens,
-    contracts: Object.fromEntries(Object.entries(c.contracts).filter(([, v]) => v !== undefined)),
   };
 }

@@ -1,12 +1,12 @@
 /**
- * `switchyard serve` configuration files for tests of resolveConfig: a chain entry with placeholder contract
- * addresses, and a file written, resolved as `serve` resolves it, and removed.
+ * `switchyard serve` configuration files for tests and benchmarks: a devnet chain as the file spells it, a chain
+ * entry with placeholder contract addresses, and a file written, resolved as `serve` resolves it, and removed.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { resolveConfig } from '../../src/api/resolve-config.ts';
-import type { SwitchyardConfig } from '../../src/internal/config-types.ts';
+import type { ChainConfig, SwitchyardConfig } from '../../src/internal/config-types.ts';
 
 /** Any address will do: resolveConfig checks the form, never the chain. */
 const PLACEHOLDER_ADDRESS = '0x0000000000000000000000000000000000000001';
@@ -43,4 +43,20 @@ export function resolveConfigFile(
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** A resolved chain as the serve config file spells it (resolve-config.ts): the fields it knows, no undefined contracts. */
+export function toFileChain(c: ChainConfig) {
+  return {
+    chainId: c.chainId,
+    name: c.name,
+    rpcUrls: c.rpcUrls,
+    nativeCurrency: c.nativeCurrency,
+    isTestnet: c.isTestnet,
+    confirmations: c.confirmations,
+    destinationBehindFill: c.destinationBehindFill,
+    rpcBatchSize: c.rpcBatchSize,
+    tokens: c.tokens,
+    contracts: Object.fromEntries(Object.entries(c.contracts).filter(([, v]) => v !== undefined)),
+  };
 }

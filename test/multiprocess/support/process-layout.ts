@@ -6,11 +6,11 @@
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { toFileChain } from '../../harness/config-file.ts';
 import type { TestDevnet } from '../../harness/devnet.ts';
 import { freePort } from '../../harness/free-port.ts';
 import { extractMarkedBlocks } from '../../operations/support/doc-blocks.ts';
 import { switchyardOnPath } from '../../operations/support/run-doc-block.ts';
-import { toFileChain } from '../../resilience/support/resilience-service.ts';
 import { type Role, type RoleProcess, startRoleProcess } from './role-process.ts';
 
 const GUIDE = path.resolve(import.meta.dirname, '../../../docs/operations.md');

@@ -15,6 +15,7 @@ import type { ChainConfig } from '../../../src/internal/config-types.ts';
 import { createSilentLogger } from '../../../src/internal/logger.ts';
 import { createStore } from '../../../src/store/create-store.ts';
 import type { Store } from '../../../src/store/types.ts';
+import { toFileChain } from '../../harness/config-file.ts';
 import { createTestDatabase, type Dialect, type TestDatabase } from '../../harness/database.ts';
 import { startTestDevnet, type TestDevnet, type TestDevnetChain } from '../../harness/devnet.ts';
 import { freePort } from '../../harness/free-port.ts';
@@ -159,20 +160,4 @@ export async function startResilienceService(
     },
   };
   return service;
-}
-
-/** The serve config file's chain shape (resolve-config.ts): the fields it knows, nothing else. */
-export function toFileChain(c: ChainConfig) {
-  return {
-    chainId: c.chainId,
-    name: c.name,
-    rpcUrls: c.rpcUrls,
-    nativeCurrency: c.nativeCurrency,
-    isTestnet: c.isTestnet,
-    confirmations: c.confirmations,
-    destinationBehindFill: c.destinationBehindFill,
-    rpcBatchSize: c.rpcBatchSize,
-    tokens: c.tokens,
-    contracts: Object.fromEntries(Object.entries(c.contracts).filter(([, v]) => v !== undefined)),
-  };
 }
