@@ -115,7 +115,7 @@ export async function findExecutedTransaction(
   client: PublicClient,
   account: Address,
 ): Promise<Hex | undefined> {
-  const head = await withChainErrors(() => client.getBlockNumber());
+  const head = await withChainErrors(() => client.getBlockNumber({ cacheTime: 0 }));
   const logs = await withChainErrors(() =>
     client.getLogs({
       address: account,

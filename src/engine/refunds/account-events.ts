@@ -61,7 +61,9 @@ export async function findAccountEvent(
   account: Address,
   event: 'Refunded' | 'Cancelled',
 ): Promise<Hex | undefined> {
-  const head = await withChainErrors(() => client.getBlockNumber());
+  // A fresh head: the caller has just read the account's state at latest, and a head cached from before the
+  // event's block would search a range without it (the step then recorded a cancelled account as FAILED).
+  const head = await withChainErrors(() => client.getBlockNumber({ cacheTime: 0 }));
   const range = { fromBlock: head > LOG_LOOKBACK_BLOCKS ? head - LOG_LOOKBACK_BLOCKS : 0n, toBlock: head };
   const hashes = await withChainErrors(async () =>
     event === 'Refunded'

@@ -163,7 +163,7 @@ async function record(ctx: EngineContext, input: StepInput, loaded: LoadedOrder,
 /** Someone else called OriginSettler.refund: find their transaction (OrderRefunded) and record it. */
 async function recordForeignRefund(ctx: EngineContext, input: StepInput, loaded: LoadedOrder) {
   const { client, config } = ctx.chain(loaded.originChainId);
-  const head = await withChainErrors(() => client.getBlockNumber());
+  const head = await withChainErrors(() => client.getBlockNumber({ cacheTime: 0 }));
   const logs = await withChainErrors(() =>
     client.getLogs({
       address: config.contracts.originSettler,
