@@ -64,6 +64,13 @@ describe('createLogger', () => {
     expect(records()[1]).not.toHaveProperty('step');
   });
 
+  it('writes a field once when a child binds it to the value its parent already did', () => {
+    const { log, lines, records } = capture();
+    log.child({ component: 'store' }).child({ component: 'store', path: 'a.db' }).info('migrated');
+    expect(lines[0]!.match(/"component"/g)).toHaveLength(1);
+    expect(records()[0]).toMatchObject({ component: 'store', path: 'a.db' });
+  });
+
   it('never writes a secret: keys, access keys, signatures, passwords, a database URL', () => {
     const { log, lines, records } = capture();
     const key = `0x${'ab'.repeat(32)}`;

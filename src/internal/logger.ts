@@ -85,9 +85,18 @@ function wrap(log: PinoLogger): Logger {
     info: (msg, fields) => (fields ? log.info(fields, msg) : log.info(msg)),
     warn: (msg, fields) => (fields ? log.warn(fields, msg) : log.warn(msg)),
     error: (msg, fields) => (fields ? log.error(fields, msg) : log.error(msg)),
-    // pino passes a child's bindings through no formatter: they are made loggable here.
-    child: (fields) => wrap(log.child(loggable(fields))),
+    child: (fields) => wrap(log.child(newBindings(log, fields))),
   };
+}
+
+/**
+ * A child's fields made loggable (pino passes bindings through no formatter), less those the parent already
+ * binds to the same value: pino appends bindings, so a subsystem that names its own component under a caller
+ * that named it too would write the key twice on every line.
+ */
+function newBindings(log: PinoLogger, fields: LogFields): LogFields {
+  const bound = log.bindings();
+  return Object.fromEntries(Object.entries(loggable(fields)).filter(([key, value]) => bound[key] !== value));
 }
 
 function lineSink(write: (line: string) => void): DestinationStream {
