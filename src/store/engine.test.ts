@@ -416,4 +416,28 @@ describeEachDialect('engine journal', ({ openStore, database }) => {
     });
     expect(none).toEqual([]);
   });
+
+  it('journals several steps of an intent in one call, each at its time, leaving one journaled before as it is', async () => {
+    const intentId = (await store.intents.insert(newIntent(project.id))).intentId;
+    const early = new Date('2034-01-01T00:00:00Z');
+    const late = new Date('2034-01-02T00:00:00Z');
+    await store.steps.enqueue({ intentId, step: 'deposit', runAt: early });
+    await store.steps.enqueueAll({
+      intentId,
+      steps: [{ step: 'deposit', runAt: late }, { step: 'origin-refund', runAt: late }, { step: 'origin' }],
+    });
+    const journal = await store.steps.list(intentId);
+    expect(journal.map((s) => [s.step, s.state, s.attempts])).toEqual([
+      ['deposit', 'pending', 0],
+      ['origin-refund', 'pending', 0],
+      ['origin', 'pending', 0],
+    ]);
+    expect(journal[0]!.nextAttemptAt).toEqual(early);
+    expect(journal[1]!.nextAttemptAt).toEqual(late);
+    expect(journal[2]!.nextAttemptAt.getTime()).toBeLessThanOrEqual(Date.now());
+    // Journaled now: created now, whenever it is due.
+    expect(journal[1]!.createdAt.getTime()).toBeLessThanOrEqual(Date.now());
+    await store.steps.enqueueAll({ intentId, steps: [] });
+    expect(await store.steps.list(intentId)).toEqual(journal);
+  });
 });

@@ -32,6 +32,18 @@ export function createStepsRepo(ctx: StoreContext): StepsRepo {
       return stepFromRow(row);
     },
 
+    async enqueueAll({ intentId, steps }) {
+      if (steps.length === 0) return;
+      const id = lower(intentId);
+      const now = ctx.now().getTime();
+      const rows = steps.map(({ step, runAt }) => ({
+        ...pendingRow(id, step, runAt?.getTime() ?? now),
+        created_at: now,
+        updated_at: now,
+      }));
+      await db.executeQuery(statements.insertPending(...shaped(rows)));
+    },
+
     async leaseDue({ owner, limit, leaseMs, now: at }) {
       const now = (at ?? ctx.now()).getTime();
       const { rows } = await db.executeQuery<IntentStepRow & Record<string, unknown>>(

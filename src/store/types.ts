@@ -428,6 +428,11 @@ export interface StepsRepo {
   /** Adds a step to the journal; a step already journaled for this intent is left as it is. */
   enqueue(input: { intentId: string; step: string; runAt?: Date }): Promise<IntentStep>;
   /**
+   * Journals several steps of one intent in one statement (each at its `runAt`, default now); a step already
+   * journaled is left as it is.
+   */
+  enqueueAll(input: { intentId: string; steps: readonly { step: string; runAt?: Date }[] }): Promise<void>;
+  /**
    * Leases up to `limit` due steps (pending, or running with an expired lease) to `owner` until
    * `now + leaseMs`, counting an attempt. Concurrent callers get disjoint steps (SKIP LOCKED on
    * Postgres, the single writer on SQLite).
