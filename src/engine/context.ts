@@ -41,6 +41,8 @@ export interface EngineContext {
   chain(chainId: number | bigint): EngineChain;
   /** Enqueues a step (to run at `runAt`, default now) and wakes the runner. */
   enqueue(intentId: string, step: string, runAt?: Date): Promise<void>;
+  /** Enqueues several steps of one intent in one statement (each at its `runAt`, default now) and wakes the runner. */
+  enqueueAll(intentId: string, steps: readonly { step: string; runAt?: Date | undefined }[]): Promise<void>;
   /** Refund timing (src/engine/refunds/constants.ts defaults; tests shorten them). */
   refundTiming?: Partial<RefundTiming>;
   /** Step runs and lease takeovers are counted here (src/metrics); absent: not counted. */

@@ -115,6 +115,13 @@ export function createIntentEngine(deps: IntentEngineDeps): IntentEngine {
       await store.steps.enqueue({ intentId, step, ...(runAt && { runAt }) });
       runnerKick();
     },
+    async enqueueAll(intentId, steps) {
+      await store.steps.enqueueAll({
+        intentId,
+        steps: steps.map(({ step, runAt }) => ({ step, ...(runAt && { runAt }) })),
+      });
+      runnerKick();
+    },
   };
   const runner = createStepRunner(ctx, {
     workerId,

@@ -62,13 +62,13 @@ export async function startExecution(ctx: EngineContext, input: StartExecutionIn
       hash,
     });
   }
-  await ctx.enqueue(intentId, 'deposit');
-  // Returns the deposit after the origin deadline if the origin never runs, and late deposits (refunds/):
-  // journaled to look first at that deadline (originRefundStep.firstLookAt), not now.
+  // The origin refund returns the deposit after the origin deadline if the origin never runs, and late
+  // deposits (refunds/): journaled to look first at that deadline (originRefundStep.firstLookAt), not now.
+  // Both steps in one statement.
   const firstLook = intent.planJson
     ? originRefundStep.firstLookAt?.(ctx, { intent, plan: loadPlan(intent) })
     : undefined;
-  await ctx.enqueue(intentId, 'origin-refund', firstLook);
+  await ctx.enqueueAll(intentId, [{ step: 'deposit' }, { step: originRefundStep.name, runAt: firstLook }]);
   crashPoint('execute:accepted');
 }
 

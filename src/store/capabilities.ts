@@ -40,6 +40,8 @@ export const SQLITE_PROFILE: DialectProfile = {
     supportsDataModifyingWith: false,
     // SQLite has json_group_array, but its reads are calls in the process: two cost no round trip.
     supportsJsonAggregation: false,
+    // The runner's read of the intent after a lease is a call in the process: nothing to fold.
+    supportsLeaseWithIntent: false,
   },
   columns: { serial: 'integer', amount: 'text', millis: 'integer' },
   triggers: 'inline',
@@ -54,6 +56,7 @@ export const POSTGRES_PROFILE: DialectProfile = {
     supportsConcurrentWriters: true,
     supportsDataModifyingWith: true,
     supportsJsonAggregation: true,
+    supportsLeaseWithIntent: true,
   },
   columns: { serial: 'serial', amount: sql`numeric(78,0)`, millis: 'bigint' },
   triggers: 'function',

@@ -6,12 +6,14 @@
  *
  * As in the transaction it replaces, the successors are journaled whether or not the step was still leased
  * to the caller (`done` says which), a successor journaled before is left as it is and not returned, and the
- * steps due now come before the later ones, so a step in both is journaled as due now.
+ * steps due now come before the later ones, so a step in both is journaled as due now. Each successor leased
+ * to the caller comes with its intent's row, as the step lease's do.
  */
 import { type Kysely, sql } from 'kysely';
-import { lower, stepFromRow } from './rows.ts';
+import { leasedStepFromRow, prefixedIntentColumns } from './lease-with-intent-postgres.ts';
+import { lower } from './rows.ts';
 import type { Database, IntentStepRow } from './schema.ts';
-import type { IntentStep, StepsRepo } from './types.ts';
+import type { LeasedStep, StepsRepo } from './types.ts';
 
 type CompleteInput = Parameters<StepsRepo['complete']>[0];
 
@@ -29,7 +31,7 @@ export async function completeStepPostgres(
   db: Kysely<Database>,
   input: CompleteInput & { enqueue: NonNullable<CompleteInput['enqueue']> },
   now: number,
-): Promise<{ done: boolean; leased: IntentStep[] }> {
+): Promise<{ done: boolean; leased: LeasedStep[] }> {
   const { id, owner, enqueue } = input;
   const lease = enqueue.leaseMs === undefined ? undefined : { owner, until: now + enqueue.leaseMs };
   const successors: Successor[] = [
@@ -51,8 +53,9 @@ export async function completeStepPostgres(
     })),
   ];
   const column = <K extends keyof Successor>(key: K) => successors.map((s) => s[key]);
-  // The outer SELECT keeps one row when nothing was inserted, so `done` always comes back.
-  const { rows } = await sql<IntentStepRow & { done: number }>`with "done" as (
+  // The outer SELECT keeps one row when nothing was inserted, so `done` always comes back. A successor
+  // leased here comes with its intent's row (lease-with-intent-postgres.ts): the worker runs it at once.
+  const { rows } = await sql<IntentStepRow & Record<string, unknown> & { done: number }>`with "done" as (
   update "intent_steps" set "state" = 'done', "lease_owner" = null, "lease_until" = null, "updated_at" = ${now}
   where "id" = ${id} and "lease_owner" = ${owner} and "state" = 'running' returning "id"
 ), "inserted" as (
@@ -64,12 +67,14 @@ export async function completeStepPostgres(
   on conflict ("intent_id", "step") do nothing
   returning *
 )
-select "inserted".*, (select count(*) from "done")::int as "done" from (select 1) as "one" left join "inserted" on true`.execute(
+select "inserted".*, ${sql.join(prefixedIntentColumns('i'))}, (select count(*) from "done")::int as "done"
+from (select 1) as "one" left join "inserted" on true
+  left join "intents" as "i" on "i"."intent_id" = "inserted"."intent_id" and "inserted"."state" = 'running'`.execute(
     db,
   );
   const done = (rows[0]?.done ?? 0) > 0;
   const leased = lease
-    ? rows.filter((row) => row.id !== null && row.state === 'running').map((row) => stepFromRow(row))
+    ? rows.filter((row) => row.id !== null && row.state === 'running').map(leasedStepFromRow)
     : [];
   return { done, leased };
 }

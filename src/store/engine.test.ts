@@ -356,4 +356,88 @@ describeEachDialect('engine journal', ({ openStore, database }) => {
         .sort(),
     ).toEqual(['destination', 'fill']);
   });
+
+  it('leases each step with its intent row as getForEngine reads it, where the store reads it in the lease', async () => {
+    const withIntent = store.capabilities.supportsLeaseWithIntent;
+    const live = (await store.intents.insert(newIntent(project.id, { planJson: '{"route":"x"}' }))).intentId;
+    const ended = (await store.intents.insert(newIntent(project.id))).intentId;
+    await store.intents.updateStatus({ intentId: ended, to: 'EXECUTING' });
+    await store.intents.updateStatus({ intentId: ended, to: 'ABORTED' });
+    const runAt = new Date('2033-01-01T00:00:00Z');
+    const steps = [
+      await store.steps.enqueue({ intentId: live, step: 'deposit', runAt }),
+      await store.steps.enqueue({ intentId: ended, step: 'origin', runAt }),
+    ];
+    const leased = (
+      await store.steps.leaseDue({
+        owner: 'w1',
+        limit: 1000,
+        leaseMs: 60_000,
+        now: new Date(runAt.getTime() + 1),
+      })
+    ).filter((s) => steps.some((step) => step.id === s.id));
+    expect(leased.map((s) => s.step)).toEqual(['deposit', 'origin']);
+    for (const step of leased) {
+      if (!withIntent) {
+        expect(step.intent).toBeUndefined();
+        continue;
+      }
+      expect(step.intent).toEqual(await store.intents.getForEngine(step.intentId));
+    }
+    if (withIntent) {
+      expect(leased[0]!.intent?.planJson).toBe('{"route":"x"}');
+      expect(leased[0]!.intent?.originTokenAmount).toBe(1_000_000n);
+      // A terminal intent comes as it is: the runner sees the status and skips the step.
+      expect(leased[1]!.intent?.status).toBe('ABORTED');
+    }
+
+    // The successors leased at completion carry the intent too, read after the step's own writes.
+    await store.intents.updateStatus({ intentId: live, to: 'EXECUTING' });
+    const { leased: next } = await store.steps.complete({
+      id: leased[0]!.id,
+      owner: 'w1',
+      enqueue: {
+        intentId: live,
+        steps: ['origin'],
+        leaseMs: 60_000,
+        later: [{ step: 'origin-refund', runAt: new Date(runAt.getTime() + 3_600_000) }],
+      },
+    });
+    expect(next.map((s) => s.step)).toEqual(['origin']);
+    const read = await store.intents.getForEngine(live);
+    expect(read?.status).toBe('EXECUTING');
+    if (withIntent) expect(next[0]!.intent).toEqual(read);
+    else expect(next[0]!.intent).toBeUndefined();
+    // Successors journaled without a lease carry nothing.
+    const { leased: none } = await store.steps.complete({
+      id: leased[1]!.id,
+      owner: 'w1',
+      enqueue: { intentId: ended, steps: ['fill'] },
+    });
+    expect(none).toEqual([]);
+  });
+
+  it('journals several steps of an intent in one call, each at its time, leaving one journaled before as it is', async () => {
+    const intentId = (await store.intents.insert(newIntent(project.id))).intentId;
+    const early = new Date('2034-01-01T00:00:00Z');
+    const late = new Date('2034-01-02T00:00:00Z');
+    await store.steps.enqueue({ intentId, step: 'deposit', runAt: early });
+    await store.steps.enqueueAll({
+      intentId,
+      steps: [{ step: 'deposit', runAt: late }, { step: 'origin-refund', runAt: late }, { step: 'origin' }],
+    });
+    const journal = await store.steps.list(intentId);
+    expect(journal.map((s) => [s.step, s.state, s.attempts])).toEqual([
+      ['deposit', 'pending', 0],
+      ['origin-refund', 'pending', 0],
+      ['origin', 'pending', 0],
+    ]);
+    expect(journal[0]!.nextAttemptAt).toEqual(early);
+    expect(journal[1]!.nextAttemptAt).toEqual(late);
+    expect(journal[2]!.nextAttemptAt.getTime()).toBeLessThanOrEqual(Date.now());
+    // Journaled now: created now, whenever it is due.
+    expect(journal[1]!.createdAt.getTime()).toBeLessThanOrEqual(Date.now());
+    await store.steps.enqueueAll({ intentId, steps: [] });
+    expect(await store.steps.list(intentId)).toEqual(journal);
+  });
 });

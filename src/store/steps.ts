@@ -9,6 +9,7 @@ import type { Kysely } from 'kysely';
 import { compileByShape, compileOnce } from './compiled-query.ts';
 import { completeStepPostgres } from './complete-step-postgres.ts';
 import type { StoreContext } from './context.ts';
+import { leasedStepFromRow, prefixedIntentColumns } from './lease-with-intent-postgres.ts';
 import { lower, stepFromRow } from './rows.ts';
 import type { Database, IntentStepRow } from './schema.ts';
 import type { IntentStep, StepsRepo } from './types.ts';
@@ -31,13 +32,25 @@ export function createStepsRepo(ctx: StoreContext): StepsRepo {
       return stepFromRow(row);
     },
 
+    async enqueueAll({ intentId, steps }) {
+      if (steps.length === 0) return;
+      const id = lower(intentId);
+      const now = ctx.now().getTime();
+      const rows = steps.map(({ step, runAt }) => ({
+        ...pendingRow(id, step, runAt?.getTime() ?? now),
+        created_at: now,
+        updated_at: now,
+      }));
+      await db.executeQuery(statements.insertPending(...shaped(rows)));
+    },
+
     async leaseDue({ owner, limit, leaseMs, now: at }) {
       const now = (at ?? ctx.now()).getTime();
-      const { rows } = await db.executeQuery<IntentStepRow>(
+      const { rows } = await db.executeQuery<IntentStepRow & Record<string, unknown>>(
         statements.lease({ owner, leaseUntil: now + leaseMs, now, limit }),
       );
       return rows
-        .map(stepFromRow)
+        .map(leasedStepFromRow)
         .sort((a, b) => a.nextAttemptAt.getTime() - b.nextAttemptAt.getTime() || a.id - b.id);
     },
 
@@ -234,7 +247,7 @@ function compileStatements({ db, capabilities }: StoreContext) {
         .orderBy('id')
         .limit(v.limit)
         .$if(capabilities.supportsSkipLocked, (qb) => qb.forUpdate().skipLocked());
-      return db
+      const lease = db
         .updateTable('intent_steps')
         .set((eb) => ({
           state: 'running',
@@ -251,7 +264,15 @@ function compileStatements({ db, capabilities }: StoreContext) {
           updated_at: v.now,
         }))
         .where('id', 'in', due)
-        .returningAll()
+        .returningAll();
+      if (!capabilities.supportsLeaseWithIntent) return lease.compile();
+      // Each leased step's intent row from the same statement (lease-with-intent-postgres.ts).
+      return db
+        .with('leased', () => lease)
+        .selectFrom('leased')
+        .leftJoin('intents as i', 'i.intent_id', 'leased.intent_id')
+        .selectAll('leased')
+        .select(prefixedIntentColumns('i'))
         .compile();
     }),
 

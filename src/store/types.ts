@@ -56,6 +56,11 @@ export interface StoreCapabilities {
   readonly supportsDataModifyingWith: boolean;
   /** Rows of another table as a JSON array in one column (`json_agg`), so a parent and its children are one read. */
   readonly supportsJsonAggregation: boolean;
+  /**
+   * The step lease, and the completion that leases successors, return each leased step's intent row from
+   * the same statement (LeasedStep.intent), so the step runner does not read it again.
+   */
+  readonly supportsLeaseWithIntent: boolean;
 }
 
 // ---------------------------------------------------------------- projects and keys
@@ -410,15 +415,29 @@ export interface IntentStep {
   updatedAt: Date;
 }
 
+/**
+ * A step leased to a worker. `intent` is its intent's row (as IntentsRepo.getForEngine maps it), read by the
+ * statement that took the lease when the store can (StoreCapabilities.supportsLeaseWithIntent); absent,
+ * the caller reads it.
+ */
+export interface LeasedStep extends IntentStep {
+  intent?: IntentRecord;
+}
+
 export interface StepsRepo {
   /** Adds a step to the journal; a step already journaled for this intent is left as it is. */
   enqueue(input: { intentId: string; step: string; runAt?: Date }): Promise<IntentStep>;
+  /**
+   * Journals several steps of one intent in one statement (each at its `runAt`, default now); a step already
+   * journaled is left as it is.
+   */
+  enqueueAll(input: { intentId: string; steps: readonly { step: string; runAt?: Date }[] }): Promise<void>;
   /**
    * Leases up to `limit` due steps (pending, or running with an expired lease) to `owner` until
    * `now + leaseMs`, counting an attempt. Concurrent callers get disjoint steps (SKIP LOCKED on
    * Postgres, the single writer on SQLite).
    */
-  leaseDue(input: { owner: string; limit: number; leaseMs: number; now?: Date }): Promise<IntentStep[]>;
+  leaseDue(input: { owner: string; limit: number; leaseMs: number; now?: Date }): Promise<LeasedStep[]>;
   /**
    * Extends the leases `owner` still holds on these running steps to `now + leaseMs` (the runner's
    * heartbeat: a live worker keeps its steps, a killed one's expire after one short lease).
@@ -441,7 +460,7 @@ export interface StepsRepo {
       leaseMs?: number;
       later?: { step: string; runAt: Date }[];
     };
-  }): Promise<{ done: boolean; leased: IntentStep[] }>;
+  }): Promise<{ done: boolean; leased: LeasedStep[] }>;
   /** Records a failure: retry at `retryAt`, or give up (`failed`) when it is absent. */
   fail(input: { id: number; owner: string; error: string; retryAt?: Date }): Promise<boolean>;
   /**
