@@ -55,7 +55,7 @@ import {
   WAIT_PER_ATTEMPT_MS,
 } from './sender-constants.ts';
 import type { TaskLeaseHolder } from './task-leases.ts';
-import type { SignedTransaction, TransactionJournal } from './transaction-journal.ts';
+import type { JournalMark, SignedTransaction, TransactionJournal } from './transaction-journal.ts';
 import { createTtlMemo } from './ttl-memo.ts';
 
 export type SendStage = 'signed' | 'broadcast' | 'mined';
@@ -69,8 +69,17 @@ export interface SendRequest {
   /** What the transaction is for; with intentId it names the transaction (one per intent and purpose). */
   purpose: string;
   intentId?: string;
-  /** Told about each stage, so receipt rows can follow (RELAYING, RELAYED, MINING). */
+  /** Told about each stage (the fill's successor goes out once the fill is in the pool). */
   onStage?: (stage: SendStage, hash: Hex) => Promise<void>;
+  /**
+   * Instead of onStage, for a caller that writes at each stage (a receipt row: RELAYING, RELAYED, MINING):
+   * it gets the journal's mark of that stage with it, and writes the mark itself, with its own write (one
+   * statement on Postgres), and the sender does not. `mark` is undefined for `signed` (allocateAndRecord
+   * journaled it), and for `mined` on a chain whose depth is more than one block (the sender marks the
+   * transaction mined once it is deep enough, on its own). The journal records a signed transaction before
+   * it is broadcast either way; only the broadcast and mined marks ride with the caller's write.
+   */
+  recordStage?: (stage: SendStage, hash: Hex, mark: JournalMark | undefined) => Promise<void>;
   /**
    * Sign without simulating: the call would revert now because it depends on a transaction still in the
    * pool, and the caller accepts an on-chain revert if it lands first. Signed with this gas limit (as is)
@@ -215,6 +224,12 @@ export function createTransactionSender(deps: TransactionSenderDeps): Transactio
   }
 
   async function broadcast(client: PublicClient, tx: SignedTransaction): Promise<void> {
+    await sendRaw(client, tx);
+    await journal.markBroadcast({ hash: tx.hash });
+  }
+
+  /** Hands the stored bytes to the node; the journal's broadcast mark is the caller's. */
+  async function sendRaw(client: PublicClient, tx: SignedTransaction): Promise<void> {
     try {
       await client.request({ method: 'eth_sendRawTransaction', params: [tx.raw as Hex] });
     } catch (error) {
@@ -222,7 +237,6 @@ export function createTransactionSender(deps: TransactionSenderDeps): Transactio
       // "already known" / "nonce too low": the wait below tells whether it was ours that got in.
       if (!(mapped instanceof NonceAlreadyUsedError)) throw mapped;
     }
-    await journal.markBroadcast({ hash: tx.hash });
   }
 
   async function signNew(req: SendRequest): Promise<SignedTransaction> {
@@ -384,9 +398,21 @@ export function createTransactionSender(deps: TransactionSenderDeps): Transactio
           }),
         );
         if (!receipt) continue;
+        const mined: JournalMark = {
+          stage: 'mined',
+          hash: tx.hash,
+          status: receipt.status === 'success' ? 'mined' : 'failed',
+          block: receipt.blockNumber,
+          index: receipt.transactionIndex,
+        };
+        // One block deep is deep enough: the receipt's first report carries the journal's mined mark.
+        let marked = false;
         if (!minedReported) {
           minedReported = true;
-          await req.onStage?.('mined', tx.hash as Hex);
+          if (req.recordStage) {
+            marked = depth <= 1n;
+            await req.recordStage('mined', tx.hash as Hex, marked ? mined : undefined);
+          } else await req.onStage?.('mined', tx.hash as Hex);
         }
         // A receipt is one confirmation; deeper ones need the head, read fresh (viem caches the block
         // number for the client's polling interval, which would hold every send back that long).
@@ -394,12 +420,7 @@ export function createTransactionSender(deps: TransactionSenderDeps): Transactio
           const head = await withChainErrors(() => client.getBlockNumber({ cacheTime: 0 }));
           if (head - receipt.blockNumber + 1n < depth) break;
         }
-        await journal.markMined({
-          hash: tx.hash,
-          status: receipt.status === 'success' ? 'mined' : 'failed',
-          block: receipt.blockNumber,
-          index: receipt.transactionIndex,
-        });
+        if (!marked) await journal.markMined(mined);
         crashPoint(`${req.purpose}:mined`);
         for (const other of candidates) {
           if (other.hash !== tx.hash) await journal.markReplaced(other.hash);
@@ -543,14 +564,20 @@ export function createTransactionSender(deps: TransactionSenderDeps): Transactio
       const client = clientFor(req.chainId);
       if (candidates.length === 0) {
         const signed = await signNew(req);
-        await req.onStage?.('signed', signed.hash as Hex);
+        if (req.recordStage) await req.recordStage('signed', signed.hash as Hex, undefined);
+        else await req.onStage?.('signed', signed.hash as Hex);
         crashPoint(`${req.purpose}:signed`);
         candidates = [signed];
       }
       // Resumed or new: (re-)broadcast the newest as stored; never re-signed with another nonce.
       const latest = candidates.at(-1)!;
-      await broadcast(client, latest);
-      await req.onStage?.('broadcast', latest.hash as Hex);
+      if (req.recordStage) {
+        await sendRaw(client, latest);
+        await req.recordStage('broadcast', latest.hash as Hex, { stage: 'broadcast', hash: latest.hash });
+      } else {
+        await broadcast(client, latest);
+        await req.onStage?.('broadcast', latest.hash as Hex);
+      }
       crashPoint(`${req.purpose}:broadcast`);
       return waitForAny(req, candidates);
     },

@@ -37,6 +37,22 @@ export interface SignTransactionInput {
   sign(nonce: number): Promise<{ raw: string; hash: string }>;
 }
 
+/**
+ * A journal mark that a caller's own write records with it, in one statement where the store can (a receipt
+ * row's move at the same stage of the same send: `TransactionsRepo.advance`'s `journalMark`). The same change
+ * as `markBroadcast` (only a row still `signed` moves) or `markMined`.
+ */
+export type JournalMark =
+  | { stage: 'broadcast'; hash: string; at?: Date }
+  | {
+      stage: 'mined';
+      hash: string;
+      status: 'mined' | 'failed';
+      at?: Date;
+      block?: bigint | number;
+      index?: number;
+    };
+
 export interface TransactionJournal {
   /**
    * Allocates a nonce, signs, and stores the signed transaction in one database transaction, so a

@@ -3,7 +3,8 @@
  * MINING → SUCCEEDED | FAILED. Every write goes through the store, which wakes WaitIntentReceipt waiters.
  */
 import type { Hex } from 'viem';
-import type { SendStage } from '../chains/create-transaction-sender.ts';
+import type { SendRequest, SendStage } from '../chains/create-transaction-sender.ts';
+import type { JournalMark } from '../chains/transaction-journal.ts';
 import type { Store, TransactionKind, TransactionStatus, TransactionUpsert } from '../store/types.ts';
 
 /** Receipt order of transaction statuses: a row never moves back (a resumed step re-reports stages). */
@@ -30,15 +31,23 @@ export interface RowWrite extends Omit<TransactionUpsert, 'intentId' | 'kind' | 
 /**
  * Writes the row unless it is already past `status` (terminal rows are final), as one conditional statement:
  * two writers (ExecuteIntent's PENDING, the deposit step's SUCCEEDED) cannot move it back between a read
- * and a write.
+ * and a write. A sender's journal mark given with it is written with it (one statement on Postgres), and
+ * whether or not the row moves.
  */
 export async function writeRow(
   store: Store,
   intentId: string,
   kind: TransactionKind,
   write: RowWrite,
+  journalMark?: JournalMark,
 ): Promise<void> {
-  await store.transactions.advance({ intentId, kind, ...write, from: MAY_MOVE_TO.get(write.status)! });
+  await store.transactions.advance({
+    intentId,
+    kind,
+    ...write,
+    from: MAY_MOVE_TO.get(write.status)!,
+    ...(journalMark && { journalMark }),
+  });
 }
 
 /** Per target status, the stored statuses a row may move from: not final, not past the target. */
@@ -51,9 +60,11 @@ function isFinal(status: TransactionStatus): boolean {
 }
 
 /**
- * A sender stage callback that walks the row through RELAYING → RELAYED → MINING with the real hash.
- * `calldata` is written from the broadcast on: from then it is public, while a signed transaction not yet
- * sent may carry an owner's authorization (a gasless permit) that receipts must not show early.
+ * The sender's stage recorder (`SendRequest.recordStage`) that walks the row through RELAYING → RELAYED →
+ * MINING with the real hash, each move carrying the journal's mark of its stage (broadcast, mined): one
+ * statement per stage on Postgres instead of two. `calldata` is written from the broadcast on: from then it
+ * is public, while a signed transaction not yet sent may carry an owner's authorization (a gasless permit)
+ * that receipts must not show early.
  */
 export function rowStages(
   store: Store,
@@ -61,12 +72,18 @@ export function rowStages(
   kind: TransactionKind,
   base: Omit<RowWrite, 'status' | 'txnHash' | 'calldata'>,
   calldata?: Hex,
-): (stage: SendStage, hash: Hex) => Promise<void> {
-  return (stage, hash) =>
-    writeRow(store, intentId, kind, {
-      ...base,
-      status: STAGE_STATUS[stage],
-      txnHash: hash,
-      ...(calldata && stage !== 'signed' && { calldata }),
-    });
+): NonNullable<SendRequest['recordStage']> {
+  return (stage, hash, mark) =>
+    writeRow(
+      store,
+      intentId,
+      kind,
+      {
+        ...base,
+        status: STAGE_STATUS[stage],
+        txnHash: hash,
+        ...(calldata && stage !== 'signed' && { calldata }),
+      },
+      mark,
+    );
 }

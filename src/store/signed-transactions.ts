@@ -2,12 +2,55 @@
  * The signed-transaction journal: every transaction is stored before it is broadcast, so after a
  * crash it is re-broadcast as it was (same nonce, same bytes) rather than signed again.
  */
+import type { Kysely } from 'kysely';
+import type { JournalMark } from '../chains/transaction-journal.ts';
 import { createPgAllocateAndRecord } from './allocate-and-record-postgres.ts';
 import type { StoreContext } from './context.ts';
 import { allocateNonce } from './nonces.ts';
 import { lower, signedTransactionFromRow } from './rows.ts';
-import type { SignedTransactionRow } from './schema.ts';
+import type { Database, SignedTransactionRow } from './schema.ts';
 import type { SignedTransaction, SignedTransactionsRepo, SignTransactionInput } from './types.ts';
+
+/** A journal mark as its statement writes it: the hash lower-cased, times in ms, the block a number. */
+export type StoredMark =
+  | { stage: 'broadcast'; hash: string; at: number }
+  | { stage: 'mined'; hash: string; status: 'mined' | 'failed'; at: number; block?: number; index?: number };
+
+export function storedMark(mark: JournalMark, now: number): StoredMark {
+  const at = mark.at?.getTime() ?? now;
+  if (mark.stage === 'broadcast') return { stage: 'broadcast', hash: lower(mark.hash), at };
+  return {
+    stage: 'mined',
+    hash: lower(mark.hash),
+    status: mark.status,
+    at,
+    ...(mark.block !== undefined && { block: Number(mark.block) }),
+    ...(mark.index !== undefined && { index: mark.index }),
+  };
+}
+
+/**
+ * The journal's change for a mark, to run alone (markBroadcast, markMined) or inside a receipt row's write
+ * (transactions.ts). A broadcast mark moves only a row still `signed`: re-broadcasts keep the first time.
+ */
+export function journalMarkUpdate(db: Kysely<Database>, mark: StoredMark) {
+  if (mark.stage === 'broadcast') {
+    return db
+      .updateTable('signed_transactions')
+      .set({ status: 'broadcast', broadcast_at: mark.at })
+      .where('hash', '=', mark.hash)
+      .where('status', '=', 'signed');
+  }
+  return db
+    .updateTable('signed_transactions')
+    .set({
+      status: mark.status,
+      mined_at: mark.at,
+      ...(mark.block !== undefined && { mined_block: mark.block }),
+      ...(mark.index !== undefined && { mined_index: mark.index }),
+    })
+    .where('hash', '=', mark.hash);
+}
 
 /** The shared row mapping plus where the transaction was mined (migration 0004). */
 function fromRow(row: SignedTransactionRow): SignedTransaction {
@@ -19,16 +62,8 @@ function fromRow(row: SignedTransactionRow): SignedTransaction {
 export function createSignedTransactionsRepo(ctx: StoreContext): SignedTransactionsRepo {
   const { db } = ctx;
 
-  const setStatus = async (
-    hash: string,
-    status: string,
-    extra: { broadcast_at?: number; mined_at?: number; mined_block?: number; mined_index?: number } = {},
-  ) => {
-    await db
-      .updateTable('signed_transactions')
-      .set({ status, ...extra })
-      .where('hash', '=', lower(hash))
-      .execute();
+  const setStatus = async (hash: string, status: string) => {
+    await db.updateTable('signed_transactions').set({ status }).where('hash', '=', lower(hash)).execute();
   };
 
   const allocateInTransaction = async (input: SignTransactionInput): Promise<SignedTransaction> => {
@@ -95,21 +130,12 @@ export function createSignedTransactionsRepo(ctx: StoreContext): SignedTransacti
       return fromRow(row);
     },
 
-    async markBroadcast({ hash, at }) {
-      // Only a transaction still in 'signed' moves: re-broadcasts keep the first broadcast time.
-      await db
-        .updateTable('signed_transactions')
-        .set({ status: 'broadcast', broadcast_at: (at ?? ctx.now()).getTime() })
-        .where('hash', '=', lower(hash))
-        .where('status', '=', 'signed')
-        .execute();
+    async markBroadcast(mark) {
+      await journalMarkUpdate(db, storedMark({ stage: 'broadcast', ...mark }, ctx.now().getTime())).execute();
     },
-    markMined: ({ hash, status, at, block, index }) =>
-      setStatus(hash, status, {
-        mined_at: (at ?? ctx.now()).getTime(),
-        ...(block !== undefined && { mined_block: Number(block) }),
-        ...(index !== undefined && { mined_index: index }),
-      }),
+    async markMined(mark) {
+      await journalMarkUpdate(db, storedMark({ stage: 'mined', ...mark }, ctx.now().getTime())).execute();
+    },
 
     async markResent(hash) {
       await db

@@ -1,10 +1,11 @@
 /** The receipt transactions of an intent: one row per (intent, kind). */
-import { type Kysely, sql } from 'kysely';
+import { type CompiledQuery, type Kysely, sql } from 'kysely';
 import { compileByShape, compileOnce } from './compiled-query.ts';
 import type { StoreContext } from './context.ts';
 import type { WriteNotifications } from './intent-events-postgres.ts';
 import { lower, transactionFromRow } from './rows.ts';
 import type { Database, IntentTransactionRow } from './schema.ts';
+import { journalMarkUpdate, type StoredMark, storedMark } from './signed-transactions.ts';
 import type { TransactionsRepo, TransactionUpsert } from './types.ts';
 
 export function selectTransactionsOf(
@@ -78,7 +79,7 @@ export function createTransactionsRepo(ctx: StoreContext): TransactionsRepo {
       return transactionFromRow(row);
     },
 
-    async advance({ from, onlyWithoutMeta, ...input }) {
+    async advance({ from, onlyWithoutMeta, journalMark, ...input }) {
       const now = ctx.now().getTime();
       const intentId = lower(input.intentId);
       if (from.length === 0) throw new RangeError('advance: `from` names no status the row may move from');
@@ -95,7 +96,18 @@ export function createTransactionsRepo(ctx: StoreContext): TransactionsRepo {
       const shape = `${Object.keys(set).join(',')}|${from.length}|${onlyWithoutMeta ? 'once' : ''}`;
       // Postgres: the NOTIFY rides in the statement (one round trip, not two); no row moved, none is sent.
       const inWrite = ctx.notifyInWrite;
-      const query = inWrite ? statements.advanceNotifying(shape, values) : statements.advance(shape, values);
+      const mark = journalMark && storedMark(journalMark, now);
+      let query: CompiledQuery;
+      if (mark && ctx.capabilities.supportsDataModifyingWith) {
+        // The journal's mark and the row's move in one statement: they commit together, one round trip.
+        for (const [field, value] of Object.entries(mark))
+          if (field !== 'stage') values[`mark:${field}`] = value;
+        query = statements.advanceMarking(`${shape}#${markShape(mark)}#${inWrite ? 'notify' : ''}`, values);
+      } else {
+        // SQLite: the mark first, on its own (a call in the process, no round trip), as the sender wrote it.
+        if (mark) await journalMarkUpdate(db, mark).execute();
+        query = inWrite ? statements.advanceNotifying(shape, values) : statements.advance(shape, values);
+      }
       const row = (await db.executeQuery<IntentTransactionRow>(query)).rows[0];
       if (!row) return undefined;
       if (inWrite) inWrite.deliver(intentId);
@@ -156,15 +168,61 @@ function compileStatements(db: Kysely<Database>, notifications: WriteNotificatio
      * `advance` with the change's NOTIFY in the same statement (Postgres, a data-modifying WITH): sent when
      * the statement commits, and only when a row moved (the SELECT reads the moved rows).
      */
-    advanceNotifying: compileByShape((v: Record<string, unknown>, shape) => {
-      const channel = notifications?.changeChannel;
-      if (!channel) throw new Error('advanceNotifying needs in-write notifications (Postgres)');
-      return db
+    advanceNotifying: compileByShape((v: Record<string, unknown>, shape) =>
+      db
         .with('moved', () => advanceQuery(v, shape))
         .selectFrom('moved')
         .selectAll()
-        .select(sql<string>`pg_notify(${sql.lit(channel)}, moved.intent_id)`.as('notified'))
-        .compile();
+        .select(notified())
+        .compile(),
+    ),
+
+    /**
+     * `advance` with the sender's journal mark for the same stage (Postgres, a data-modifying WITH): one
+     * statement, so the mark and the move commit together. The mark's UPDATE runs whether or not the row
+     * moves (a data-modifying WITH always runs to completion); the SELECT reads only the moved row, and with
+     * `notify` in the shape it sends the change's NOTIFY as `advanceNotifying` does. Shape:
+     * `<advance's shape>#<markShape>#<"notify" or nothing>`; values: advance's and `mark:<field>` (StoredMark).
+     */
+    advanceMarking: compileByShape((v: Record<string, unknown>, shape) => {
+      const [advanceShape, marked, notify] = shape.split('#') as [string, string, string];
+      const moved = db
+        .with('marked', () => journalMarkUpdate(db, markFromValues(v, marked)))
+        .with('moved', () => advanceQuery(v, advanceShape))
+        .selectFrom('moved')
+        .selectAll();
+      return (notify ? moved.select(notified()) : moved).compile();
     }),
+  };
+
+  /** The change's NOTIFY, sent when the statement commits (the SELECT reads only moved rows). */
+  function notified() {
+    const channel = notifications?.changeChannel;
+    if (!channel) throw new Error('a notifying receipt write needs in-write notifications (Postgres)');
+    return sql<string>`pg_notify(${sql.lit(channel)}, moved.intent_id)`.as('notified');
+  }
+}
+
+/** Which mark a statement carries and which of its optional fields it sets: part of the compiled shape. */
+function markShape(mark: StoredMark): string {
+  if (mark.stage === 'broadcast') return 'broadcast';
+  return ['mined', mark.block !== undefined && 'block', mark.index !== undefined && 'index']
+    .filter(Boolean)
+    .join(',');
+}
+
+/** The mark of a `markShape`, its values read from `mark:<field>` (markers at the one build). */
+function markFromValues(v: Record<string, unknown>, shape: string): StoredMark {
+  const [stage, ...optional] = shape.split(',');
+  const hash = v['mark:hash'] as string;
+  const at = v['mark:at'] as number;
+  if (stage === 'broadcast') return { stage, hash, at };
+  return {
+    stage: 'mined',
+    hash,
+    at,
+    status: v['mark:status'] as 'mined' | 'failed',
+    ...(optional.includes('block') && { block: v['mark:block'] as number }),
+    ...(optional.includes('index') && { index: v['mark:index'] as number }),
   };
 }

@@ -8,6 +8,7 @@
  * lowercase (callers checksum for display); every read of an intent is scoped to a project.
  */
 import type {
+  JournalMark,
   SignedTransaction,
   SignedTransactionStatus,
   SignTransactionInput,
@@ -387,6 +388,12 @@ export interface TransactionsRepo {
        * deposit authorization, verified once). An insert is not affected.
        */
       onlyWithoutMeta?: boolean;
+      /**
+       * The sender's journal mark at the same stage of the same send, written with the row: in the same
+       * statement where the store can (a data-modifying WITH on Postgres), else just before it. The mark
+       * applies whether or not the row moves (the journal records the transaction; the receipt shows it).
+       */
+      journalMark?: JournalMark;
     },
   ): Promise<IntentTransactionRecord | undefined>;
   list(intentId: string): Promise<IntentTransactionRecord[]>;

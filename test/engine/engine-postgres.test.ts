@@ -39,5 +39,17 @@ it('moves USDC from beta to gamma on Postgres and settles', async () => {
       .map((r) => r.kind)
       .sort(),
   ).toEqual(['deposit', 'destination', 'origin']);
+  // The sends' journal marks (the origin's and destination's ride in their receipt rows' writes): every
+  // transaction of the intent is recorded broadcast, then mined where it was mined; none is left to re-send.
+  const journaled = await f.store.signedTransactions.listForIntent(intentId);
+  const mined = journaled.filter((t) => t.status === 'mined').map((t) => t.purpose);
+  expect(mined).toEqual(expect.arrayContaining(['origin-execute', 'solver-fill']));
+  expect(mined.some((p) => p.startsWith('destination-execute'))).toBe(true);
+  for (const tx of journaled) {
+    // An early destination execution that landed before the fill reverted: `failed`, mined all the same.
+    expect(['mined', 'failed']).toContain(tx.status);
+    expect(tx.broadcastAt).toBeInstanceOf(Date);
+    expect(tx.minedBlock).toBeGreaterThan(0);
+  }
   await engine.stop();
 }, 60_000);

@@ -7,7 +7,8 @@
  *
  * A point that does not fire within CRASH_FIRE_TIMEOUT_MS fails that point by name; after every point the
  * child is SIGKILLed whatever happened and each start listens on a fresh port, so one failed point cannot
- * take the others down with it.
+ * take the others down with it. CRASH_AT_STEP_DB=postgres runs the same points on PostgreSQL (DATABASE_URL, or
+ * an embedded server; outside `npm test`, which runs two of them in crash-postgres.test.ts).
  */
 import type { Address } from 'viem';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -43,8 +44,10 @@ const CRASH_POINTS = [
   'settle-batch:broadcast',
 ] as const;
 
+const DIALECT = process.env.CRASH_AT_STEP_DB === 'postgres' ? 'postgres' : 'sqlite';
+
 // Each point starts `serve` itself, with its crash hook.
-const suite = useResilienceSuite({ start: false });
+const suite = useResilienceSuite({ service: () => ({ dialect: DIALECT }), start: false });
 // Whatever happened in the point (its crash never came, an assertion failed, the test timed out), no
 // `serve` child outlives it.
 afterEach(async () => {

@@ -28,19 +28,15 @@ export const settleStep: StepDefinition = {
     const origin = ctx.chain(originChainId);
     const dest = ctx.chain(order.destChainId);
     const settler = origin.config.contracts.originSettler;
-    const journaled = await ctx.sender.journaled({
-      intentId: intent.intentId,
-      purpose: SETTLE_PURPOSE,
-      chainId: origin.config.chainId,
-    });
+    // One read of the intent's journal for its settle and its fill: the fill step journals settlement as it
+    // completes, so its rows are final by now, and only this step (its lease held) journals a settle.
+    const rows = await ctx.store.signedTransactions.listForIntent(intent.intentId);
+    const journaled = rows.filter((t) => t.purpose === SETTLE_PURPOSE && t.chainId === origin.config.chainId);
     const isOver = () => orderOver(ctx, origin.client, settler, orderId);
     if (journaled.length === 0 && (await isOver())) return { kind: 'done', next: [] };
-    const fills = await ctx.sender.journaled({
-      intentId: intent.intentId,
-      purpose: FILL_PURPOSE,
-      chainId: dest.config.chainId,
-    });
-    const fillHash = fills.find((f) => f.status === 'mined')?.hash as Hex | undefined;
+    const fillHash = rows.find(
+      (t) => t.purpose === FILL_PURPOSE && t.chainId === dest.config.chainId && t.status === 'mined',
+    )?.hash as Hex | undefined;
     const attestation = await ctx.attester.attest({
       order,
       orderId,
