@@ -45,7 +45,7 @@ function eventsServer(): void {
         chains: BENCH_CHAINS,
         operator: throwawayOperator(),
         store,
-        engine: { requestExecution: async () => {} },
+        engine: { requestExecution: async () => undefined },
         rateLimit: false,
         projectName: BENCH_PROJECT,
         events: {

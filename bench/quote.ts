@@ -124,7 +124,7 @@ async function main(): Promise<number> {
       chains: net.chainConfigs,
       operator: devnetOperator(net.devnet),
       store,
-      engine: { requestExecution: async () => {} },
+      engine: { requestExecution: async () => undefined },
       intentServices: { serviceFeeBps: SERVICE_FEE_BPS },
       rateLimit: false,
       readClients: clients,

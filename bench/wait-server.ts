@@ -58,7 +58,7 @@ function waitServer(): void {
         chains: BENCH_CHAINS,
         operator: throwawayOperator(),
         store,
-        engine: { requestExecution: async () => {} },
+        engine: { requestExecution: async () => undefined },
         intentServices: { waitHoldMs: HOLD_MS },
         rateLimit: false,
         projectName: BENCH_PROJECT,

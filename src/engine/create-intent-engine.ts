@@ -149,10 +149,10 @@ export function createIntentEngine(deps: IntentEngineDeps): IntentEngine {
   });
 
   return {
-    async requestExecution({ intentId, depositTransactionHash, depositSignature }) {
+    async requestExecution({ intentId, depositTransactionHash, depositSignature, intent }) {
       // A gasless deposit (verified by ExecuteIntent) is pulled inside the origin execution: src/engine/gasless.
       const gasless = depositSignature ? toDepositIntentEntry(depositSignature) : undefined;
-      await startExecution(ctx, { intentId, depositTransactionHash, gasless });
+      return startExecution(ctx, { intentId, depositTransactionHash, gasless, intent });
     },
     retryExecution: (input) => retryExecution(ctx, input),
     async relayRecovery(input) {

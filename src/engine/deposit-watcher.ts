@@ -40,7 +40,7 @@ export function createDepositWatcher(
     batch?: number;
     /** The chains whose quotes' addresses are watched for deposits without a commit. */
     chainIds: readonly number[];
-    startExecution: (intentId: string) => Promise<void>;
+    startExecution: (intentId: string) => Promise<unknown>;
     /** This worker's task leases: of several workers, the holder of DEPOSIT_WATCH_TASK runs the rounds. */
     leases: TaskLeaseHolder;
   },

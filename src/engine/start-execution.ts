@@ -11,6 +11,7 @@
 import type { Address, Hex } from 'viem';
 import { crashPoint } from '../chains/debug-crash-point.ts';
 import { isTerminal } from '../store/statuses.ts';
+import type { IntentRecord, IntentStatus } from '../store/types.ts';
 import type { EngineContext } from './context.ts';
 import { readDepositPayment } from './deposit-payment.ts';
 import { ForeignDepositTransactionError, IntentNotFoundError } from './errors.ts';
@@ -24,14 +25,17 @@ export interface StartExecutionInput {
   intentId: string;
   depositTransactionHash?: Hex | undefined;
   gasless?: DepositIntentEntry | undefined;
+  /** The row as the caller has just read it (ExecuteIntent); read here when absent (the deposit watcher). */
+  intent?: IntentRecord | undefined;
 }
 
-export async function startExecution(ctx: EngineContext, input: StartExecutionInput): Promise<void> {
+/** Resolves to the intent's status as this call left it. */
+export async function startExecution(ctx: EngineContext, input: StartExecutionInput): Promise<IntentStatus> {
   const { store } = ctx;
   const { intentId, depositTransactionHash: hash, gasless } = input;
-  const intent = await store.intents.getForEngine(intentId);
+  const intent = input.intent ?? (await store.intents.getForEngine(intentId));
   if (!intent) throw new IntentNotFoundError(`intent ${intentId} not found`, { details: { intentId } });
-  if (isTerminal(intent.status)) return;
+  if (isTerminal(intent.status)) return intent.status;
   const target = {
     to: intent.originIntentAddress as Address,
     token: intent.originTokenAddress as Address,
@@ -40,7 +44,7 @@ export async function startExecution(ctx: EngineContext, input: StartExecutionIn
   // Before the status: a differing signature is refused with nothing moved, and a crash between the two
   // leaves an entry the repeat finds identical.
   if (gasless) await recordGaslessRequest(store, intent, gasless);
-  await store.intents.updateStatus({
+  const moved = await store.intents.updateStatus({
     intentId,
     to: 'EXECUTING',
     ...(hash && { depositTransactionHash: hash }),
@@ -70,6 +74,7 @@ export async function startExecution(ctx: EngineContext, input: StartExecutionIn
     : undefined;
   await ctx.enqueueAll(intentId, [{ step: 'deposit' }, { step: originRefundStep.name, runAt: firstLook }]);
   crashPoint('execute:accepted');
+  return moved.status ?? intent.status;
 }
 
 /**

@@ -3,13 +3,20 @@
  * The intent services call `requestExecution` after ExecuteIntent validation; the engine owns
  * every status change from EXECUTING onwards and every receipt-row update.
  */
+import type { IntentRecord, IntentStatus } from '../store/types.ts';
+
 export interface IntentEngine {
-  /** ExecuteIntent calls this after validation; idempotent (a repeat is harmless). depositTransactionHash may be unmined. */
+  /**
+   * ExecuteIntent calls this after validation; idempotent (a repeat is harmless). depositTransactionHash may be
+   * unmined. `intent` is the row the caller has just read, so the engine does not read it again. Resolves to
+   * the intent's status as the call left it (undefined: unknown, read it).
+   */
   requestExecution(input: {
     intentId: string;
     depositTransactionHash?: `0x${string}`;
     depositSignature?: unknown;
-  }): Promise<void>;
+    intent?: IntentRecord;
+  }): Promise<IntentStatus | undefined>;
   /**
    * RetryIntent, after its checks: a FAILED intent runs again from its deposit step with the replacement
    * deposit's hash. False when the intent is no longer FAILED (nothing was written).

@@ -59,7 +59,7 @@ beforeAll(async () => {
   svc = await startTestService({
     chains,
     operator: devnetOperator(net.devnet),
-    engine: { requestExecution: async () => {} },
+    engine: { requestExecution: async () => undefined },
     rateLimit: false,
     chainHealthIntervalMs: NEVER_MS,
     log: createLogger({ level: 'info', format: 'json', write: (line) => logs.push(JSON.parse(line)) }),

@@ -24,7 +24,7 @@ beforeAll(async () => {
   net = await startTestDevnet();
   beta = net.chains[1]!;
   // Quotes only: a recording engine, so neither service sends anything.
-  const engine = { requestExecution: async () => {} };
+  const engine = { requestExecution: async () => undefined };
   const operator = devnetOperator(net.devnet);
   plain = await startTestService({ chains: net.chainConfigs, operator, engine, rateLimit: false });
   const cappedChains = net.chainConfigs.map((c) =>

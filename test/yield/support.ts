@@ -42,7 +42,7 @@ export function startYieldServer(net: TestDevnet): Promise<YieldServer> {
   return startTestService({
     chains: net.chainConfigs,
     operator: devnetOperator(net.devnet),
-    engine: { requestExecution: async () => {} },
+    engine: { requestExecution: async () => undefined },
     rateLimit: false,
   });
 }

@@ -12,7 +12,7 @@
 import { ForeignDepositTransactionError } from '../../engine/errors.ts';
 import { GaslessEntryConflictError } from '../../engine/gasless/index.ts';
 import { InvalidInputError, SwitchyardError } from '../../internal/errors.ts';
-import type { IntentRecord } from '../../store/index.ts';
+import type { IntentRecord, IntentStatus } from '../../store/index.ts';
 import {
   DepositSignatureRejectedError,
   DepositTransactionRejectedError,
@@ -46,17 +46,19 @@ export function createExecuteIntent(deps: IntentServicesDeps, now: () => Date): 
     if (depositSignature) {
       await verifyDepositSignature(deps, { projectId, record, signature: depositSignature });
     }
+    let status: IntentStatus | undefined;
     try {
-      await engine.requestExecution({
+      status = await engine.requestExecution({
         intentId,
+        intent: record,
         ...(depositTransactionHash && { depositTransactionHash: depositTransactionHash as `0x${string}` }),
         ...(depositSignature && { depositSignature }),
       });
     } catch (error) {
       throw rejectionOf(error, Boolean(depositSignature));
     }
-    const current = await store.intents.get({ projectId, intentId });
-    return { intentId: record.intentId, intentStatus: current?.status ?? record.status };
+    status ??= (await store.intents.get({ projectId, intentId }))?.status;
+    return { intentId: record.intentId, intentStatus: status ?? record.status };
   };
 }
 

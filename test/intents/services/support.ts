@@ -17,7 +17,8 @@ export interface RecordingEngine {
   calls: { intentId: string; depositTransactionHash?: string; depositSignature?: unknown }[];
   /** When set, requestExecution throws it (to test how refusals surface). */
   failWith?: Error;
-  requestExecution(input: RecordingEngine['calls'][number]): Promise<void>;
+  /** Records what was asked, without the row ExecuteIntent passes along; the status is left to a read. */
+  requestExecution(input: RecordingEngine['calls'][number] & { intent?: unknown }): Promise<undefined>;
 }
 
 export function createRecordingEngine(): RecordingEngine {
@@ -25,7 +26,9 @@ export function createRecordingEngine(): RecordingEngine {
     calls: [],
     async requestExecution(input) {
       if (engine.failWith) throw engine.failWith;
-      engine.calls.push(input);
+      const { intent: _row, ...call } = input;
+      engine.calls.push(call);
+      return undefined;
     },
   };
   return engine;
