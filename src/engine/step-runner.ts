@@ -99,6 +99,7 @@ export function createStepRunner(ctx: EngineContext, options: StepRunnerOptions)
   // While napping: ends the nap earlier, at a due time noted meanwhile.
   let rearm: ((at: number) => void) | undefined;
   let lastTickAt = 0;
+  let lastHintAt = Number.NEGATIVE_INFINITY;
 
   const nap = () =>
     new Promise<void>((resolve) => {
@@ -123,21 +124,24 @@ export function createStepRunner(ctx: EngineContext, options: StepRunnerOptions)
         resolve();
       }
       const now = Date.now();
-      arm(Math.min(now + idlePollMs, due?.next(now) ?? Number.POSITIVE_INFINITY));
+      // Within a poll interval of an intent change the loop keeps the short poll (the change may precede its step).
+      const pollUntil = now - lastHintAt < pollMs ? now + pollMs : now + idlePollMs;
+      arm(Math.min(pollUntil, due?.next(now) ?? Number.POSITIVE_INFINITY));
       wake = done;
       rearm = arm;
     });
 
   /**
    * An intent changed (here or in another process): a step may have been journaled for it. Looks now unless
-   * the loop looked within a poll interval, and once more a poll interval later, since the change may be
-   * committed before the step it goes with (ExecuteIntent moves the status, then journals the deposit step).
+   * the loop looked within a poll interval, and keeps polling every interval for one more, since the change
+   * may be committed before the step it goes with (ExecuteIntent moves the status, then journals the deposit
+   * step). Under steady traffic that is the short poll, and no look more than it.
    */
   function hint(): void {
     const now = Date.now();
-    const next = due?.next(now);
-    if (next === undefined || next > now + pollMs) due?.note(now + pollMs);
+    lastHintAt = now;
     if (now - lastTickAt >= pollMs) kick();
+    else rearm?.(lastTickAt + pollMs);
   }
 
   async function run(step: IntentStep): Promise<void> {
