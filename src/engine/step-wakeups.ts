@@ -7,7 +7,7 @@
  *   the first comes;
  * - an intent change anywhere (`store.events`: this process's writes at once, other processes' through
  *   NOTIFY on Postgres): an API process journals a new intent's first step beside its status change. The loop
- *   looks at once and once more a poll interval later, since the change may be committed before the step.
+ *   looks at once and keeps its short poll for one more interval, since the change may be committed first.
  *
  * A slow poll (STEP_IDLE_POLL_INTERVAL_MS) is the safety net for what neither says: steps a stopping worker
  * handed back, leases of a dead worker that ran out, steps delayed by a worker that died before their time.
