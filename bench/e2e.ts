@@ -127,8 +127,8 @@ function parseOptions(): Options {
       throw new Error('--workers: several processes share one Postgres database: add --db postgres');
     if (values.mode !== 'both' && values.mode !== 'automine')
       throw new Error('--workers runs with automine only');
-    if (values['count-rpc'] || values['count-sql'])
-      throw new Error('--workers: the counts are of one process; run without --workers');
+    if (values['count-sql'])
+      throw new Error('--workers: the statement counts are of one process; run without --workers');
   }
   return {
     workers,
@@ -224,6 +224,7 @@ async function main(): Promise<number> {
             project: PROJECT,
             keyRatePerMinute: BENCH_KEY_RATE_PER_MINUTE,
             poolSize: options.poolSize,
+            countRpc: options.countRpc,
           })
         : undefined;
     const bench =

@@ -36,6 +36,7 @@ import {
   type PostgresActivity,
 } from './postgres-activity.ts';
 import { createGroupCpuMeter, type GroupSpent } from './process-cpu.ts';
+import { formatCounts, type RpcCounter, startRpcCounter } from './rpc-counter.ts';
 import { type ServiceProcesses, startServiceProcesses } from './service-processes.ts';
 
 /** Connections of the benchmark's own store (access key, plans for the bare run): it runs no load. */
@@ -63,6 +64,8 @@ export interface WorkersBench {
   bench: Bench;
   processes: ServiceProcesses;
   activity: PostgresActivity;
+  /** One per chain with --count-rpc, else none. */
+  rpcCounters: RpcCounter[];
 }
 
 export interface WorkersBenchOptions {
@@ -73,6 +76,8 @@ export interface WorkersBenchOptions {
   project: string;
   keyRatePerMinute: number;
   poolSize: number | undefined;
+  /** Point the service processes at counting JSON-RPC proxies (--count-rpc): calls per intent per count. */
+  countRpc?: boolean;
 }
 
 export async function startWorkersBench(options: WorkersBenchOptions): Promise<WorkersBench> {
@@ -90,10 +95,18 @@ export async function startWorkersBench(options: WorkersBenchOptions): Promise<W
     rateLimitPerMinute: options.keyRatePerMinute,
   });
   const accounts = devnet.devnet.accounts;
+  const rpcCounters: RpcCounter[] = [];
+  if (options.countRpc) {
+    for (const c of devnet.chainConfigs) {
+      const counter = await startRpcCounter(c.rpcUrls[0]!);
+      shutdown.add('rpc counter', () => counter.stop());
+      rpcCounters.push(counter);
+    }
+  }
   const processes = await startServiceProcesses({
     workDir: options.workDir,
     databaseUrl: options.databaseUrl,
-    chains: devnet.chainConfigs,
+    chains: devnet.chainConfigs.map((c, i) => (rpcCounters[i] ? { ...c, rpcUrls: [rpcCounters[i].url] } : c)),
     operatorEnv: {
       SWITCHYARD_RELAYER_KEY: accounts.relayer!.privateKey,
       SWITCHYARD_SOLVER_KEY: accounts.solver!.privateKey,
@@ -119,6 +132,7 @@ export async function startWorkersBench(options: WorkersBenchOptions): Promise<W
       if (!record) throw new Error(`intent ${intentId} is not stored`);
       return loadPlan(record);
     },
+    // Read per worker count by runWorkers, never reset by the shared runs (they reset only when counting one process).
     rpcCounters: [],
     cpu: createCpuMeter(chainPids),
     groupCpu: createGroupCpuMeter(async () => ({
@@ -128,7 +142,7 @@ export async function startWorkersBench(options: WorkersBenchOptions): Promise<W
       postgres: await activity.backendPids(),
     })),
   };
-  return { bench, processes, activity };
+  return { bench, processes, activity, rpcCounters };
 }
 
 export interface WorkersResult {
@@ -141,6 +155,8 @@ export interface WorkersResult {
     idle: GroupSpent;
     /** Operator transactions journaled during the halves and their quiet pauses, by purpose. */
     sent: Map<string, number>;
+    /** JSON-RPC calls of all service processes during the halves and their quiet pauses, by method (--count-rpc). */
+    rpc: Map<string, number>;
   }[];
 }
 
@@ -162,8 +178,20 @@ export async function runWorkers(
   const halves = [Math.ceil(options.intents / 2), Math.floor(options.intents / 2)] as const;
   const service = new Map<
     number,
-    { runs: Run[]; activity: ActivitySample[]; idle: GroupSpent[]; sent: Map<string, number> }
-  >(counts.map((n) => [n, { runs: [], activity: [], idle: [], sent: new Map() }]));
+    {
+      runs: Run[];
+      activity: ActivitySample[];
+      idle: GroupSpent[];
+      sent: Map<string, number>;
+      rpc: Map<string, number>;
+    }
+  >(counts.map((n) => [n, { runs: [], activity: [], idle: [], sent: new Map(), rpc: new Map() }]));
+  const rpcCalls = () => {
+    const sum = new Map<string, number>();
+    for (const counter of wb.rpcCounters)
+      for (const [method, n] of counter.counts()) sum.set(method, (sum.get(method) ?? 0) + n);
+    return sum;
+  };
   const runCount = async (workers: number, half: number) => {
     const t0 = performance.now();
     const changing = workers !== processes.workers().length;
@@ -174,6 +202,7 @@ export async function runWorkers(
     await new Promise((resolve) => setTimeout(resolve, IDLE_WATCH_MS));
     service.get(workers)!.idle.push(await bench.groupCpu!.since(idleFrom));
     const sentBefore = await wb.activity.transactionsByPurpose();
+    const rpcBefore = rpcCalls();
     const stopSampling = options.sampleActivity ? wb.activity.sample() : undefined;
     const run = await runService(bench, users.splice(0, half), concurrency, { reset: true });
     if (stopSampling) service.get(workers)!.activity.push(await stopSampling());
@@ -185,6 +214,9 @@ export async function runWorkers(
     const { sent } = service.get(workers)!;
     for (const [purpose, n] of await wb.activity.transactionsByPurpose())
       sent.set(purpose, (sent.get(purpose) ?? 0) + n - (sentBefore.get(purpose) ?? 0));
+    const { rpc } = service.get(workers)!;
+    for (const [method, n] of rpcCalls())
+      rpc.set(method, (rpc.get(method) ?? 0) + n - (rpcBefore.get(method) ?? 0));
   };
   const bareFirst = await runBare(bench, users.splice(0, halves[0]), concurrency);
   for (const n of counts) await runCount(n, halves[0]);
@@ -194,10 +226,11 @@ export async function runWorkers(
     concurrency,
     bare: measure(pool(bareFirst, bareSecond)),
     services: counts.map((workers) => {
-      const { runs, activity, idle, sent } = service.get(workers)!;
+      const { runs, activity, idle, sent, rpc } = service.get(workers)!;
       return {
         workers,
         sent,
+        rpc,
         idle: perSecond(idle, (IDLE_WATCH_MS * idle.length) / 1000),
         measured: measure(pool(runs[0]!, runs[1]!)),
         ...(activity.length > 0 && { activity: mergeActivity(activity) }),
@@ -301,6 +334,14 @@ export function printWorkers(result: WorkersResult, cores: number): boolean {
       .sort((a, b) => b[1] - a[1])
       .map(([p, n]) => `${p} ${(n / measured.count).toFixed(2)}`);
     lines.push(`  ${workers} worker(s): ${parts.join(', ')}`);
+  }
+  for (const { workers, rpc, measured } of result.services) {
+    if (rpc.size === 0) continue;
+    lines.push(
+      '',
+      `JSON-RPC calls per intent of the API and ${workers} worker(s), both chains (each half and its quiet pause):`,
+      formatCounts(rpc, measured.count),
+    );
   }
   for (const { workers, activity } of result.services) {
     if (!activity) continue;

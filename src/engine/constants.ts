@@ -21,7 +21,10 @@ export const ENGINE_STOP_WAIT_MS = 10_000;
  * bare chain's 4). Waiting steps cost little (one shared head poll per chain).
  */
 export const STEP_BATCH_SIZE = 64;
-/** Idle poll of the journal (ms) when nothing woke the runner; enqueues in this process wake it at once. */
+/**
+ * The runner's second look after an intent change, and its poll without due times (ms); with them it polls
+ * every STEP_IDLE_POLL_INTERVAL_MS (step-wakeups.ts). Enqueues in this process wake it at once.
+ */
 export const STEP_POLL_INTERVAL_MS = 250;
 /** First retry delay (ms) after a retryable error; doubles per attempt. */
 export const RETRY_BASE_DELAY_MS = 500;

@@ -28,6 +28,7 @@ import { retryExecution } from './retry-execution.ts';
 import { createSettlementBatcher } from './settlement-batcher.ts';
 import { startExecution } from './start-execution.ts';
 import { createStepRunner } from './step-runner.ts';
+import { createDueTimes, noteDueTimes } from './step-wakeups.ts';
 import type { IntentEngine } from './types.ts';
 
 export interface IntentEngineOptions {
@@ -65,7 +66,10 @@ export interface IntentEngineDeps {
 }
 
 export function createIntentEngine(deps: IntentEngineDeps): IntentEngine {
-  const { store, keys } = deps;
+  const { keys } = deps;
+  // Every time the engine makes a step due later is noted, so the step loop looks then instead of polling.
+  const due = createDueTimes();
+  const store: Store = { ...deps.store, steps: noteDueTimes(deps.store.steps, due) };
   const options = deps.options ?? {};
   const log = deps.log.child({ component: 'engine' });
   const chain = chainLookup(deps.chains, deps.clients);
@@ -125,6 +129,7 @@ export function createIntentEngine(deps: IntentEngineDeps): IntentEngine {
   };
   const runner = createStepRunner(ctx, {
     workerId,
+    due,
     ...(options.stepPollIntervalMs !== undefined && { pollIntervalMs: options.stepPollIntervalMs }),
     ...(options.stepBatchSize !== undefined && { batchSize: options.stepBatchSize }),
     ...(options.stepLeaseMs !== undefined && { leaseMs: options.stepLeaseMs }),

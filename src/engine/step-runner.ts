@@ -22,6 +22,7 @@ import type { EngineContext, StepInput } from './context.ts';
 import { IntentNotFoundError } from './errors.ts';
 import { isRetryable } from './is-retryable.ts';
 import { createPlanLoader } from './load-plan.ts';
+import { type DueTimes, STEP_IDLE_POLL_INTERVAL_MS } from './step-wakeups.ts';
 import { STEPS } from './steps/index.ts';
 
 export interface StepRunner {
@@ -38,6 +39,13 @@ export interface StepRunner {
 export interface StepRunnerOptions {
   workerId: string;
   pollIntervalMs?: number;
+  /**
+   * The due times of the steps this process delays (step-wakeups.ts, noted by the store it writes them with).
+   * With them the loop looks when they come and on intent changes (store.events), and otherwise only every
+   * `idlePollIntervalMs`; without them it polls every `pollIntervalMs`.
+   */
+  due?: DueTimes;
+  idlePollIntervalMs?: number;
   batchSize?: number;
   leaseMs?: number;
 }
@@ -69,6 +77,10 @@ export function retryDelayMs(attempts: number): number {
 
 export function createStepRunner(ctx: EngineContext, options: StepRunnerOptions): StepRunner {
   const pollMs = options.pollIntervalMs ?? STEP_POLL_INTERVAL_MS;
+  const { due } = options;
+  const idlePollMs = due
+    ? Math.max(pollMs, options.idlePollIntervalMs ?? STEP_IDLE_POLL_INTERVAL_MS)
+    : pollMs;
   const batch = options.batchSize ?? STEP_BATCH_SIZE;
   const leaseMs = options.leaseMs ?? STEP_LEASE_MS;
   const renewMs = Math.min(STEP_LEASE_RENEW_MS, Math.floor(leaseMs / 4));
@@ -84,6 +96,10 @@ export function createStepRunner(ctx: EngineContext, options: StepRunnerOptions)
   let wake: (() => void) | undefined;
   // A kick that arrives while the loop is busy must not be lost: the next nap then returns at once.
   let kicked = false;
+  // While napping: ends the nap earlier, at a due time noted meanwhile.
+  let rearm: ((at: number) => void) | undefined;
+  let lastTickAt = 0;
+  let lastHintAt = Number.NEGATIVE_INFINITY;
 
   const nap = () =>
     new Promise<void>((resolve) => {
@@ -92,15 +108,41 @@ export function createStepRunner(ctx: EngineContext, options: StepRunnerOptions)
         resolve();
         return;
       }
-      const timer = setTimeout(done, pollMs);
+      let timer: NodeJS.Timeout | undefined;
+      let deadline = Number.POSITIVE_INFINITY;
+      const arm = (at: number) => {
+        if (at >= deadline) return;
+        deadline = at;
+        clearTimeout(timer);
+        timer = setTimeout(done, Math.max(0, at - Date.now()));
+      };
       function done() {
         clearTimeout(timer);
         wake = undefined;
+        rearm = undefined;
         kicked = false;
         resolve();
       }
+      const now = Date.now();
+      // Within a poll interval of an intent change the loop keeps the short poll (the change may precede its step).
+      const pollUntil = now - lastHintAt < pollMs ? now + pollMs : now + idlePollMs;
+      arm(Math.min(pollUntil, due?.next(now) ?? Number.POSITIVE_INFINITY));
       wake = done;
+      rearm = arm;
     });
+
+  /**
+   * An intent changed (here or in another process): a step may have been journaled for it. Looks now unless
+   * the loop looked within a poll interval, and keeps polling every interval for one more, since the change
+   * may be committed before the step it goes with (ExecuteIntent moves the status, then journals the deposit
+   * step). Under steady traffic that is the short poll, and no look more than it.
+   */
+  function hint(): void {
+    const now = Date.now();
+    lastHintAt = now;
+    if (now - lastTickAt >= pollMs) kick();
+    else rearm?.(lastTickAt + pollMs);
+  }
 
   async function run(step: LeasedStep): Promise<void> {
     const log = ctx.log.child({ intentId: step.intentId, step: step.step, attempt: step.attempts });
@@ -217,8 +259,13 @@ export function createStepRunner(ctx: EngineContext, options: StepRunnerOptions)
           .renew({ ids: [...runningIds], owner, leaseMs })
           .catch((error: unknown) => ctx.log.warn('renewing step leases failed', { error }));
       }, renewMs);
+      const unwatch = due?.watch((at) => rearm?.(at));
+      const unsubscribe = due
+        ? [ctx.store.events.subscribeAll(hint), ctx.store.events.subscribeMissed(hint)]
+        : [];
       const current = (async () => {
         while (!stopping) {
+          lastTickAt = Date.now();
           try {
             await tick();
           } catch (error) {
@@ -229,6 +276,8 @@ export function createStepRunner(ctx: EngineContext, options: StepRunnerOptions)
         // A step ending now may have started a successor it leased before it saw `stopping`: wait for those too.
         while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
         clearInterval(heartbeat);
+        unwatch?.();
+        for (const stopHearing of unsubscribe) stopHearing();
       })();
       // A loop a bounded stop() left draining (steps handed back) still counts: no second loop beside it.
       loop = current;

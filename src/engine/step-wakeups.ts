@@ -1,0 +1,85 @@
+/**
+ * What wakes a worker's step loop besides its own kicks, so that it need not poll the journal every
+ * STEP_POLL_INTERVAL_MS while nothing is due (docs/engine.md, "Waking the step loop"):
+ *
+ * - the due times of the steps this process delays (a retry, a wait, a successor journaled for later, a step
+ *   enqueued to run at a time): `noteDueTimes` notes them as the store writes them, and the loop looks when
+ *   the first comes;
+ * - an intent change anywhere (`store.events`: this process's writes at once, other processes' through
+ *   NOTIFY on Postgres): an API process journals a new intent's first step beside its status change. The loop
+ *   looks at once and keeps its short poll for one more interval, since the change may be committed first.
+ *
+ * A slow poll (STEP_IDLE_POLL_INTERVAL_MS) is the safety net for what neither says: steps a stopping worker
+ * handed back, leases of a dead worker that ran out, steps delayed by a worker that died before their time.
+ */
+import type { StepsRepo } from '../store/types.ts';
+
+/**
+ * How often a worker with nothing due looks at the journal anyway (ms): steps handed back by a stopping
+ * worker wait at most this long; a dead worker's leases already take STEP_LEASE_MS (10 s) to run out.
+ */
+export const STEP_IDLE_POLL_INTERVAL_MS = 2_000;
+/** Due times are kept rounded up to this (ms): steps due within it share one look. */
+const DUE_RESOLUTION_MS = 10;
+
+export interface DueTimes {
+  /** A step is due at `at` (ms since the epoch, this process's clock). */
+  note(at: number): void;
+  /** The earliest noted time after `now`, or undefined; times not after `now` are dropped. */
+  next(now: number): number | undefined;
+  /** Called with each noted time (the loop shortens its nap when it is earlier). */
+  watch(listener: (at: number) => void): () => void;
+}
+
+export function createDueTimes(): DueTimes {
+  const times = new Set<number>();
+  const listeners = new Set<(at: number) => void>();
+  return {
+    note(at) {
+      // Nobody looks (an API process: its engine's step loop never runs): nothing to keep.
+      if (listeners.size === 0) return;
+      const rounded = Math.ceil(at / DUE_RESOLUTION_MS) * DUE_RESOLUTION_MS;
+      if (times.has(rounded)) return;
+      times.add(rounded);
+      for (const listener of listeners) listener(rounded);
+    },
+    next(now) {
+      let earliest: number | undefined;
+      for (const at of times) {
+        if (at <= now) times.delete(at);
+        else if (earliest === undefined || at < earliest) earliest = at;
+      }
+      return earliest;
+    },
+    watch(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+}
+
+/** The steps repository, with every time a write makes a step due later noted in `due`. */
+export function noteDueTimes(steps: StepsRepo, due: Pick<DueTimes, 'note'>): StepsRepo {
+  const note = (at: Date | undefined) => {
+    if (at) due.note(at.getTime());
+  };
+  return {
+    ...steps,
+    enqueue(input) {
+      note(input.runAt);
+      return steps.enqueue(input);
+    },
+    complete(input) {
+      for (const later of input.enqueue?.later ?? []) note(later.runAt);
+      return steps.complete(input);
+    },
+    fail(input) {
+      note(input.retryAt);
+      return steps.fail(input);
+    },
+    requeue(input) {
+      note(input.runAt);
+      return steps.requeue(input);
+    },
+  };
+}
