@@ -51,7 +51,7 @@ import {
 import type { IntentTiming } from './support/e2e-timing.ts';
 import { fundUsers } from './support/e2e-users.ts';
 import { printWorkers, runWorkers, startWorkersBench } from './support/e2e-workers.ts';
-import { type RpcCounter, startRpcCounter } from './support/rpc-counter.ts';
+import { startRpcCounters } from './support/rpc-counter.ts';
 import { runPool } from './support/run-pool.ts';
 import { startSqlCounter } from './support/sql-counter.ts';
 
@@ -302,14 +302,7 @@ async function startInProcessBench(
   shutdown: Shutdown,
 ): Promise<Bench> {
   const operatorKeys = devnetOperator(devnet.devnet);
-  const rpcCounters: RpcCounter[] = [];
-  if (options.countRpc) {
-    for (const c of devnet.chainConfigs) {
-      const counter = await startRpcCounter(c.rpcUrls[0]!);
-      shutdown.add('rpc counter', () => counter.stop());
-      rpcCounters.push(counter);
-    }
-  }
+  const rpcCounters = options.countRpc ? await startRpcCounters(devnet.chainConfigs, shutdown) : [];
   const sqlCounter = options.countSql ? startSqlCounter({ callers: options.sqlCallers }) : undefined;
   if (sqlCounter) shutdown.add('sql counter', async () => sqlCounter.stop());
   const serviceChains = devnet.chainConfigs.map((c, i) =>

@@ -36,7 +36,7 @@ import {
   type PostgresActivity,
 } from './postgres-activity.ts';
 import { createGroupCpuMeter, type GroupSpent } from './process-cpu.ts';
-import { formatCounts, type RpcCounter, startRpcCounter } from './rpc-counter.ts';
+import { formatCounts, type RpcCounter, startRpcCounters } from './rpc-counter.ts';
 import { type ServiceProcesses, startServiceProcesses } from './service-processes.ts';
 
 /** Connections of the benchmark's own store (access key, plans for the bare run): it runs no load. */
@@ -95,14 +95,7 @@ export async function startWorkersBench(options: WorkersBenchOptions): Promise<W
     rateLimitPerMinute: options.keyRatePerMinute,
   });
   const accounts = devnet.devnet.accounts;
-  const rpcCounters: RpcCounter[] = [];
-  if (options.countRpc) {
-    for (const c of devnet.chainConfigs) {
-      const counter = await startRpcCounter(c.rpcUrls[0]!);
-      shutdown.add('rpc counter', () => counter.stop());
-      rpcCounters.push(counter);
-    }
-  }
+  const rpcCounters = options.countRpc ? await startRpcCounters(devnet.chainConfigs, shutdown) : [];
   const processes = await startServiceProcesses({
     workDir: options.workDir,
     databaseUrl: options.databaseUrl,

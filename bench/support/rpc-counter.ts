@@ -5,6 +5,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Shutdown } from '../../src/internal/shutdown.ts';
 
 export interface RpcCounter {
   /** The URL to give the service instead of the node's. */
@@ -57,6 +58,20 @@ export async function startRpcCounter(target: string): Promise<RpcCounter> {
 }
 
 /** "method count" lines, most calls first, each count divided by `per` (calls per intent). */
+/** A counting proxy in front of each chain's first RPC URL, in the chains' order, stopped by `shutdown`. */
+export async function startRpcCounters(
+  chains: readonly { rpcUrls: readonly string[] }[],
+  shutdown: Shutdown,
+): Promise<RpcCounter[]> {
+  const counters: RpcCounter[] = [];
+  for (const chain of chains) {
+    const counter = await startRpcCounter(chain.rpcUrls[0]!);
+    shutdown.add('rpc counter', () => counter.stop());
+    counters.push(counter);
+  }
+  return counters;
+}
+
 export function formatCounts(counts: Map<string, number>, per: number): string {
   const sorted = [...counts].sort((a, b) => b[1] - a[1]);
   const total = sorted.reduce((n, [, c]) => n + c, 0);

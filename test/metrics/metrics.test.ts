@@ -7,12 +7,19 @@
 import { TrailsApi } from '@0xtrails/api';
 import { type Address, formatUnits, parseUnits } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { STEP_IDLE_POLL_INTERVAL_MS } from '../../src/engine/step-wakeups.ts';
 import { balanceOf, type E2eService } from '../e2e/support/e2e-fixture.ts';
 import { freshAddress, quoteRequest } from '../e2e/support/requests.ts';
 import { runIntent } from '../e2e/support/run-intent.ts';
 import { FAST_ENGINE_OPTIONS, startTestSwitchyard } from '../harness/app.ts';
 import type { TestDevnetChain } from '../harness/devnet.ts';
 import { scrape } from './support/scrape.ts';
+
+/**
+ * Nothing announces a dead worker's expired lease: the step loop finds it at its idle poll
+ * (docs/engine.md, "Waking the step loop"), so the takeover is looked for over one such poll and a margin.
+ */
+const TAKEOVER_SEEN_WITHIN = { timeout: STEP_IDLE_POLL_INTERVAL_MS + 2_000 };
 
 const INTENTS = 2;
 /** A scrape that must see the engine's last bookkeeping (a step's completion after its status) waits this long (ms). */
@@ -185,7 +192,7 @@ describe('Prometheus metrics', () => {
           s.value('switchyard_step_lease_takeovers_total', { step }) -
           before.value('switchyard_step_lease_takeovers_total', { step })
         );
-      })
+      }, TAKEOVER_SEEN_WITHIN)
       .toBe(1);
     const [journaled] = (await svc.store.steps.list(intent!.intentId)).filter((s) => s.step === step);
     expect(journaled?.takenOverFrom).toBe('dead-worker');
