@@ -250,7 +250,9 @@ describe('ExecuteIntent refuses a gasless deposit it cannot relay, before spendi
 
   it('a signature for another intent', async () => {
     const forOther = await depositSignature(wallet, other.intent, other.gasFeeOptions);
-    const error = await refusal(forOther);
+    // The fee option travels beside the signature: the target's offered one, so the signed intent is the one
+    // thing that differs (the other quote's fee differs whenever the gas price moved between the two quotes).
+    const error = await refusal({ ...forOther, selectedGasFeeOption: tokenOption(target.gasFeeOptions) });
     expect(error.message).toContain('depositSignature.intentSignature');
     expect(error.message).toContain(`signs intent ${other.intent.intentId}`);
   });
