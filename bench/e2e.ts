@@ -51,6 +51,8 @@ import {
 import type { IntentTiming } from './support/e2e-timing.ts';
 import { fundUsers } from './support/e2e-users.ts';
 import { printWorkers, runWorkers, startWorkersBench } from './support/e2e-workers.ts';
+import { openPostgresActivity } from './support/postgres-activity.ts';
+import { createGroupCpuMeter } from './support/process-cpu.ts';
 import { startRpcCounters } from './support/rpc-counter.ts';
 import { runPool } from './support/run-pool.ts';
 import { startSqlCounter } from './support/sql-counter.ts';
@@ -80,7 +82,7 @@ interface Options {
   sizes: Record<Mode, { intents: number; concurrency: number }>;
   /** --workers: the worker counts to run as separate processes (Postgres, automine; support/e2e-workers.ts). */
   workers: number[] | undefined;
-  /** --pool: DATABASE_POOL_SIZE of each serve process (--workers). */
+  /** --pool: the service's database pool size (DATABASE_POOL_SIZE of each serve process with --workers). */
   poolSize: number | undefined;
   /** --pg-activity: sample what the database's backends do (--workers). */
   pgActivity: boolean;
@@ -314,6 +316,7 @@ async function startInProcessBench(
       port: 0,
       dataDir: join(dataDir, 'service'),
       ...(databaseUrl && { databaseUrl }),
+      ...(options.poolSize !== undefined && { databasePoolSize: options.poolSize }),
       role: 'all',
       chains: serviceChains,
     },
@@ -347,7 +350,18 @@ async function startInProcessBench(
     rpcCounters,
     ...(sqlCounter && { sqlCounter }),
     cpu: createCpuMeter(() => devnet.chains.map((c) => c.anvil.process.pid ?? 0)),
+    ...(databaseUrl && { groupCpu: await databaseCpuMeter(databaseUrl, shutdown) }),
   };
+}
+
+/**
+ * The Postgres backends serving the bench's database, read from /proc: the database's share of the
+ * machine, which SQLite spends inside this process. Zero when the server runs on another machine.
+ */
+async function databaseCpuMeter(databaseUrl: string, shutdown: Shutdown) {
+  const activity = await openPostgresActivity(databaseUrl);
+  shutdown.add('postgres activity', () => activity.close());
+  return createGroupCpuMeter(async () => ({ database: await activity.backendPids() }));
 }
 
 const ms = (v: number) => v.toFixed(0);
@@ -449,10 +463,10 @@ function printResults(
  */
 function cpuLines(results: ModeResult[], cores: number): string[] {
   const lines = [
-    `CPU per intent (ms) while the run's intents were in flight: this process (the service and the users' wallets; bare: the wallets and the direct sends) + the chain processes (anvil); ceiling = ${cores} cores × 1000 / total`,
+    `CPU per intent (ms) while the run's intents were in flight: this process (the service and the users' wallets; bare: the wallets and the direct sends) + the chain processes (anvil) + the Postgres backends serving the service (SQLite: inside this process); ceiling = ${cores} cores × 1000 / total`,
     '',
-    '| mode | run | this process | chains | total | ceiling intents/s |',
-    '| --- | --- | --- | --- | --- | --- |',
+    '| mode | run | this process | chains | database | total | ceiling intents/s |',
+    '| --- | --- | --- | --- | --- | --- | --- |',
   ];
   for (const r of results) {
     for (const [name, m] of [
@@ -460,8 +474,10 @@ function cpuLines(results: ModeResult[], cores: number): string[] {
       ['bare', r.bare],
     ] as const) {
       const per = (v: number) => v / m.count;
+      const database = name === 'service' ? m.groups?.database : undefined;
+      const total = m.cpu.totalMs + (database ?? 0);
       lines.push(
-        `| ${r.mode} | ${name} | ${ms(per(m.cpu.selfMs))} | ${ms(per(m.cpu.chainsMs))} | ${ms(per(m.cpu.totalMs))} | ${((cores * 1000) / per(m.cpu.totalMs)).toFixed(1)} |`,
+        `| ${r.mode} | ${name} | ${ms(per(m.cpu.selfMs))} | ${ms(per(m.cpu.chainsMs))} | ${database === undefined ? '–' : ms(per(database))} | ${ms(per(total))} | ${((cores * 1000) / per(total)).toFixed(1)} |`,
       );
     }
   }

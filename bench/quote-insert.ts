@@ -21,7 +21,8 @@ import type { StoreContext } from '../src/store/context.ts';
 import { createStore } from '../src/store/create-store.ts';
 import { createPgIntentEvents } from '../src/store/intent-events-postgres.ts';
 import { createIntentsRepo } from '../src/store/intents.ts';
-import { createPgPool, openPostgres } from '../src/store/open-postgres.ts';
+import { createPostgresClient, openPostgres, PipelinedConnection } from '../src/store/open-postgres.ts';
+import { createPgPool } from '../src/store/pg-transaction-pool.ts';
 import { newIntent, randomAddress } from '../src/store/testing.ts';
 import type { IntentsRepo, NewIntent } from '../src/store/types.ts';
 import { createBenchDatabase } from './support/bench-database.ts';
@@ -59,10 +60,17 @@ async function measure() {
   const project = await store.projects.create('bench-quote-insert');
   await store.close();
 
-  const pool = createPgPool({ databaseUrl: url, log });
-  const db = openPostgres(pool, log);
+  const db = openPostgres(
+    {
+      client: createPostgresClient({ databaseUrl: url, log }),
+      transactionPool: createPgPool({ databaseUrl: url, log }),
+    },
+    log,
+  );
   const events = await createPgIntentEvents({
-    pool,
+    notify: async (channel, payload) => {
+      await sql`select pg_notify(${channel}, ${payload})`.execute(db);
+    },
     connect: async () => {
       const client = new pg.Client({ connectionString: url });
       await client.connect();
@@ -86,12 +94,12 @@ async function measure() {
   const samples = paths.map(() => [] as number[]);
   const queries = paths.map(() => 0);
   const floor: number[] = [];
-  // Every statement the pool's connections send goes through Client#query: one call, one round trip.
+  // Every statement goes through the dialect's executeQuery: one call, one statement.
   let sent = 0;
-  const query = pg.Client.prototype.query;
-  pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+  const query = PipelinedConnection.prototype.executeQuery;
+  PipelinedConnection.prototype.executeQuery = function (this: PipelinedConnection, ...args) {
     sent++;
-    return (query as (...a: unknown[]) => unknown).apply(this, args);
+    return query.apply(this, args);
   } as typeof query;
   const padding = 'x'.repeat(intentBytes);
   const input = (): NewIntent => {
@@ -131,7 +139,7 @@ async function measure() {
       if (measured) floor.push(performance.now() - started);
     }
   }
-  pg.Client.prototype.query = query;
+  PipelinedConnection.prototype.executeQuery = query;
 
   console.log(
     `Postgres quote insert: ${rounds} rounds × ${batch} inserts per path, ${receipts} receipt rows, ` +

@@ -1,13 +1,12 @@
 /**
  * Counts for the e2e benchmark's `--count-sql`: the SQL statements the process runs, by statement, and the
  * large JSON texts it parses, by their first key (a stored plan, an intent, an API answer). It wraps the
- * drivers' own entry points (better-sqlite3's statement methods, pg's `Client#query`) and `JSON.parse` for
+ * drivers' own entry points (better-sqlite3's statement methods, the Postgres dialect's `executeQuery`) and `JSON.parse` for
  * the life of the run, so the store is counted as it runs in production, without a hook in its code.
- * Start it before the store opens (pg binds `query` when a pooled client is first wrapped).
  */
 import Database from 'better-sqlite3';
 import { DefaultQueryExecutor } from 'kysely';
-import pg from 'pg';
+import { PipelinedConnection } from '../../src/store/open-postgres.ts';
 
 /** JSON texts shorter than this (characters) are not counted: the plan and the intent are several kB. */
 const LARGE_JSON_CHARS = 1_000;
@@ -80,10 +79,11 @@ export function startSqlCounter(options: { callers?: boolean } = {}): SqlCounter
         statementProto[name] = original;
       });
     }
-    wrap(pg.Client.prototype as unknown as Record<string, unknown>, 'query', (_self, [text]) => {
-      const sql = typeof text === 'string' ? text : (text as { text?: string } | undefined)?.text;
-      if (sql) bump(statements, normalise(sql));
-    });
+    wrap(
+      PipelinedConnection.prototype as unknown as Record<string, unknown>,
+      'executeQuery',
+      (_self, [compiled]) => bump(statements, normalise((compiled as { sql: string }).sql)),
+    );
   }
   const json = JSON as unknown as Record<string, unknown>;
   wrap(json, 'parse', (_self, [text]) => {

@@ -43,6 +43,8 @@ interface Opened {
   profile: DialectProfile;
   events: IntentEvents;
   inWrite?: WriteNotifications;
+  /** Where the migrations run when not on `db` (Postgres: a connection they can hold as a session). */
+  migrationDb?: Kysely<unknown>;
   closeDriver: () => Promise<void>;
 }
 
@@ -53,35 +55,50 @@ export function isPostgresUrl(url: string | undefined): boolean {
 async function open(options: CreateStoreOptions): Promise<Opened> {
   if (options.databaseUrl && isPostgresUrl(options.databaseUrl)) {
     const url = options.databaseUrl;
-    // Each driver is loaded only by the store that uses it: pg alone is ~14 MB of a SQLite server's
-    // memory, better-sqlite3 ~5 MB of a Postgres one (docs/benchmarks.md, "Waiting at scale").
-    const [{ default: pg }, { createPgPool, openPostgres }, { createPgIntentEvents }] = await Promise.all([
+    // Each driver is loaded only by the store that uses it: the Postgres drivers are ~14 MB of a SQLite
+    // server's memory, better-sqlite3 ~5 MB of a Postgres one (docs/benchmarks.md, "Waiting at scale").
+    // Statements go through postgres.js (it pipelines); transactions, migrations and the listening
+    // connection use pg.
+    const [
+      { default: pg },
+      { createPostgresClient, openPostgres },
+      { createPgPool, openSessionKysely },
+      { createPgIntentEvents, LISTENER_APPLICATION_NAME },
+    ] = await Promise.all([
       import('pg'),
       import('./open-postgres.ts'),
+      import('./pg-transaction-pool.ts'),
       import('./intent-events-postgres.ts'),
     ]);
     const poolLog = options.log.child({ component: 'database' });
-    const pool = createPgPool({
+    const client = createPostgresClient({
       databaseUrl: url,
       log: poolLog,
       ...(options.poolSize !== undefined && { max: options.poolSize }),
     });
-    const db = openPostgres(pool, poolLog);
+    const transactionPool = createPgPool({ databaseUrl: url, log: poolLog });
+    const db = openPostgres({ client, transactionPool }, poolLog);
     const events = await createPgIntentEvents({
-      pool,
+      notify: async (channel, payload) => {
+        await sql`select pg_notify(${channel}, ${payload})`.execute(db);
+      },
       connect: async () => {
-        const client = new pg.Client({ connectionString: url });
-        await client.connect();
-        return client;
+        const listener = new pg.Client({
+          connectionString: url,
+          application_name: LISTENER_APPLICATION_NAME,
+        });
+        await listener.connect();
+        return listener;
       },
       log: options.log.child({ component: 'intent-events' }),
     });
-    // Kysely's destroy ends the pool.
+    // Kysely's destroy ends the connections.
     return {
       db,
       profile: POSTGRES_PROFILE,
       events,
       inWrite: events.inWrite,
+      migrationDb: openSessionKysely(transactionPool, poolLog),
       closeDriver: () => db.destroy(),
     };
   }
@@ -101,7 +118,11 @@ export async function createStore(options: CreateStoreOptions): Promise<Store> {
   const opened = await open(options);
   const { db, profile, events } = opened;
   try {
-    await migrateToLatest(db as Kysely<unknown>, profile, options.log.child({ component: 'store' }));
+    await migrateToLatest(
+      opened.migrationDb ?? (db as Kysely<unknown>),
+      profile,
+      options.log.child({ component: 'store' }),
+    );
   } catch (error) {
     await events.close();
     await opened.closeDriver();

@@ -31,7 +31,7 @@ export function createPgQuoteInsert(db: Kysely<Database>, notifications: WriteNo
     const insert = { projectId: intent.project_id, ownerAddress: intent.owner_address };
     // As on the other path: an insert is always announced, a change only when receipt rows came with it.
     const payloads: Record<string, string> = { inserted: notifications.insertPayload(insert) };
-    if (receipts.length > 0) payloads.changed = intent.intent_id;
+    if (receipts.length > 0) payloads.changed = notifications.changePayload(intent.intent_id);
     const result = await db.executeQuery<{ id: number }>(
       statementFor(receipts.length).with([intent, ...receipts, payloads]),
     );

@@ -24,7 +24,8 @@ describeEachDialect('quote insert (intent, receipt rows, notifications)', ({ ope
     // The second one's deposit row collides too: the intent's key must still be the one reported.
     const again = writer.intents.insert({ ...input, transactions: [deposit, origin] });
     if (dialect === 'postgres') {
-      await expect(again).rejects.toMatchObject({ code: '23505', constraint: 'intents_intent_id_key' });
+      // postgres.js names the violated key `constraint_name` (pg called it `constraint`).
+      await expect(again).rejects.toMatchObject({ code: '23505', constraint_name: 'intents_intent_id_key' });
     } else {
       await expect(again).rejects.toThrow(/UNIQUE constraint failed: intents\.intent_id/);
     }

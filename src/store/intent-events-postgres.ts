@@ -1,21 +1,31 @@
 /**
  * Intent change notifications across processes through Postgres LISTEN/NOTIFY. Each process holds
  * one dedicated listening connection (not one per waiter) and fans notifications out to its local
- * subscribers; publishing is a `pg_notify` on the shared pool.
+ * subscribers; publishing is a `pg_notify` on the store's connections.
+ *
+ * Every payload this process sends starts with its sender tag (`<tag>/`), so it can drop its own echoes:
+ * its subscribers were told when the write returned, and the echo would wake each of them again.
  */
+import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
 import type { Logger } from '../internal/logger.ts';
 import { createLocalIntentEvents } from './intent-events-local.ts';
 import type { IntentEvents, IntentInserted } from './types.ts';
 
 export const INTENT_CHANNEL = 'switchyard_intent_changed';
+/** The listening connection's `application_name` in pg_stat_activity. */
+export const LISTENER_APPLICATION_NAME = 'switchyard listener';
 /** Inserts, payload `<projectId>:<ownerAddress>` (caches of history pages listen to it). */
 export const INSERT_CHANNEL = 'switchyard_intent_inserted';
 /** Wait this long before re-opening a dropped listening connection. */
 const RECONNECT_DELAY_MS = 1_000;
+/** Random bytes in a process's sender tag: 48 bits, so two processes on one database never share one. */
+const SENDER_TAG_BYTES = 6;
+const TAG_END = '/';
 
 export interface PgIntentEventsDeps {
-  pool: pg.Pool;
+  /** Sends `pg_notify(channel, payload)` on the store's connections. */
+  notify: (channel: string, payload: string) => Promise<void>;
   /** Opens the dedicated listening connection (a fresh pg.Client, not a pooled one). */
   connect: () => Promise<pg.Client>;
   log: Logger;
@@ -29,6 +39,10 @@ export interface PgIntentEventsDeps {
 export interface WriteNotifications {
   readonly changeChannel: string;
   readonly insertChannel: string;
+  /** This process's prefix for every payload it sends (`<tag>/`): a statement writes it before the intent id. */
+  readonly senderPrefix: string;
+  /** An intent id as this process's change payload. */
+  changePayload(intentId: string): string;
   insertPayload(insert: IntentInserted): string;
   deliver(intentId: string): void;
   deliverInsert(insert: IntentInserted): void;
@@ -40,7 +54,9 @@ export interface PgIntentEvents extends IntentEvents {
 
 export async function createPgIntentEvents(deps: PgIntentEventsDeps): Promise<PgIntentEvents> {
   const local = createLocalIntentEvents();
-  const ownBackends = trackPoolBackends(deps.pool);
+  const senderPrefix = `${randomBytes(SENDER_TAG_BYTES).toString('hex')}${TAG_END}`;
+  const changePayload = (intentId: string) => senderPrefix + intentId;
+  const insertPayload = (insert: IntentInserted) => senderPrefix + insertBody(insert);
   let closed = false;
   let client: pg.Client | undefined;
 
@@ -50,12 +66,13 @@ export async function createPgIntentEvents(deps: PgIntentEventsDeps): Promise<Pg
   const listen = async (): Promise<void> => {
     const next = await deps.connect();
     next.on('notification', (message) => {
-      // Sent by this process's own pool: its subscribers were told when the write returned (publish,
+      // Sent by this process: its subscribers were told when the write returned (publish,
       // inWrite.deliver). The echo would wake each of them again, and each waiter re-read for nothing.
-      if (ownBackends.has(message.processId)) return;
-      if (message.channel === INTENT_CHANNEL && message.payload) local.deliver(message.payload);
-      if (message.channel === INSERT_CHANNEL && message.payload) {
-        const insert = parseInsert(message.payload);
+      if (!message.payload || message.payload.startsWith(senderPrefix)) return;
+      const body = message.payload.slice(message.payload.indexOf(TAG_END) + 1);
+      if (message.channel === INTENT_CHANNEL && body) local.deliver(body);
+      if (message.channel === INSERT_CHANNEL) {
+        const insert = parseInsert(body);
         if (insert) local.deliverInsert(insert);
         else deps.log.warn('malformed insert notification', { payload: message.payload });
       }
@@ -118,18 +135,20 @@ export async function createPgIntentEvents(deps: PgIntentEventsDeps): Promise<Pg
       // This process's subscribers hear at once (read-your-writes for caches keyed on these events);
       // the NOTIFY reaches every other process a moment later (its echo here is dropped).
       local.deliver(intentId);
-      await deps.pool.query('SELECT pg_notify($1, $2)', [INTENT_CHANNEL, intentId]);
+      await deps.notify(INTENT_CHANNEL, changePayload(intentId));
     },
     subscribeInserts: local.subscribeInserts,
     subscribeMissed: local.subscribeMissed,
     async publishInsert(insert: IntentInserted) {
       // As for publish: this process's caches drop their pages before the insert call returns.
       local.deliverInsert(insert);
-      await deps.pool.query('SELECT pg_notify($1, $2)', [INSERT_CHANNEL, insertPayload(insert)]);
+      await deps.notify(INSERT_CHANNEL, insertPayload(insert));
     },
     inWrite: {
       changeChannel: INTENT_CHANNEL,
       insertChannel: INSERT_CHANNEL,
+      senderPrefix,
+      changePayload,
       insertPayload,
       deliver: (intentId) => deliverSafely(() => local.deliver(intentId), { intentId }),
       deliverInsert: (insert) => deliverSafely(() => local.deliverInsert(insert), { ...insert }),
@@ -143,26 +162,7 @@ export async function createPgIntentEvents(deps: PgIntentEventsDeps): Promise<Pg
   };
 }
 
-/**
- * The server process ids of the pool's open connections: a notification names the backend that sent it.
- * The pool is new when this is called (create-store.ts), so every connection it opens is seen.
- */
-function trackPoolBackends(pool: pg.Pool): ReadonlySet<number> {
-  const pids = new Set<number>();
-  const pidOf = (client: pg.PoolClient) =>
-    (client as pg.PoolClient & { processID?: number | null }).processID;
-  pool.on('connect', (client) => {
-    const pid = pidOf(client);
-    if (typeof pid === 'number') pids.add(pid);
-  });
-  pool.on('remove', (client) => {
-    const pid = pidOf(client);
-    if (typeof pid === 'number') pids.delete(pid);
-  });
-  return pids;
-}
-
-function insertPayload(insert: IntentInserted): string {
+function insertBody(insert: IntentInserted): string {
   return `${insert.projectId}:${insert.ownerAddress}`;
 }
 

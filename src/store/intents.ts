@@ -156,7 +156,9 @@ export function createIntentsRepo(ctx: StoreContext): IntentsRepo {
                 .selectFrom('moved')
                 .select([
                   'moved.status',
-                  sql<string>`pg_notify(${sql.lit(inWrite.changeChannel)}, ${intentId})`.as('notified'),
+                  sql<string>`pg_notify(${sql.lit(inWrite.changeChannel)}, ${inWrite.changePayload(intentId)})`.as(
+                    'notified',
+                  ),
                 ])
                 .executeTakeFirst()
             : await move.executeTakeFirst();

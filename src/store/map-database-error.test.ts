@@ -8,7 +8,7 @@ import { isRetryable } from '../engine/is-retryable.ts';
 import { DatabaseUnavailableError } from './errors.ts';
 import { mapDatabaseError } from './map-database-error.ts';
 
-/** What pg's DatabaseError and Node's socket errors look like (their `code` and message). */
+/** What the drivers' errors and Node's socket errors look like (their `code` and message). */
 const withCode = (message: string, code: string) => Object.assign(new Error(message), { code });
 const BODY_LIMIT_BYTES = 1_048_576;
 
@@ -23,6 +23,11 @@ describe('mapDatabaseError', () => {
     ['a connection failure (class 08)', withCode('connection failure', '08006')],
     ['a socket ended under a query', new Error('Connection terminated unexpectedly')],
     ['a client already broken', new Error('Client has encountered a connection error and is not queryable')],
+    [
+      'a pipelined connection closed under its queries',
+      withCode('write CONNECTION_CLOSED 127.0.0.1:5432', 'CONNECTION_CLOSED'),
+    ],
+    ['a connect that timed out', withCode('write CONNECT_TIMEOUT 127.0.0.1:5432', 'CONNECT_TIMEOUT')],
   ])('%s is DatabaseUnavailableError, retryable', (_, error) => {
     const mapped = mapDatabaseError(error);
     expect(mapped).toBeInstanceOf(DatabaseUnavailableError);

@@ -1,5 +1,5 @@
 /**
- * The one place where a `pg` failure that means "the server is not there" becomes a
+ * The one place where a database driver's failure that means "the server is not there" becomes a
  * DatabaseUnavailableError, so the API answers it as a temporary outage and the engine retries it.
  * SQL errors (constraints, syntax, serialization) pass through unchanged: callers inspect their codes.
  */
@@ -23,7 +23,14 @@ const NETWORK_CODES = new Set([
  */
 const UNAVAILABLE_SQLSTATES = new Set(['57P01', '57P02', '57P03', '53300']);
 const CONNECTION_EXCEPTION_CLASS = '08';
-/** What pg and pg-pool throw themselves when a connection ends, times out or is unusable. */
+/** What postgres.js throws itself when a connection ends, is closed under a query or cannot open in time. */
+const DRIVER_CODES = new Set([
+  'CONNECTION_CLOSED',
+  'CONNECTION_ENDED',
+  'CONNECTION_DESTROYED',
+  'CONNECT_TIMEOUT',
+]);
+/** What pg and pg-pool throw themselves when a connection ends, times out or is unusable (the listener uses pg). */
 const DRIVER_MESSAGES =
   /^Connection terminated|^timeout exceeded when trying to connect|is not queryable|^Connection refused/i;
 
@@ -35,7 +42,7 @@ function isUnavailable(error: unknown): boolean {
   if (!(error instanceof Error) || error instanceof DatabaseUnavailableError) return false;
   const code = (error as { code?: unknown }).code;
   if (typeof code === 'string') {
-    if (NETWORK_CODES.has(code) || UNAVAILABLE_SQLSTATES.has(code)) return true;
+    if (NETWORK_CODES.has(code) || DRIVER_CODES.has(code) || UNAVAILABLE_SQLSTATES.has(code)) return true;
     if (code.length === 5 && code.startsWith(CONNECTION_EXCEPTION_CLASS)) return true;
   }
   // AggregateError: a host name with several addresses, each refused.

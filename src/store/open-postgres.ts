@@ -1,145 +1,211 @@
 /**
- * Opens PostgreSQL through a `pg` pool for Kysely. Queries with parameters run as named prepared
- * statements (parsed once per connection), and BIGINT columns (millisecond timestamps, nonces) are
- * read as numbers; NUMERIC amounts stay strings and become bigint in the row mappers.
+ * Opens PostgreSQL for Kysely through the `postgres` driver (postgres.js), which pipelines: queries
+ * issued while a connection is busy are queued on it and written together, so many statements in
+ * flight share a few connections and few socket writes. Each write wakes a server backend, and that
+ * wake-up, not the SQL, was most of a statement's cost to this process (docs/benchmarks.md, "The
+ * driver"). Parameterised statements are prepared once per connection; BIGINT columns (millisecond
+ * timestamps, nonces) are read as numbers; NUMERIC amounts stay strings and become bigint in the row
+ * mappers.
  *
- * A connection the server ends (a restart, a failover, pg_terminate_backend) is logged and dropped,
- * never left as an unhandled 'error' event (which would end the process); a query or connect that
- * fails because the server is not there throws DatabaseUnavailableError (map-database-error.ts).
+ * Transactions run on a small `pg` pool instead (pg-transaction-pool.ts): a transaction holds its
+ * connection from BEGIN to COMMIT, so nothing pipelined waits behind it, and pg fails a transaction whose
+ * connection the server ends, where a reserved postgres.js connection would leave its next query hanging.
+ * A query or connect that fails because the server is not there throws DatabaseUnavailableError
+ * (map-database-error.ts); postgres.js opens a new connection on next use.
  */
-import { createHash } from 'node:crypto';
-import { Kysely, PostgresDialect } from 'kysely';
-import { LRUCache } from 'lru-cache';
-import pg from 'pg';
+import {
+  type CompiledQuery,
+  type DatabaseConnection,
+  type Dialect,
+  type Driver,
+  Kysely,
+  PostgresAdapter,
+  PostgresIntrospector,
+  PostgresQueryCompiler,
+  type QueryResult,
+  type TransactionSettings,
+} from 'kysely';
+import type pg from 'pg';
+import postgres from 'postgres';
 import type { Logger } from '../internal/logger.ts';
+import { DatabaseUnavailableError } from './errors.ts';
 import { mapDatabaseError } from './map-database-error.ts';
+import { createTransactionDriver } from './pg-transaction-pool.ts';
 import type { Database as Schema } from './schema.ts';
 
 /**
- * Connections per process unless the config says (`databasePoolSize`): the API and the engine share them;
- * Postgres' default limit is 100, so about eight processes with their LISTEN connections fit under it.
+ * Connections per process unless the config says (`databasePoolSize`). Few, because queries pipeline
+ * on them: with 16 statements in flight, 2 connections cost this process half the CPU per statement
+ * of 10 (fewer, fuller writes). Transactions have their own pool (pg-transaction-pool.ts).
  */
-export const POOL_MAX_CONNECTIONS = 10;
+export const POOL_MAX_CONNECTIONS = 4;
 const INT8_OID = 20;
-/** Distinct SQL texts whose statement names are kept; far above the store's own (~60). */
-const MAX_REMEMBERED_STATEMENT_NAMES = 2_000;
+/** `application_name` of each kind of connection a process opens (pg_stat_activity shows it). */
+export const STATEMENTS_APPLICATION_NAME = 'switchyard';
+/** Commands whose row count Kysely reports as `numAffectedRows`. */
+const ROW_COUNT_COMMANDS = new Set(['INSERT', 'UPDATE', 'DELETE', 'MERGE']);
+/** How long (s) `end` lets queries in flight finish before it closes their connections. */
+const END_TIMEOUT_S = 5;
 
-export interface PgPoolDeps {
+export type PostgresClient = postgres.Sql;
+
+export interface PostgresClientDeps {
   databaseUrl: string;
   log: Logger;
-  /** Connections in the pool; default POOL_MAX_CONNECTIONS. */
+  /** Connections kept open; default POOL_MAX_CONNECTIONS. */
   max?: number;
 }
 
-export function createPgPool(deps: PgPoolDeps): pg.Pool {
-  const pool = new pg.Pool({
-    connectionString: deps.databaseUrl,
+export function createPostgresClient(deps: PostgresClientDeps): PostgresClient {
+  return postgres(deps.databaseUrl, {
     max: deps.max ?? POOL_MAX_CONNECTIONS,
+    // How an operator tells the store's connections apart in pg_stat_activity.
+    connection: { application_name: STATEMENTS_APPLICATION_NAME },
+    // fetch_types (the default) reads the array types once per connection: complete-step passes text[].
     types: {
-      getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-        oid === INT8_OID ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format)) as never,
-    },
+      int8: { to: INT8_OID, from: [INT8_OID], serialize: (value: unknown) => String(value), parse: Number },
+    } as never,
+    // Notices ("already exists, skipping" from migrations) are for a person at psql, not this log.
+    onnotice: (notice) => deps.log.debug('database notice', { message: notice.message }),
   });
-  // pg-pool has already removed the client; the next checkout opens a new connection.
-  pool.on('error', (error) => {
-    deps.log.warn('idle database connection lost; it is replaced on next use', { error: errorFields(error) });
-  });
-  return pool;
 }
 
-export function openPostgres(pool: pg.Pool, log: Logger): Kysely<Schema> {
-  return new Kysely<Schema>({ dialect: new PostgresDialect({ pool: withPreparedStatements(pool, log) }) });
+export interface PostgresConnections {
+  /** Every statement outside a transaction, pipelined. */
+  client: PostgresClient;
+  /** Transactions (pg-transaction-pool.ts). */
+  transactionPool: pg.Pool;
 }
 
-type QueryFn = (text: unknown, values?: unknown) => unknown;
+export function openPostgres(connections: PostgresConnections, log: Logger): Kysely<Schema> {
+  return new Kysely<Schema>({ dialect: createPipelinedDialect(connections, log) });
+}
+
+function createPipelinedDialect(connections: PostgresConnections, log: Logger): Dialect {
+  return {
+    createAdapter: () => new PostgresAdapter(),
+    createDriver: () => createPipelinedDriver(connections, log),
+    createQueryCompiler: () => new PostgresQueryCompiler(),
+    createIntrospector: (db) => new PostgresIntrospector(db),
+  };
+}
 
 /**
- * Wraps each pooled client so that parameterised queries carry a statement name and connection
- * failures surface as DatabaseUnavailableError.
+ * Kysely acquires a connection for every query. Outside a transaction that is a handle on the shared
+ * client (postgres.js picks the connection and pipelines); `beginTransaction` pins the handle to a pg
+ * connection of its own until `releaseConnection`.
  */
-function withPreparedStatements(pool: pg.Pool, log: Logger): pg.Pool {
-  const wrapped = new WeakMap<pg.PoolClient, pg.PoolClient>();
-  const checkedOut = new WeakSet<pg.PoolClient>();
-  const names = createStatementNames();
-  const wrap = (client: pg.PoolClient): pg.PoolClient => {
-    checkedOut.add(client);
-    let proxy = wrapped.get(client);
-    if (!proxy) {
-      // pg-pool listens for errors only while a client is idle: a connection that ends while Kysely
-      // holds it (between a transaction's queries) would otherwise emit an unhandled 'error'. The
-      // query in flight, or the next one, fails; the pool drops the client when it is released.
-      client.on('error', (error) => {
-        // Once per connection: pg reports the server's message, then the socket's end.
-        if (checkedOut.delete(client))
-          log.warn('database connection lost while in use', { error: errorFields(error) });
-      });
-      const query = client.query.bind(client) as QueryFn;
-      proxy = new Proxy(client, {
-        get(target, prop, receiver) {
-          if (prop === 'release') {
-            return (error?: Error | boolean) => {
-              checkedOut.delete(target);
-              target.release(error);
-            };
-          }
-          if (prop !== 'query') return Reflect.get(target, prop, receiver);
-          return (text: unknown, values?: unknown[]) =>
-            mappingErrors(
-              typeof text === 'string' && Array.isArray(values) && values.length > 0
-                ? query({ name: names.of(text), text, values })
-                : query(text, values),
-            );
+function createPipelinedDriver({ client, transactionPool }: PostgresConnections, log: Logger): Driver {
+  const transactions = createTransactionDriver(transactionPool, log);
+  const outage = createOutageLog(log);
+  let ended = false;
+  const inTransaction = (connection: DatabaseConnection) => {
+    const held = (connection as PipelinedConnection).transaction;
+    if (!held) throw new Error('no transaction was begun on this connection');
+    return held;
+  };
+  return {
+    async init() {
+      await transactions.init();
+    },
+    async acquireConnection() {
+      if (ended) throw new Error('the database driver has been destroyed');
+      return new PipelinedConnection(client, outage);
+    },
+    async beginTransaction(connection, settings: TransactionSettings) {
+      const held = await transactions.acquireConnection();
+      (connection as PipelinedConnection).transaction = held;
+      await transactions.beginTransaction(held, settings);
+    },
+    commitTransaction: (connection) => transactions.commitTransaction(inTransaction(connection)),
+    rollbackTransaction: (connection) => transactions.rollbackTransaction(inTransaction(connection)),
+    async releaseConnection(connection) {
+      const handle = connection as PipelinedConnection;
+      if (!handle.transaction) return;
+      const held = handle.transaction;
+      handle.transaction = undefined;
+      await transactions.releaseConnection(held as never);
+    },
+    async destroy() {
+      if (ended) return;
+      ended = true;
+      await transactions.destroy();
+      try {
+        await client.end({ timeout: END_TIMEOUT_S });
+      } catch (error) {
+        log.warn('closing the database connections failed', { error });
+      }
+    },
+  };
+}
+
+/** Exported for the benchmarks' statement counters, which wrap its `executeQuery`: one call, one statement. */
+export class PipelinedConnection implements DatabaseConnection {
+  readonly #client: PostgresClient;
+  readonly #outage: OutageLog;
+  /** The pg connection of the transaction begun on this handle, until it is released. */
+  transaction: DatabaseConnection | undefined;
+
+  constructor(client: PostgresClient, outage: OutageLog) {
+    this.#client = client;
+    this.#outage = outage;
+  }
+
+  async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    if (this.transaction) return this.transaction.executeQuery<R>(query);
+    try {
+      const result = await this.#client.unsafe(
+        query.sql,
+        query.parameters as postgres.ParameterOrJSON<never>[],
+        {
+          prepare: true,
+        },
+      );
+      this.#outage.answered();
+      return {
+        rows: result as unknown as R[],
+        ...(ROW_COUNT_COMMANDS.has(result.command) && { numAffectedRows: BigInt(result.count) }),
+      };
+    } catch (error) {
+      const mapped = mapDatabaseError(error);
+      if (mapped instanceof DatabaseUnavailableError) this.#outage.failed(error);
+      throw mapped;
+    }
+  }
+
+  // biome-ignore lint/correctness/useYield: the store never streams; Kysely's interface asks for the method.
+  async *streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
+    throw new Error('streaming queries are not supported by the store');
+  }
+}
+
+interface OutageLog {
+  failed(error: unknown): void;
+  answered(): void;
+}
+
+/**
+ * One warning when statements start failing for want of a server (postgres.js ends a lost connection
+ * silently and reconnects on next use), and one line when a statement is answered again.
+ */
+function createOutageLog(log: Logger): OutageLog {
+  let down = false;
+  return {
+    failed(error) {
+      if (down) return;
+      down = true;
+      const code = (error as { code?: unknown })?.code;
+      log.warn('database connection lost; statements fail until it is back', {
+        error: {
+          message: (error as Error)?.message ?? String(error),
+          ...(typeof code === 'string' && { code }),
         },
       });
-      wrapped.set(client, proxy);
-    }
-    return proxy;
-  };
-  return new Proxy(pool, {
-    get(target, prop, receiver) {
-      if (prop === 'connect') {
-        return async () => {
-          try {
-            return wrap(await target.connect());
-          } catch (error) {
-            throw mapDatabaseError(error);
-          }
-        };
-      }
-      const value = Reflect.get(target, prop, receiver);
-      return typeof value === 'function' ? value.bind(target) : value;
     },
-  });
-}
-
-/** A query's promise with its connection failures mapped; a cursor or stream (not a promise) as it is. */
-function mappingErrors(result: unknown): unknown {
-  if (!(result instanceof Promise)) return result;
-  return result.catch((error: unknown) => {
-    throw mapDatabaseError(error);
-  });
-}
-
-function errorFields(error: unknown): { message: string; code?: string } {
-  const code = (error as { code?: unknown })?.code;
-  return { message: (error as Error)?.message ?? String(error), ...(typeof code === 'string' && { code }) };
-}
-
-/**
- * Statement names by SQL text, remembered: the texts are the store's compiled statements, a few dozen, and
- * hashing each one again on every query was ~1 % of a Postgres server's CPU under load (bench/e2e).
- */
-export function createStatementNames() {
-  // Bounded: texts built per call (IN lists of every length) must not grow it without end.
-  const byText = new LRUCache<string, string>({ max: MAX_REMEMBERED_STATEMENT_NAMES });
-  return {
-    of(text: string): string {
-      let name = byText.get(text);
-      if (name === undefined) {
-        name = `sy_${createHash('sha1').update(text).digest('hex').slice(0, 24)}`;
-        byText.set(text, name);
-      }
-      return name;
+    answered() {
+      if (!down) return;
+      down = false;
+      log.info('database connection back');
     },
   };
 }

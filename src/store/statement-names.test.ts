@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { createStatementNames } from './open-postgres.ts';
+import { createStatementNames } from './pg-transaction-pool.ts';
 
 const hashed = (text: string) => `sy_${createHash('sha1').update(text).digest('hex').slice(0, 24)}`;
 

@@ -197,9 +197,11 @@ function compileStatements(db: Kysely<Database>, notifications: WriteNotificatio
 
   /** The change's NOTIFY, sent when the statement commits (the SELECT reads only moved rows). */
   function notified() {
-    const channel = notifications?.changeChannel;
-    if (!channel) throw new Error('a notifying receipt write needs in-write notifications (Postgres)');
-    return sql<string>`pg_notify(${sql.lit(channel)}, moved.intent_id)`.as('notified');
+    if (!notifications) throw new Error('a notifying receipt write needs in-write notifications (Postgres)');
+    const { changeChannel, senderPrefix } = notifications;
+    return sql<string>`pg_notify(${sql.lit(changeChannel)}, ${sql.lit(senderPrefix)} || moved.intent_id)`.as(
+      'notified',
+    );
   }
 }
 
