@@ -1,5 +1,11 @@
-/** The OpenAPI 3.1 document, generated from the method table (request and response forms). */
+/**
+ * The OpenAPI 3.1 document: the methods from the method table (request and response forms), and the
+ * plain-HTTP routes programs call (GET /events, health, the document, the metrics listener).
+ */
 import { RPC_ERROR_LIST } from './errors/table.ts';
+import { EVENT_SCHEMAS } from './openapi/event-schemas.ts';
+import { EVENTS_PATH } from './openapi/events-path.ts';
+import { SERVICE_PATHS, SERVICE_SCHEMAS } from './openapi/service-paths.ts';
 import { deriveSchema } from './schemas/derive.ts';
 import { METHODS, type MethodName } from './schemas/methods.ts';
 
@@ -47,12 +53,17 @@ export function buildOpenApiDocument(version: string): Record<string, unknown> {
     info: {
       title: 'Switchyard API',
       version,
-      description: 'Cross-chain intents over webrpc-style JSON. See docs/api.md for dialects and wire rules.',
+      description:
+        'Cross-chain intents over webrpc-style JSON, an event stream and health routes. See docs/api.md for dialects and wire rules.',
     },
-    paths,
+    paths: { ...paths, '/events': EVENTS_PATH, ...SERVICE_PATHS },
     components: {
-      schemas: { Error: ERROR_BODY },
-      securitySchemes: { accessKey: { type: 'apiKey', in: 'header', name: 'X-Access-Key' } },
+      schemas: { Error: ERROR_BODY, ...EVENT_SCHEMAS, ...SERVICE_SCHEMAS },
+      securitySchemes: {
+        accessKey: { type: 'apiKey', in: 'header', name: 'X-Access-Key' },
+        // EventSource cannot set headers: GET /events also takes the key in its query string.
+        accessKeyQuery: { type: 'apiKey', in: 'query', name: 'accessKey' },
+      },
     },
   };
 }

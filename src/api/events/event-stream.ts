@@ -38,9 +38,14 @@ export interface StreamShared {
  * `deleted`: events `from`…`to` are past the log's retention. `beyond-latest`: Last-Event-ID is above the
  * project's latest event (`latest`), e.g. after the database was reset.
  */
-type Gap =
+export type Gap =
   | { reason: 'deleted'; from: number; to: number }
   | { reason: 'beyond-latest'; lastEventId: number; latest: number };
+
+/** The message has no id, so the client's Last-Event-ID stays the last event it really received. */
+export function gapFrame(gap: Gap): string {
+  return `event: gap\ndata: ${JSON.stringify(gap)}\n\n`;
+}
 
 export class EventStream implements FeedSubscriber {
   private readonly shared: StreamShared;
@@ -144,9 +149,8 @@ export class EventStream implements FeedSubscriber {
     if (out !== '') this.write(out);
   }
 
-  /** The message has no id, so the client's Last-Event-ID stays the last event it really received. */
   private gap(gap: Gap): void {
-    this.write(`event: gap\ndata: ${JSON.stringify(gap)}\n\n`);
+    this.write(gapFrame(gap));
   }
 
   private write(text: string): void {

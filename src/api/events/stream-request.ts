@@ -21,10 +21,12 @@ export interface StreamRequest {
 }
 
 /** The query parameters GET /events takes (accessKey is read by the route's authentication). */
-const KNOWN_PARAMETERS = new Set(['accessKey', 'intentId', 'owner', 'status', 'lastEventId']);
-const INTENT_ID = /^0x[0-9a-fA-F]{64}$/;
-const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
-const EVENT_ID = /^[0-9]{1,15}$/;
+export const STREAM_QUERY_PARAMETERS = ['accessKey', 'intentId', 'owner', 'status', 'lastEventId'] as const;
+export type StreamQueryParameter = (typeof STREAM_QUERY_PARAMETERS)[number];
+const KNOWN_PARAMETERS: ReadonlySet<string> = new Set(STREAM_QUERY_PARAMETERS);
+export const INTENT_ID = /^0x[0-9a-fA-F]{64}$/;
+export const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+export const EVENT_ID = /^[0-9]{1,15}$/;
 
 export function parseStreamRequest(
   query: Record<string, unknown>,
