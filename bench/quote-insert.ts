@@ -21,8 +21,7 @@ import type { StoreContext } from '../src/store/context.ts';
 import { createStore } from '../src/store/create-store.ts';
 import { createPgIntentEvents } from '../src/store/intent-events-postgres.ts';
 import { createIntentsRepo } from '../src/store/intents.ts';
-import { createPostgresClient, openPostgres, PipelinedConnection } from '../src/store/open-postgres.ts';
-import { createPgPool } from '../src/store/pg-transaction-pool.ts';
+import { openPostgres, PipelinedConnection } from '../src/store/open-postgres.ts';
 import { newIntent, randomAddress } from '../src/store/testing.ts';
 import type { IntentsRepo, NewIntent } from '../src/store/types.ts';
 import { createBenchDatabase } from './support/bench-database.ts';
@@ -60,17 +59,9 @@ async function measure() {
   const project = await store.projects.create('bench-quote-insert');
   await store.close();
 
-  const db = openPostgres(
-    {
-      client: createPostgresClient({ databaseUrl: url, log }),
-      transactionPool: createPgPool({ databaseUrl: url, log }),
-    },
-    log,
-  );
+  const { db, notify } = openPostgres({ databaseUrl: url, log });
   const events = await createPgIntentEvents({
-    notify: async (channel, payload) => {
-      await sql`select pg_notify(${channel}, ${payload})`.execute(db);
-    },
+    notify,
     connect: async () => {
       const client = new pg.Client({ connectionString: url });
       await client.connect();

@@ -59,29 +59,15 @@ async function open(options: CreateStoreOptions): Promise<Opened> {
     // server's memory, better-sqlite3 ~5 MB of a Postgres one (docs/benchmarks.md, "Waiting at scale").
     // Statements go through postgres.js (it pipelines); transactions, migrations and the listening
     // connection use pg.
-    const [
-      { default: pg },
-      { createPostgresClient, openPostgres },
-      { createPgPool, openSessionKysely },
-      { createPgIntentEvents, LISTENER_APPLICATION_NAME },
-    ] = await Promise.all([
-      import('pg'),
-      import('./open-postgres.ts'),
-      import('./pg-transaction-pool.ts'),
-      import('./intent-events-postgres.ts'),
-    ]);
-    const poolLog = options.log.child({ component: 'database' });
-    const client = createPostgresClient({
+    const [{ default: pg }, { openPostgres }, { createPgIntentEvents, LISTENER_APPLICATION_NAME }] =
+      await Promise.all([import('pg'), import('./open-postgres.ts'), import('./intent-events-postgres.ts')]);
+    const { db, migrationDb, notify } = openPostgres({
       databaseUrl: url,
-      log: poolLog,
+      log: options.log.child({ component: 'database' }),
       ...(options.poolSize !== undefined && { max: options.poolSize }),
     });
-    const transactionPool = createPgPool({ databaseUrl: url, log: poolLog });
-    const db = openPostgres({ client, transactionPool }, poolLog);
     const events = await createPgIntentEvents({
-      notify: async (channel, payload) => {
-        await sql`select pg_notify(${channel}, ${payload})`.execute(db);
-      },
+      notify,
       connect: async () => {
         const listener = new pg.Client({
           connectionString: url,
@@ -98,7 +84,7 @@ async function open(options: CreateStoreOptions): Promise<Opened> {
       profile: POSTGRES_PROFILE,
       events,
       inWrite: events.inWrite,
-      migrationDb: openSessionKysely(transactionPool, poolLog),
+      migrationDb,
       closeDriver: () => db.destroy(),
     };
   }

@@ -49,3 +49,9 @@ function isUnavailable(error: unknown): boolean {
   if (error instanceof AggregateError) return error.errors.some(isUnavailable);
   return DRIVER_MESSAGES.test(error.message);
 }
+
+/** A driver error as a log field: its message and, when it has one, its code (SQLSTATE or the driver's). */
+export function errorFields(error: unknown): { message: string; code?: string } {
+  const code = (error as { code?: unknown })?.code;
+  return { message: (error as Error)?.message ?? String(error), ...(typeof code === 'string' && { code }) };
+}

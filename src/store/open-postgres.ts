@@ -14,23 +14,24 @@
  * (map-database-error.ts); postgres.js opens a new connection on next use.
  */
 import {
-  type CompiledQuery,
+  CompiledQuery,
   type DatabaseConnection,
   type Dialect,
   type Driver,
   Kysely,
   PostgresAdapter,
+  type PostgresDriver,
   PostgresIntrospector,
   PostgresQueryCompiler,
   type QueryResult,
+  sql,
   type TransactionSettings,
 } from 'kysely';
-import type pg from 'pg';
 import postgres from 'postgres';
 import type { Logger } from '../internal/logger.ts';
 import { DatabaseUnavailableError } from './errors.ts';
-import { mapDatabaseError } from './map-database-error.ts';
-import { createTransactionDriver } from './pg-transaction-pool.ts';
+import { errorFields, mapDatabaseError } from './map-database-error.ts';
+import { INT8_OID, openPgSide } from './pg-transaction-pool.ts';
 import type { Database as Schema } from './schema.ts';
 
 /**
@@ -40,7 +41,6 @@ import type { Database as Schema } from './schema.ts';
  * Transactions have their own pool (pg-transaction-pool.ts).
  */
 export const POOL_MAX_CONNECTIONS = 4;
-const INT8_OID = 20;
 /** `application_name` of each kind of connection a process opens (pg_stat_activity shows it). */
 export const STATEMENTS_APPLICATION_NAME = 'switchyard';
 /** Commands whose row count Kysely reports as `numAffectedRows`. */
@@ -48,7 +48,7 @@ const ROW_COUNT_COMMANDS = new Set(['INSERT', 'UPDATE', 'DELETE', 'MERGE']);
 /** How long (s) `end` lets queries in flight finish before it closes their connections. */
 const END_TIMEOUT_S = 5;
 
-export type PostgresClient = postgres.Sql;
+type PostgresClient = postgres.Sql;
 
 export interface PostgresClientDeps {
   databaseUrl: string;
@@ -57,7 +57,7 @@ export interface PostgresClientDeps {
   max?: number;
 }
 
-export function createPostgresClient(deps: PostgresClientDeps): PostgresClient {
+function createPostgresClient(deps: PostgresClientDeps): PostgresClient {
   return postgres(deps.databaseUrl, {
     max: deps.max ?? POOL_MAX_CONNECTIONS,
     // How an operator tells the store's connections apart in pg_stat_activity.
@@ -73,21 +73,32 @@ export function createPostgresClient(deps: PostgresClientDeps): PostgresClient {
   });
 }
 
-export interface PostgresConnections {
-  /** Every statement outside a transaction, pipelined. */
-  client: PostgresClient;
-  /** Transactions (pg-transaction-pool.ts). */
-  transactionPool: pg.Pool;
+/** The store's Postgres side, opened by `openPostgres`. */
+export interface OpenedPostgres {
+  db: Kysely<Schema>;
+  /** Where the migrations run (pg-transaction-pool.ts, `sessionDb`). */
+  migrationDb: Kysely<unknown>;
+  /** `pg_notify(channel, payload)` on the store's connections (intent-events-postgres.ts publishes with it). */
+  notify(channel: string, payload: string): Promise<void>;
 }
 
-export function openPostgres(connections: PostgresConnections, log: Logger): Kysely<Schema> {
-  return new Kysely<Schema>({ dialect: createPipelinedDialect(connections, log) });
+export function openPostgres(deps: PostgresClientDeps): OpenedPostgres {
+  const client = createPostgresClient(deps);
+  const pgSide = openPgSide({ databaseUrl: deps.databaseUrl, log: deps.log });
+  const db = new Kysely<Schema>({ dialect: createPipelinedDialect(client, pgSide.transactions, deps.log) });
+  return {
+    db,
+    migrationDb: pgSide.sessionDb,
+    async notify(channel, payload) {
+      await sql`select pg_notify(${channel}, ${payload})`.execute(db);
+    },
+  };
 }
 
-function createPipelinedDialect(connections: PostgresConnections, log: Logger): Dialect {
+function createPipelinedDialect(client: PostgresClient, transactions: PostgresDriver, log: Logger): Dialect {
   return {
     createAdapter: () => new PostgresAdapter(),
-    createDriver: () => createPipelinedDriver(connections, log),
+    createDriver: () => createPipelinedDriver(client, transactions, log),
     createQueryCompiler: () => new PostgresQueryCompiler(),
     createIntrospector: (db) => new PostgresIntrospector(db),
   };
@@ -98,14 +109,15 @@ function createPipelinedDialect(connections: PostgresConnections, log: Logger): 
  * client (postgres.js picks the connection and pipelines); `beginTransaction` pins the handle to a pg
  * connection of its own until `releaseConnection`.
  */
-function createPipelinedDriver({ client, transactionPool }: PostgresConnections, log: Logger): Driver {
-  const transactions = createTransactionDriver(transactionPool, log);
+function createPipelinedDriver(client: PostgresClient, transactions: PostgresDriver, log: Logger): Driver {
   const outage = createOutageLog(log);
   let ended = false;
-  const inTransaction = (connection: DatabaseConnection) => {
-    const held = (connection as PipelinedConnection).transaction;
-    if (!held) throw new Error('no transaction was begun on this connection');
-    return held;
+  // BEGIN, COMMIT and ROLLBACK go through the handle's executeQuery like every other statement (the
+  // benchmarks' counters wrap it), which hands them to the transaction's pg connection.
+  const inTransaction = (connection: DatabaseConnection, text: string) => {
+    const handle = connection as PipelinedConnection;
+    if (!handle.transaction) throw new Error(`${text}: no transaction was begun on this connection`);
+    return handle.executeQuery(CompiledQuery.raw(text)).then(() => {});
   };
   return {
     async init() {
@@ -116,12 +128,11 @@ function createPipelinedDriver({ client, transactionPool }: PostgresConnections,
       return new PipelinedConnection(client, outage);
     },
     async beginTransaction(connection, settings: TransactionSettings) {
-      const held = await transactions.acquireConnection();
-      (connection as PipelinedConnection).transaction = held;
-      await transactions.beginTransaction(held, settings);
+      (connection as PipelinedConnection).transaction = await transactions.acquireConnection();
+      await inTransaction(connection, beginStatement(settings));
     },
-    commitTransaction: (connection) => transactions.commitTransaction(inTransaction(connection)),
-    rollbackTransaction: (connection) => transactions.rollbackTransaction(inTransaction(connection)),
+    commitTransaction: (connection) => inTransaction(connection, 'commit'),
+    rollbackTransaction: (connection) => inTransaction(connection, 'rollback'),
     async releaseConnection(connection) {
       const handle = connection as PipelinedConnection;
       if (!handle.transaction) return;
@@ -140,6 +151,13 @@ function createPipelinedDriver({ client, transactionPool }: PostgresConnections,
       }
     },
   };
+}
+
+function beginStatement({ isolationLevel, accessMode }: TransactionSettings): string {
+  if (!isolationLevel && !accessMode) return 'begin';
+  return ['start transaction', isolationLevel && `isolation level ${isolationLevel}`, accessMode]
+    .filter(Boolean)
+    .join(' ');
 }
 
 /** Exported for the benchmarks' statement counters, which wrap its `executeQuery`: one call, one statement. */
@@ -197,13 +215,7 @@ function createOutageLog(log: Logger): OutageLog {
     failed(error) {
       if (down) return;
       down = true;
-      const code = (error as { code?: unknown })?.code;
-      log.warn('database connection lost; statements fail until it is back', {
-        error: {
-          message: (error as Error)?.message ?? String(error),
-          ...(typeof code === 'string' && { code }),
-        },
-      });
+      log.warn('database connection lost; statements fail until it is back', { error: errorFields(error) });
     },
     answered() {
       if (!down) return;

@@ -14,7 +14,7 @@ import { Kysely, PostgresDialect, PostgresDriver } from 'kysely';
 import { LRUCache } from 'lru-cache';
 import pg from 'pg';
 import type { Logger } from '../internal/logger.ts';
-import { mapDatabaseError } from './map-database-error.ts';
+import { errorFields, mapDatabaseError } from './map-database-error.ts';
 
 /**
  * Transactions open at once per process: they are off the hot path (webhook deliveries, quote expiry,
@@ -23,7 +23,8 @@ import { mapDatabaseError } from './map-database-error.ts';
 export const TRANSACTION_POOL_MAX_CONNECTIONS = 2;
 /** The pool's `application_name` in pg_stat_activity. */
 export const TRANSACTIONS_APPLICATION_NAME = 'switchyard transactions';
-const INT8_OID = 20;
+/** BIGINT's type oid: its values are read as numbers. */
+export const INT8_OID = 20;
 /** Distinct SQL texts whose statement names are kept; far above the store's own (~60). */
 const MAX_REMEMBERED_STATEMENT_NAMES = 2_000;
 
@@ -34,7 +35,7 @@ export interface PgPoolDeps {
   max?: number;
 }
 
-export function createPgPool(deps: PgPoolDeps): pg.Pool {
+function createPgPool(deps: PgPoolDeps): pg.Pool {
   const pool = new pg.Pool({
     connectionString: deps.databaseUrl,
     max: deps.max ?? TRANSACTION_POOL_MAX_CONNECTIONS,
@@ -51,18 +52,24 @@ export function createPgPool(deps: PgPoolDeps): pg.Pool {
   return pool;
 }
 
-/** Kysely's own Postgres driver on the pool: the pipelined driver hands it each transaction. */
-export function createTransactionDriver(pool: pg.Pool, log: Logger): PostgresDriver {
-  return new PostgresDriver({ pool: withPreparedStatements(pool, log) });
+/** What the pipelined driver takes from the pool: one wrapper (statement names, error logging) for both. */
+export interface PgSide {
+  /** Kysely's own Postgres driver: the pipelined driver hands it each transaction. */
+  transactions: PostgresDriver;
+  /**
+   * Kysely on the pool alone, for the migrations: Kysely's migrator holds a session-level advisory lock on
+   * one connection (`db.connection()`) around its transaction, and the pipelined driver has no session to
+   * pin. Never destroyed: the transaction driver's destroy ends the pool they share.
+   */
+  sessionDb: Kysely<unknown>;
 }
 
-/**
- * Kysely on the pool alone, for the migrations: Kysely's migrator holds a session-level advisory lock on
- * one connection (`db.connection()`) around its transaction, and the pipelined driver has no session to
- * pin. Not destroyed after use: that would end the pool the store's transactions share.
- */
-export function openSessionKysely(pool: pg.Pool, log: Logger): Kysely<unknown> {
-  return new Kysely<unknown>({ dialect: new PostgresDialect({ pool: withPreparedStatements(pool, log) }) });
+export function openPgSide(deps: PgPoolDeps): PgSide {
+  const pool = withPreparedStatements(createPgPool(deps), deps.log);
+  return {
+    transactions: new PostgresDriver({ pool }),
+    sessionDb: new Kysely<unknown>({ dialect: new PostgresDialect({ pool }) }),
+  };
 }
 
 type QueryFn = (text: unknown, values?: unknown) => unknown;
@@ -132,11 +139,6 @@ function mappingErrors(result: unknown): unknown {
   return result.catch((error: unknown) => {
     throw mapDatabaseError(error);
   });
-}
-
-function errorFields(error: unknown): { message: string; code?: string } {
-  const code = (error as { code?: unknown })?.code;
-  return { message: (error as Error)?.message ?? String(error), ...(typeof code === 'string' && { code }) };
 }
 
 /**

@@ -18,8 +18,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createLogger } from '../../src/internal/logger.ts';
 import { createStore } from '../../src/store/create-store.ts';
 import { DatabaseUnavailableError } from '../../src/store/errors.ts';
-import { createPostgresClient, openPostgres } from '../../src/store/open-postgres.ts';
-import { createPgPool } from '../../src/store/pg-transaction-pool.ts';
+import { openPostgres } from '../../src/store/open-postgres.ts';
 import { isTerminal } from '../../src/store/statuses.ts';
 import type { Store } from '../../src/store/types.ts';
 import { freshAddress, quoteRequest, usdc } from '../e2e/support/requests.ts';
@@ -166,13 +165,7 @@ it(
       write: (line) => state.logs.push(JSON.parse(line)),
       format: 'json',
     });
-    const db = openPostgres(
-      {
-        client: createPostgresClient({ databaseUrl: pg.url, log }),
-        transactionPool: createPgPool({ databaseUrl: pg.url, log }),
-      },
-      log,
-    );
+    const { db } = openPostgres({ databaseUrl: pg.url, log });
     try {
       let stopped: () => void = () => {};
       const serverGone = new Promise<void>((resolve) => {
