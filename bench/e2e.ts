@@ -6,7 +6,7 @@
  *
  *   npx tsx bench/e2e.ts [--db sqlite|postgres] [--mode automine|blocks|both]
  *                        [--intents N] [--concurrency C] [--block-intents N] [--block-concurrency C]
- *                        [--count-rpc] [--count-sql] [--verbose]
+ *                        [--count-rpc] [--count-sql] [--stages] [--verbose]
  *   npx tsx bench/e2e.ts --db postgres --workers 1,2,4 [--pool N] [--pg-activity] [--intents N] [--concurrency C]
  *
  * --workers runs the service as separate `serve` processes instead (one API, N workers; automine only):
@@ -48,6 +48,7 @@ import {
   runBare,
   runService,
 } from './support/e2e-runs.ts';
+import { formatStages, stagesOf } from './support/e2e-stages.ts';
 import type { IntentTiming } from './support/e2e-timing.ts';
 import { fundUsers } from './support/e2e-users.ts';
 import { printWorkers, runWorkers, startWorkersBench } from './support/e2e-workers.ts';
@@ -67,6 +68,8 @@ const BLOCK_TIME_SECONDS = 1;
 const PROJECT = 'bench-e2e';
 /** The bench's one key stands for every wallet of a busy dapp: a limit far above what it can send. */
 const BENCH_KEY_RATE_PER_MINUTE = 60_000_000;
+/** --stages reads at most this many events per mode: ~15 per intent, so 6,000 intents' worth. */
+const EVENTS_READ_LIMIT = 100_000;
 
 type Mode = 'automine' | 'blocks';
 
@@ -78,6 +81,8 @@ interface Options {
   /** Count the process's SQL statements (and large JSON parses) and print them per intent. */
   countSql: boolean;
   sqlCallers: boolean;
+  /** Print the service intents' stages from the event log after each mode (support/e2e-stages.ts). */
+  stages: boolean;
   modes: Mode[];
   sizes: Record<Mode, { intents: number; concurrency: number }>;
   /** --workers: the worker counts to run as separate processes (Postgres, automine; support/e2e-workers.ts). */
@@ -101,6 +106,7 @@ function parseOptions(): Options {
       verbose: { type: 'boolean', default: false },
       'count-rpc': { type: 'boolean', default: false },
       'count-sql': { type: 'boolean', default: false },
+      stages: { type: 'boolean', default: false },
       /** With --count-sql: label each statement with the code that issued it (slow). */
       'sql-callers': { type: 'boolean', default: false },
       /** Worker processes, one count or a list (1,2,4): the service as `serve` processes (Postgres only). */
@@ -129,6 +135,8 @@ function parseOptions(): Options {
       throw new Error('--workers: several processes share one Postgres database: add --db postgres');
     if (values.mode !== 'both' && values.mode !== 'automine')
       throw new Error('--workers runs with automine only');
+    if (values.stages)
+      throw new Error("--stages reads the in-process service's event log: run without --workers");
     if (values['count-sql'])
       throw new Error('--workers: the statement counts are of one process; run without --workers');
   }
@@ -140,6 +148,7 @@ function parseOptions(): Options {
     verbose: values.verbose ?? false,
     countRpc: values['count-rpc'] ?? false,
     countSql: values['count-sql'] ?? false,
+    stages: values.stages ?? false,
     sqlCallers: values['sql-callers'] ?? false,
     // --workers measures the throughput that grows with processes: automine, where the chain waits for no one.
     modes: workers ? ['automine'] : chosen,
@@ -254,8 +263,10 @@ async function main(): Promise<number> {
       return printWorkers(result, bench.cpu.cores) ? 0 : 1;
     }
     const results: ModeResult[] = [];
+    const stages: string[] = [];
     for (const mode of options.modes) {
       const { intents, concurrency } = options.sizes[mode];
+      const eventsBefore = options.stages ? await bench.events!.latest() : 0;
       await setMining([bench.origin, bench.destination], mode);
       t0 = performance.now();
       const clocks = mode === 'blocks' ? await startClocks(bench) : undefined;
@@ -280,6 +291,10 @@ async function main(): Promise<number> {
       note(
         `${mode}: bare and service, ${intents} intents each, in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
       );
+      if (options.stages)
+        stages.push(
+          ...formatStages(stagesOf(await bench.events!.after(eventsBefore)), `${options.db}, ${mode}`),
+        );
       results.push({
         mode,
         concurrency,
@@ -288,7 +303,9 @@ async function main(): Promise<number> {
       });
     }
     const confirmations = devnet.chainConfigs[0]!.confirmations;
-    return printResults(results, options, confirmations, bench.cpu.cores) ? 0 : 1;
+    const met = printResults(results, options, confirmations, bench.cpu.cores);
+    if (stages.length > 0) process.stdout.write(`${stages.join('\n')}\n`);
+    return met ? 0 : 1;
   } finally {
     await shutdown.shutdown();
   }
@@ -349,6 +366,11 @@ async function startInProcessBench(
     },
     rpcCounters,
     ...(sqlCounter && { sqlCounter }),
+    events: {
+      latest: () => app.store.eventLog.latest(project.id),
+      after: (seq) =>
+        app.store.eventLog.listAfter({ projectId: project.id, after: seq, limit: EVENTS_READ_LIMIT }),
+    },
     cpu: createCpuMeter(() => devnet.chains.map((c) => c.anvil.process.pid ?? 0)),
     ...(databaseUrl && { groupCpu: await databaseCpuMeter(databaseUrl, shutdown) }),
   };

@@ -6,6 +6,7 @@
 import type { Intent, TrailsApi } from '@0xtrails/api';
 import { type Account, parseUnits } from 'viem';
 import type { loadPlan } from '../../src/engine/load-plan.ts';
+import type { IntentEventRecord } from '../../src/store/index.ts';
 import type { CpuMeter, CpuSpent } from './cpu-meter.ts';
 import { type BareOperator, runBareIntent } from './e2e-bare.ts';
 import { type BenchChain, nonceCounter } from './e2e-chain.ts';
@@ -105,6 +106,8 @@ export interface Bench {
   cpu: CpuMeter;
   /** --workers: CPU per group of processes, beside `cpu`. */
   groupCpu?: GroupCpuMeter;
+  /** The bench project's event log (in-process service): --stages reads the events after a number. */
+  events?: { latest(): Promise<number>; after(seq: number): Promise<IntentEventRecord[]> };
 }
 
 /** Runs `run` between CPU snapshots of both meters: the run's timings, CPU and span. */
