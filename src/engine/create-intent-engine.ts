@@ -35,6 +35,8 @@ export interface IntentEngineOptions {
   /** Names this process's leases; default `<host>:<pid>:<random>`, so a lease row says which process holds it. */
   workerId?: string;
   stepPollIntervalMs?: number;
+  /** How often an idle worker looks at the journal anyway (ms; tests); default STEP_IDLE_POLL_INTERVAL_MS. */
+  stepIdlePollIntervalMs?: number;
   stepBatchSize?: number;
   stepLeaseMs?: number;
   depositScanIntervalMs?: number;
@@ -131,6 +133,9 @@ export function createIntentEngine(deps: IntentEngineDeps): IntentEngine {
     workerId,
     due,
     ...(options.stepPollIntervalMs !== undefined && { pollIntervalMs: options.stepPollIntervalMs }),
+    ...(options.stepIdlePollIntervalMs !== undefined && {
+      idlePollIntervalMs: options.stepIdlePollIntervalMs,
+    }),
     ...(options.stepBatchSize !== undefined && { batchSize: options.stepBatchSize }),
     ...(options.stepLeaseMs !== undefined && { leaseMs: options.stepLeaseMs }),
   });
@@ -189,9 +194,12 @@ export function createIntentEngine(deps: IntentEngineDeps): IntentEngine {
       // take them over and resume it; what they do after the hand-back cannot sign or complete anything.
       await sender.stopSigning();
       const released = await store.steps.release({ ids: left, owner: workerId });
+      // Nothing else tells the other workers: their loops hear intent changes, so each intent handed back is
+      // announced as one, and they lease its steps now instead of at their idle poll.
+      for (const intentId of new Set(released)) await store.events.publish(intentId);
       log.info('steps still running at stop handed back to other workers', {
         running: left.length,
-        released,
+        released: released.length,
       });
     },
   };

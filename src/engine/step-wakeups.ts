@@ -6,17 +6,18 @@
  *   enqueued to run at a time): `noteDueTimes` notes them as the store writes them, and the loop looks when
  *   the first comes;
  * - an intent change anywhere (`store.events`: this process's writes at once, other processes' through
- *   NOTIFY on Postgres): an API process journals a new intent's first step beside its status change. The loop
- *   looks at once and keeps its short poll for one more interval, since the change may be committed first.
+ *   NOTIFY on Postgres): an API process journals a new intent's first step beside its status change, and a
+ *   stopping worker announces each intent whose steps it handed back. The loop looks at once and keeps its
+ *   short poll for one more interval, since the change may be committed first.
  *
- * A slow poll (STEP_IDLE_POLL_INTERVAL_MS) is the safety net for what neither says: steps a stopping worker
- * handed back, leases of a dead worker that ran out, steps delayed by a worker that died before their time.
+ * A slow poll (STEP_IDLE_POLL_INTERVAL_MS) is the safety net for what neither says: leases of a dead worker
+ * that ran out, steps delayed by a worker that died before their time.
  */
 import type { StepsRepo } from '../store/types.ts';
 
 /**
- * How often a worker with nothing due looks at the journal anyway (ms): steps handed back by a stopping
- * worker wait at most this long; a dead worker's leases already take STEP_LEASE_MS (10 s) to run out.
+ * How often a worker with nothing due looks at the journal anyway (ms): a step whose due time only a dead
+ * worker knew waits at most this long; a dead worker's leases already take STEP_LEASE_MS (10 s) to run out.
  */
 export const STEP_IDLE_POLL_INTERVAL_MS = 2_000;
 /** Due times are kept rounded up to this (ms): steps due within it share one look. */

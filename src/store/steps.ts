@@ -137,9 +137,9 @@ export function createStepsRepo(ctx: StoreContext): StepsRepo {
     },
 
     async release({ ids, owner, now: at }) {
-      if (ids.length === 0) return 0;
+      if (ids.length === 0) return [];
       const now = (at ?? ctx.now()).getTime();
-      const result = await db
+      const rows = await db
         .updateTable('intent_steps')
         .set({
           state: 'pending',
@@ -151,8 +151,9 @@ export function createStepsRepo(ctx: StoreContext): StepsRepo {
         .where('id', 'in', ids)
         .where('lease_owner', '=', owner)
         .where('state', '=', 'running')
-        .executeTakeFirst();
-      return Number(result.numUpdatedRows);
+        .returning('intent_id')
+        .execute();
+      return rows.map((r) => r.intent_id);
     },
 
     async list(intentId) {

@@ -477,9 +477,10 @@ export interface StepsRepo {
   requeue(input: { intentId: string; step: string; runAt?: Date }): Promise<void>;
   /**
    * Hands back steps `owner` still holds (a worker stopping before they finished): pending and due now, no
-   * lease, so another worker leases them at once instead of after their lease runs out. Returns how many.
+   * lease, so another worker leases them at once instead of after their lease runs out. Returns the intent of
+   * each step handed back (one entry per step; none when `owner` held none of them).
    */
-  release(input: { ids: number[]; owner: string; now?: Date }): Promise<number>;
+  release(input: { ids: number[]; owner: string; now?: Date }): Promise<string[]>;
   list(intentId: string): Promise<IntentStep[]>;
 }
 

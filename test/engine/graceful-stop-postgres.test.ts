@@ -30,6 +30,13 @@ const LONG_STOP_WAIT_MS = 8_000;
 /** What stop() may take beyond its bound (ms): the hand-back's statements on a loaded 2-core machine. */
 const STOP_SLACK_MS = 1_500;
 
+/** The idle poll of the worker that takes over (ms): far beyond the wait below, so only a wake-up explains it. */
+const IDLE_POLL_MS = 60_000;
+/** How soon a worker already running takes over steps handed back (ms): a NOTIFY and a lease, loaded machine. */
+const TAKEOVER_MS = 1_500;
+/** Long enough for a worker just started to finish its first look at the journal (ms). */
+const FIRST_LOOK_MS = 500;
+
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 let f: EngineFixture;
@@ -50,11 +57,25 @@ afterAll(async () => {
   await f?.stop();
 });
 
-/** A worker: an engine on its own pool, waiting `stopWaitMs` for its steps when it stops. */
-async function worker(workerId: string, stopWaitMs = STOP_WAIT_MS): Promise<IntentEngine> {
+/**
+ * A worker: an engine on its own pool, waiting `stopWaitMs` for its steps when it stops; `idlePollMs`
+ * replaces production's 2 s idle poll.
+ */
+async function worker(
+  workerId: string,
+  stopWaitMs = STOP_WAIT_MS,
+  idlePollMs?: number,
+): Promise<IntentEngine> {
   const store = await createStore({ ...f.database.options, log: createSilentLogger() });
   stores.push(store);
-  const engine = await f.startEngine({ store, engine: { workerId, stopWaitMs } });
+  const engine = await f.startEngine({
+    store,
+    engine: {
+      workerId,
+      stopWaitMs,
+      ...(idlePollMs !== undefined && { stepIdlePollIntervalMs: idlePollMs }),
+    },
+  });
   engines.push(engine);
   return engine;
 }
@@ -142,4 +163,25 @@ it('hands back the steps still running at its bound; another worker takes them a
   for (const row of journal) perPurpose.set(row.purpose, (perPurpose.get(row.purpose) ?? 0) + 1);
   expect([...perPurpose.values()].every((n) => n === 1)).toBe(true);
   expect(journal.find((r) => r.purpose === 'solver-fill')?.status).toBe('mined');
+}, 120_000);
+
+it('wakes a worker already running when it hands steps back: the takeover does not wait for its idle poll', async () => {
+  const stopping = await worker('worker-e');
+  const intentId = await fillInThePool(stopping);
+  expect((await stepsOf(intentId)).fill).toMatchObject({ state: 'running', leaseOwner: 'worker-e' });
+  // Running and idle before the hand-back: its first look at the journal (at start) found nothing to take.
+  const taker = await worker('worker-f', STOP_WAIT_MS, IDLE_POLL_MS);
+  await sleep(FIRST_LOOK_MS);
+  expect((await stepsOf(intentId)).fill?.leaseOwner).toBe('worker-e');
+  await stopping.stop();
+  const handedBackAt = Date.now();
+  await until('worker-f to lease the fill', async () => {
+    const fill = (await stepsOf(intentId)).fill;
+    return fill?.leaseOwner === 'worker-f' || fill?.state === 'done' ? true : undefined;
+  });
+  expect(Date.now() - handedBackAt).toBeLessThan(TAKEOVER_MS);
+  await beta.testClient.setAutomine(true);
+  await beta.testClient.mine({ blocks: 1 });
+  expect((await f.waitForStatus(intentId, ['SUCCEEDED', 'FAILED', 'REFUNDED'])).status).toBe('SUCCEEDED');
+  await taker.stop();
 }, 120_000);
