@@ -100,6 +100,10 @@ export function createStepRunner(ctx: EngineContext, options: StepRunnerOptions)
   let rearm: ((at: number) => void) | undefined;
   let lastTickAt = 0;
   let lastHintAt = Number.NEGATIVE_INFINITY;
+  // The last look found no free slot, or filled every one: more steps may be due, waiting for a slot, so the
+  // next step to end looks again. Otherwise a step's end needs no look: its successors were leased with its
+  // completion (or it kicked), and whatever else comes due is announced (kick, hint, due time).
+  let slotsFull = false;
 
   const nap = () =>
     new Promise<void>((resolve) => {
@@ -124,8 +128,10 @@ export function createStepRunner(ctx: EngineContext, options: StepRunnerOptions)
         resolve();
       }
       const now = Date.now();
-      // Within a poll interval of an intent change the loop keeps the short poll (the change may precede its step).
-      const pollUntil = now - lastHintAt < pollMs ? now + pollMs : now + idlePollMs;
+      // Within a poll interval of an intent change the loop keeps the short poll (the change may precede its
+      // step); so does a change heard during the last look, which its statement may have missed.
+      const hinted = now - lastHintAt < pollMs || lastHintAt >= lastTickAt;
+      const pollUntil = hinted ? now + pollMs : now + idlePollMs;
       arm(Math.min(pollUntil, due?.next(now) ?? Number.POSITIVE_INFINITY));
       wake = done;
       rearm = arm;
@@ -219,15 +225,17 @@ export function createStepRunner(ctx: EngineContext, options: StepRunnerOptions)
       .finally(() => {
         runningIds.delete(step.id);
         inFlight.delete(job);
-        kick();
+        if (slotsFull) kick();
       });
     inFlight.add(job);
   }
 
   async function tick(): Promise<void> {
     const free = batch - inFlight.size;
-    if (free <= 0) return;
+    slotsFull = free <= 0;
+    if (slotsFull) return;
     const steps = await ctx.store.steps.leaseDue({ owner, limit: free, leaseMs });
+    slotsFull = steps.length === free;
     for (const step of steps) {
       if (step.takenOverFrom) tookOver(step);
       dispatch(step);

@@ -146,7 +146,7 @@ it('hands back the steps still running at its bound; another worker takes them a
   for (const step of Object.values(handedBack)) expect(step.leaseOwner).toBeNull();
 
   const startedAt = Date.now();
-  await worker('worker-d');
+  const d = await worker('worker-d');
   // Taken at once, not after the 10 s lease a killed worker's steps wait out.
   await until('worker-d to lease the fill', async () => {
     const fill = (await stepsOf(intentId)).fill;
@@ -163,9 +163,11 @@ it('hands back the steps still running at its bound; another worker takes them a
   for (const row of journal) perPurpose.set(row.purpose, (perPurpose.get(row.purpose) ?? 0) + 1);
   expect([...perPurpose.values()].every((n) => n === 1)).toBe(true);
   expect(journal.find((r) => r.purpose === 'solver-fill')?.status).toBe('mined');
+  await d.stop();
 }, 120_000);
 
 it('wakes a worker already running when it hands steps back: the takeover does not wait for its idle poll', async () => {
+  // The two workers below are the only ones running: no other one's idle poll can take the steps.
   const stopping = await worker('worker-e');
   const intentId = await fillInThePool(stopping);
   expect((await stepsOf(intentId)).fill).toMatchObject({ state: 'running', leaseOwner: 'worker-e' });
