@@ -1,6 +1,8 @@
 /**
  * The ordered list of migrations. Append a new numbered file and one line here; never edit or
- * reorder a shipped one (databases in the field have already run it).
+ * reorder a shipped one (databases in the field have already run it). Numbers only grow: 0005, 0006, 0008
+ * and 0011 were taken by changes that never landed and stay unused, since Kysely's migrator refuses a
+ * migration that sorts before one a database has already run.
  */
 import type { Migration, MigrationProvider } from 'kysely';
 import type { DialectProfile } from '../capabilities.ts';
