@@ -21,10 +21,10 @@ import { FLOOR_TABLE } from './floor-unit.ts';
 import type { PostgresActivity } from './postgres-activity.ts';
 
 /**
- * Units per pass, over all processes. A unit costs its processes 2–4 ms of CPU and the whole machine (with
- * Postgres and anvil) 3–5 ms, about what a worker spends per JSON-RPC call and statement it issues (36–38 ms
- * per intent for ~70 of them), so a pass runs 8–12 s on this machine at any count: long enough that /proc's
- * 10 ms ticks and a neighbour's burst are small against it.
+ * Units per pass, over all processes. A unit (7 statements and JSON-RPC calls) costs its processes 1.3–2.9 ms
+ * of CPU and the whole machine (with Postgres and anvil) 2–4 ms: the same order per call as a worker's
+ * (~30 ms per intent for ~70 statements and calls at one worker). 2,000 of them run 3–14 s a pass on this
+ * machine at any count: long enough that /proc's 10 ms ticks and a neighbour's burst are small against it.
  */
 export const FLOOR_UNITS_PER_PASS = 2_000;
 /**
