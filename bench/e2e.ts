@@ -8,9 +8,11 @@
  *                        [--intents N] [--concurrency C] [--block-intents N] [--block-concurrency C]
  *                        [--count-rpc] [--count-sql] [--stages] [--verbose]
  *   npx tsx bench/e2e.ts --db postgres --workers 1,2,4 [--pool N] [--pg-activity] [--intents N] [--concurrency C]
+ *   npx tsx bench/e2e.ts --db postgres --workers 1,2,4 --floor-only [--concurrency C] [--floor-units N]
  *
  * --workers runs the service as separate `serve` processes instead (one API, N workers; automine only):
- * support/e2e-workers.ts.
+ * support/e2e-workers.ts; after the workers, the floor: the same worker-like work split over as many plain
+ * Node processes (support/e2e-floor.ts), which --floor-only runs alone.
  *
  * Each intent is alpha USDC → beta USDC from its own fresh wallet. Latency: from the user handing the
  * deposit to the node to SUCCEEDED (service: WaitIntentReceipt says done) or to the destination
@@ -36,6 +38,7 @@ import { createBenchDatabase } from './support/bench-database.ts';
 import { type BlockClock, startBlockClock } from './support/block-clock.ts';
 import { createCpuMeter } from './support/cpu-meter.ts';
 import { type BenchChain, benchChain, sendAndWait } from './support/e2e-chain.ts';
+import { printFloor, runFloor } from './support/e2e-floor.ts';
 import {
   type Bench,
   INTENT_AMOUNT,
@@ -51,8 +54,8 @@ import {
 import { formatStages, stagesOf } from './support/e2e-stages.ts';
 import type { IntentTiming } from './support/e2e-timing.ts';
 import { fundUsers } from './support/e2e-users.ts';
-import { printWorkers, runWorkers, startWorkersBench } from './support/e2e-workers.ts';
-import { openPostgresActivity } from './support/postgres-activity.ts';
+import { printWorkers, runWorkers, startWorkersBench, workerCpuGrowth } from './support/e2e-workers.ts';
+import { openPostgresActivity, type PostgresActivity } from './support/postgres-activity.ts';
 import { createGroupCpuMeter } from './support/process-cpu.ts';
 import { startRpcCounters } from './support/rpc-counter.ts';
 import { runPool } from './support/run-pool.ts';
@@ -91,6 +94,10 @@ interface Options {
   poolSize: number | undefined;
   /** --pg-activity: sample what the database's backends do (--workers). */
   pgActivity: boolean;
+  /** --floor-only: only the floor of the --workers counts (support/e2e-floor.ts), no service. */
+  floorOnly: boolean;
+  /** --floor-units: the floor's units per pass (default FLOOR_UNITS_PER_PASS). */
+  floorUnits: number | undefined;
 }
 
 function parseOptions(): Options {
@@ -113,6 +120,8 @@ function parseOptions(): Options {
       workers: { type: 'string' },
       pool: { type: 'string' },
       'pg-activity': { type: 'boolean', default: false },
+      'floor-only': { type: 'boolean', default: false },
+      'floor-units': { type: 'string' },
     },
   });
   if (values.db !== 'sqlite' && values.db !== 'postgres')
@@ -140,7 +149,12 @@ function parseOptions(): Options {
     if (values['count-sql'])
       throw new Error('--workers: the statement counts are of one process; run without --workers');
   }
+  if ((values['floor-only'] || values['floor-units'] !== undefined) && !workers)
+    throw new Error('--floor-only and --floor-units go with --workers (the counts the floor runs)');
   return {
+    floorOnly: values['floor-only'] ?? false,
+    floorUnits:
+      values['floor-units'] === undefined ? undefined : positive('floor-units', values['floor-units']),
     workers,
     poolSize: values.pool === undefined ? undefined : positive('pool', values.pool),
     pgActivity: values['pg-activity'] ?? false,
@@ -225,6 +239,13 @@ async function main(): Promise<number> {
       shutdown.add('postgres database', () => postgres.drop());
       note(`a fresh Postgres database on ${postgres.server}`);
     }
+    if (options.floorOnly && options.workers && postgres) {
+      const activity = await openPostgresActivity(postgres.url);
+      shutdown.add('postgres activity', () => activity.close());
+      const floor = await runFloorOf(options, options.workers, devnet, postgres.url, activity);
+      printFloor(floor, undefined);
+      return 0;
+    }
     const workers =
       options.workers && postgres
         ? await startWorkersBench({
@@ -254,13 +275,17 @@ async function main(): Promise<number> {
       `devnet, service and ${totalUsers} funded users ready in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
     );
 
-    if (workers && options.workers) {
+    if (workers && options.workers && postgres) {
       const result = await runWorkers(workers, users, {
         counts: options.workers,
         ...options.sizes.automine,
         sampleActivity: options.pgActivity,
       });
-      return printWorkers(result, bench.cpu.cores) ? 0 : 1;
+      // The floor is information beside the watched figure: it never changes the exit code.
+      const floor = await runFloorOf(options, options.workers, devnet, postgres.url, workers.activity);
+      const met = printWorkers(result, bench.cpu.cores);
+      printFloor(floor, workerCpuGrowth(result));
+      return met ? 0 : 1;
     }
     const results: ModeResult[] = [];
     const stages: string[] = [];
@@ -309,6 +334,26 @@ async function main(): Promise<number> {
   } finally {
     await shutdown.shutdown();
   }
+}
+
+/** The floor of the --workers counts on the run's chains and database, as many in flight as the run's intents. */
+function runFloorOf(
+  options: Options,
+  counts: number[],
+  devnet: RunningDevnet,
+  databaseUrl: string,
+  activity: PostgresActivity,
+) {
+  note(`floor: ${counts.join(', ')} process(es), then back`);
+  return runFloor({
+    databaseUrl,
+    devnet,
+    counts,
+    inFlight: options.sizes.automine.concurrency,
+    poolSize: options.poolSize,
+    activity,
+    ...(options.floorUnits !== undefined && { units: options.floorUnits }),
+  });
 }
 
 /** The service in this process (start-switchyard.ts, role all), with the counting proxies the options ask for. */

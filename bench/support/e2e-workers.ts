@@ -247,6 +247,16 @@ function mergeActivity(samples: ActivitySample[]): ActivitySample {
 
 const ms = (v: number) => v.toFixed(1);
 
+/** The workers' CPU ms per intent of one count. */
+const workerCpu = (m: Measured) => (m.groups?.workers ?? 0) / m.count;
+
+/** The watched figure: the workers' CPU per intent at the largest count ÷ at the smallest. */
+export function workerCpuGrowth(result: WorkersResult): number {
+  const first = result.services[0]!;
+  const last = result.services[result.services.length - 1]!;
+  return workerCpu(last.measured) / workerCpu(first.measured);
+}
+
 /** The table of the run and the watched figure; true when the workers' CPU per intent did not grow. */
 export function printWorkers(result: WorkersResult, cores: number): boolean {
   const { bare } = result;
@@ -345,10 +355,9 @@ export function printWorkers(result: WorkersResult, cores: number): boolean {
       `  nonce rows: ${locks.held.toFixed(2)} backends hold one (nonce allocated, transaction not yet recorded), ${locks.waiting.toFixed(2)} wait for one`,
     );
   }
-  const workerCpu = (m: Measured) => (m.groups?.workers ?? 0) / m.count;
   const first = result.services[0]!;
   const last = result.services[result.services.length - 1]!;
-  const growth = workerCpu(last.measured) / workerCpu(first.measured);
+  const growth = workerCpuGrowth(result);
   const met = growth <= MAX_WORKER_CPU_GROWTH;
   lines.push(
     '',

@@ -21,8 +21,11 @@ export interface ActivitySample {
 }
 
 export interface PostgresActivity {
-  /** Process ids of the backends connected to the database now (this connection's own left out). */
-  backendPids(): Promise<number[]>;
+  /**
+   * Process ids of the backends connected to the database now (this connection's own left out); with
+   * `applicationName`, only those of connections that gave it.
+   */
+  backendPids(applicationName?: string): Promise<number[]>;
   /** Operator transactions journaled so far, by purpose (a purpose's `:<detail>` left out). */
   transactionsByPurpose(): Promise<Map<string, number>>;
   /** Samples until the returned function is called, which resolves with what was seen. */
@@ -35,10 +38,14 @@ export async function openPostgresActivity(databaseUrl: string): Promise<Postgre
   await client.connect();
   const others = 'datname = current_database() and pid <> pg_backend_pid()';
   return {
-    async backendPids() {
-      const { rows } = await client.query<{ pid: number }>(
-        `select pid from pg_stat_activity where ${others}`,
-      );
+    async backendPids(applicationName) {
+      const { rows } =
+        applicationName === undefined
+          ? await client.query<{ pid: number }>(`select pid from pg_stat_activity where ${others}`)
+          : await client.query<{ pid: number }>(
+              `select pid from pg_stat_activity where ${others} and application_name = $1`,
+              [applicationName],
+            );
       return rows.map((r) => r.pid);
     },
     async transactionsByPurpose() {
