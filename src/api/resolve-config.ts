@@ -23,6 +23,13 @@ const MAX_RPC_BATCH_SIZE = 1000;
 /** Connections one process may hold: far above what one process can use, well below any server's limit. */
 const MAX_DATABASE_POOL_SIZE = 1000;
 const POOL_SIZE_ERROR = `must be a whole number from 1 to ${MAX_DATABASE_POOL_SIZE}`;
+/**
+ * The shortest step lease (ms): a live worker renews every quarter lease, so below a second a slow database
+ * round trip could let a running step's lease lapse.
+ */
+const MIN_STEP_LEASE_MS = 1_000;
+/** A lease over an hour leaves a crashed worker's intents stuck that long: a typo, not a setting. */
+const MAX_STEP_LEASE_MS = 3_600_000;
 
 /** A fee ceiling above a million gwei per gas is a typo, not a price (mainnet's worst spikes were in the thousands). */
 export const MAX_FEE_CAP_GWEI = 1_000_000;
@@ -91,6 +98,13 @@ const FileSchema = Type.Object({
   databaseUrl: Opt(Str()),
   databasePoolSize: Opt(
     Type.Integer({ minimum: 1, maximum: MAX_DATABASE_POOL_SIZE, 'x-error': POOL_SIZE_ERROR }),
+  ),
+  stepLeaseMs: Opt(
+    Type.Integer({
+      minimum: MIN_STEP_LEASE_MS,
+      maximum: MAX_STEP_LEASE_MS,
+      'x-error': `must be a whole number of ms from ${MIN_STEP_LEASE_MS} to ${MAX_STEP_LEASE_MS}`,
+    }),
   ),
   role: Opt(
     Type.Union([Type.Literal('api'), Type.Literal('worker'), Type.Literal('all')], {
@@ -174,6 +188,7 @@ export function resolveConfig({ configPath, env, flags }: ConfigInputs): Switchy
   const poolSize = file.databasePoolSize ?? poolSizeFromEnv(env.DATABASE_POOL_SIZE);
   if (poolSize !== undefined) config.databasePoolSize = poolSize;
   if (file.prices) config.prices = file.prices;
+  if (file.stepLeaseMs !== undefined) config.stepLeaseMs = file.stepLeaseMs;
   const metrics = resolveMetricsListen(env, file.metrics);
   if (metrics) config.metrics = metrics;
   if (file.webhooks) config.webhooks = { allowPrivateTargets: file.webhooks.allowPrivateTargets ?? false };

@@ -162,7 +162,10 @@ export async function startSwitchyard(options: StartSwitchyardOptions): Promise<
           keys: operator,
           log: log.child({ component: 'engine' }),
           metrics,
-          ...(options.engineOptions && { options: options.engineOptions }),
+          options: {
+            ...(config.stepLeaseMs !== undefined && { stepLeaseMs: config.stepLeaseMs }),
+            ...options.engineOptions,
+          },
         })
       : undefined;
   if (!operator) {

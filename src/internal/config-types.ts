@@ -122,6 +122,11 @@ export interface SwitchyardConfig {
   databaseUrl?: string;
   /** Connections per process in the PostgreSQL pool (the LISTEN connection not counted); default 10. */
   databasePoolSize?: number;
+  /**
+   * How long a worker's step stays leased without its heartbeat (ms): a crashed worker's steps are taken over
+   * this long after its last renewal. Default STEP_LEASE_MS (src/engine/constants.ts, 10 s).
+   */
+  stepLeaseMs?: number;
   role: 'api' | 'worker' | 'all';
   chains: ChainConfig[];
   /** Static USD prices `{ "<chainId>:<address>": usd }` for chains not priced from pools (src/pricing). */

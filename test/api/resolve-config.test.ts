@@ -1,7 +1,7 @@
 /**
- * `switchyard serve` configuration (src/api/resolve-config.ts), the per-chain `destinationBehindFill` switch
- * and `rpcBatchSize`: off (1) when a chain does not say, taken as given when it does, and a bad value stops
- * start-up with an error naming the field.
+ * `switchyard serve` configuration (src/api/resolve-config.ts): the per-chain `destinationBehindFill` switch
+ * and `rpcBatchSize`, the pool size and the step lease take their defaults when the file does not say, are
+ * taken as given when it does, and a bad value stops start-up with an error naming the field.
  */
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/internal/errors.ts';
@@ -57,6 +57,21 @@ describe('resolveConfig: databasePoolSize', () => {
     expect(() => resolveFrom({ databasePoolSize: 2.5 })).toThrow(ConfigError);
     expect(() => resolveFrom({}, { DATABASE_POOL_SIZE: 'ten' })).toThrow(
       /DATABASE_POOL_SIZE: must be a whole number from 1 to 1000, not 'ten'/,
+    );
+  });
+});
+
+describe('resolveConfig: stepLeaseMs', () => {
+  const resolveFrom = (file: Record<string, unknown>) => resolveConfigFile({ chains: [chain(1)], ...file });
+
+  it('is unset (the engine’s default lease) unless the file says', () => {
+    expect(resolveFrom({}).stepLeaseMs).toBeUndefined();
+    expect(resolveFrom({ stepLeaseMs: 3000 }).stepLeaseMs).toBe(3000);
+  });
+
+  it.each([999, 2.5, '3000', 3_600_001])('rejects %j, naming the field', (value) => {
+    expect(() => resolveFrom({ stepLeaseMs: value })).toThrow(
+      /stepLeaseMs: must be a whole number of ms from 1000 to 3600000/,
     );
   });
 });

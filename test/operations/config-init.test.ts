@@ -170,21 +170,24 @@ describe('switchyard config init', () => {
   }, 60_000);
 
   it('refuses a --token that is no ERC-20, a --price nothing has, and malformed flags', async () => {
-    const notToken = await init([
-      ...['--rpc-url', unknown.rpcUrl, '--out', 'x.json'],
-      ...['--token', `USDC=${ours.destinationSettler}@${UNKNOWN_CHAIN_ID}`],
+    // Each refusal is its own process and writes nothing: they run side by side.
+    const [notToken, noSuchSymbol, malformed, badPrice] = await Promise.all([
+      init([
+        ...['--rpc-url', unknown.rpcUrl, '--out', 'x.json'],
+        ...['--token', `USDC=${ours.destinationSettler}@${UNKNOWN_CHAIN_ID}`],
+      ]),
+      init(['--rpc-url', unknown.rpcUrl, '--out', 'x.json', '--price', 'DOGE=0.1']),
+      init(['--rpc-url', unknown.rpcUrl, '--out', 'x.json', '--token', 'WETH=0x12']),
+      init(['--rpc-url', unknown.rpcUrl, '--out', 'x.json', '--price', 'ETH=-1']),
     ]);
     expect(notToken.code).toBe(1);
     expect(notToken.stderr).toContain(
       `--token USDC=${ours.destinationSettler}@${UNKNOWN_CHAIN_ID}: no ERC-20`,
     );
-    const noSuchSymbol = await init(['--rpc-url', unknown.rpcUrl, '--out', 'x.json', '--price', 'DOGE=0.1']);
     expect(noSuchSymbol.code).toBe(1);
     expect(noSuchSymbol.stderr).toContain('--price DOGE=0.1: no chain lists a token called DOGE');
-    const malformed = await init(['--rpc-url', unknown.rpcUrl, '--out', 'x.json', '--token', 'WETH=0x12']);
     expect(malformed.code).toBe(1);
     expect(malformed.stderr).toContain('--token WETH=0x12: expected SYMBOL=ADDRESS@CHAINID');
-    const badPrice = await init(['--rpc-url', unknown.rpcUrl, '--out', 'x.json', '--price', 'ETH=-1']);
     expect(badPrice.code).toBe(1);
     expect(badPrice.stderr).toContain('--price ETH=-1: expected SYMBOL=USD with a positive price');
   }, 60_000);
@@ -210,10 +213,12 @@ describe('switchyard config init', () => {
         '(whole WETH) has 19 decimal places; the token has 18',
       ],
     ];
-    for (const [flags, message] of cases) {
-      const { code, stderr } = await on(...flags);
+    // Each refusal is its own process and writes nothing: they run side by side.
+    const outcomes = await Promise.all(cases.map(([flags]) => on(...flags)));
+    cases.forEach(([flags, message], i) => {
+      const { code, stderr } = outcomes[i]!;
       expect({ flags, code }).toEqual({ flags, code: 1 });
       expect(stderr).toContain(message);
-    }
+    });
   }, 60_000);
 });

@@ -84,23 +84,22 @@ describeEachDialect('switchyard webhooks', ({ database }) => {
   const withConfig = (...args: string[]) => cli(...args, '--config', configPath);
 
   it('refuses a loopback URL unless the config or a devnet allows it; bad input names its flag', async () => {
-    const refused = await cli('add', '--project', 'hooks-cli', '--url', receiver.url);
+    // Every one of these is refused and adds nothing: they run side by side, and the list after them is empty.
+    const [refused, metadata, named, ftp, badEvents, nobody] = await Promise.all([
+      cli('add', '--project', 'hooks-cli', '--url', receiver.url),
+      cli('add', '--project', 'hooks-cli', '--url', 'http://169.254.169.254/latest'),
+      cli('add', '--project', 'hooks-cli', '--url', 'http://localhost:9/x'),
+      withConfig('add', '--project', 'hooks-cli', '--url', 'ftp://x.example/'),
+      withConfig('add', '--project', 'hooks-cli', '--url', receiver.url, '--events', 'intent.done'),
+      withConfig('add', '--project', 'nobody', '--url', receiver.url),
+    ]);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('webhook target 127.0.0.1 is a loopback or private-range address');
-    const metadata = await cli('add', '--project', 'hooks-cli', '--url', 'http://169.254.169.254/latest');
     expect(metadata.stderr).toContain('loopback or private-range');
-    const named = await cli('add', '--project', 'hooks-cli', '--url', 'http://localhost:9/x');
     expect(named.stderr).toMatch(/localhost is (127\.0\.0\.1|::1), a loopback or private-range address/);
-    expect((await withConfig('add', '--project', 'hooks-cli', '--url', 'ftp://x.example/')).stderr).toContain(
-      '--url: must be an http:// or https:// URL, not ftp:',
-    );
-    expect(
-      (await withConfig('add', '--project', 'hooks-cli', '--url', receiver.url, '--events', 'intent.done'))
-        .stderr,
-    ).toContain("--events: 'intent.done' is not an event type or a prefix of one");
-    expect((await withConfig('add', '--project', 'nobody', '--url', receiver.url)).stderr).toContain(
-      "project 'nobody' does not exist",
-    );
+    expect(ftp.stderr).toContain('--url: must be an http:// or https:// URL, not ftp:');
+    expect(badEvents.stderr).toContain("--events: 'intent.done' is not an event type or a prefix of one");
+    expect(nobody.stderr).toContain("project 'nobody' does not exist");
     expect((await cli('list', '--project', 'hooks-cli')).stdout).toContain('has no webhook endpoints');
     // A devnet's data dir allows loopback, as `switchyard start` does (its SQLite store, in that dir).
     const devnetStore = await createStore({

@@ -26,6 +26,12 @@ import { type ServeProcess, ServeStartError, startServeProcess } from './serve-p
  * this shared machine got it first): the next try picks another port. Any other start failure is final.
  */
 const START_ATTEMPTS = 3;
+/**
+ * The serve config's step lease (ms): a SIGKILLed process's steps are taken over by its restart this long
+ * after the kill instead of production's 10 s. Still several heartbeats long (one every quarter lease), so a
+ * live process on a loaded machine keeps its steps; the takeover itself is the same code at any length.
+ */
+export const RESILIENCE_STEP_LEASE_MS = 3_000;
 
 export interface ResilienceOptions {
   dialect?: Dialect;
@@ -90,6 +96,7 @@ export async function startResilienceService(
       dataDir,
       ...(database.options.databaseUrl && { databaseUrl: database.options.databaseUrl }),
       role: 'all',
+      stepLeaseMs: RESILIENCE_STEP_LEASE_MS,
       chains: chainConfigs.map(toFileChain),
       // Several serve processes run at once (this suite and others): metrics on any free port, not 9464.
       metrics: { host: '127.0.0.1', port: 0 },
