@@ -32,7 +32,6 @@ import type { Logger } from '../internal/logger.ts';
 import { DatabaseUnavailableError } from './errors.ts';
 import { errorFields, mapDatabaseError } from './map-database-error.ts';
 import { INT8_OID, openPgSide } from './pg-transaction-pool.ts';
-import { createNoDelaySockets } from './postgres-socket.ts';
 import type { Database as Schema } from './schema.ts';
 
 /**
@@ -71,9 +70,6 @@ function createPostgresClient(deps: PostgresClientDeps): PostgresClient {
     } as never,
     // Notices ("already exists, skipping" from migrations) are for a person at psql, not this log.
     onnotice: (notice) => deps.log.debug('database notice', { message: notice.message }),
-    // TCP_NODELAY: a pipelined statement goes out at once, not after the answer to the one before it. The
-    // option is postgres.js's (connection.js), absent from its type declarations.
-    ...({ socket: createNoDelaySockets() } as object),
   });
 }
 
