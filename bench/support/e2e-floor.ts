@@ -19,6 +19,7 @@ import { FLOOR_APPLICATION_NAME } from './floor-messages.ts';
 import { type FloorPass, runFloorPass } from './floor-pass.ts';
 import { FLOOR_TABLE } from './floor-unit.ts';
 import type { PostgresActivity } from './postgres-activity.ts';
+import { sumSpent } from './process-cpu.ts';
 
 /**
  * Units per pass, over all processes. A unit (7 statements and JSON-RPC calls) costs its processes 1.3–2.9 ms
@@ -106,14 +107,11 @@ export async function runFloor(options: FloorOptions): Promise<FloorResult> {
 }
 
 function poolPasses(passes: FloorPass[]): FloorPass {
-  const spent: Record<string, number> = {};
-  for (const p of passes)
-    for (const [name, ms] of Object.entries(p.spent)) spent[name] = (spent[name] ?? 0) + ms;
   return {
     processes: passes[0]!.processes,
     units: passes.reduce((sum, p) => sum + p.units, 0),
     spanMs: passes.reduce((sum, p) => sum + p.spanMs, 0),
-    spent,
+    spent: sumSpent(passes.map((p) => p.spent)),
   };
 }
 

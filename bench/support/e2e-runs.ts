@@ -13,7 +13,7 @@ import { type BenchChain, nonceCounter } from './e2e-chain.ts';
 import { runServiceIntent } from './e2e-service.ts';
 import type { IntentTiming } from './e2e-timing.ts';
 import { type Percentiles, percentiles } from './percentiles.ts';
-import type { GroupCpuMeter, GroupSpent } from './process-cpu.ts';
+import { type GroupCpuMeter, type GroupSpent, sumSpent } from './process-cpu.ts';
 import { formatCounts, type RpcCounter } from './rpc-counter.ts';
 import { runPool } from './run-pool.ts';
 import { formatParses, formatStatements, type SqlCounter } from './sql-counter.ts';
@@ -68,16 +68,10 @@ export function pool(a: Run, b: Run): Run {
   return {
     timings: [...a.timings, ...b.timings],
     cpu,
-    ...(a.groups && b.groups && { groups: addGroups(a.groups, b.groups) }),
+    ...(a.groups && b.groups && { groups: sumSpent([a.groups, b.groups]) }),
     spanMs: a.spanMs + b.spanMs,
     ...(a.blocks && b.blocks && { blocks: [...a.blocks, ...b.blocks] }),
   };
-}
-
-function addGroups(a: GroupSpent, b: GroupSpent): GroupSpent {
-  const sum: GroupSpent = { ...a };
-  for (const [name, ms] of Object.entries(b)) sum[name] = (sum[name] ?? 0) + ms;
-  return sum;
 }
 
 export function measure({ timings, cpu, groups, spanMs, blocks }: Run): Measured {

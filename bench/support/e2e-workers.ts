@@ -35,7 +35,7 @@ import {
   openPostgresActivity,
   type PostgresActivity,
 } from './postgres-activity.ts';
-import { createGroupCpuMeter, type GroupSpent } from './process-cpu.ts';
+import { createGroupCpuMeter, type GroupSpent, sumSpent } from './process-cpu.ts';
 import { formatCounts, type RpcCounter, startRpcCounters } from './rpc-counter.ts';
 import { type ServiceProcesses, startServiceProcesses } from './service-processes.ts';
 
@@ -234,9 +234,7 @@ export async function runWorkers(
 
 /** CPU ms per second of each group over idle watches lasting `seconds` in all. */
 function perSecond(spent: GroupSpent[], seconds: number): GroupSpent {
-  const sum: GroupSpent = {};
-  for (const s of spent) for (const [name, ms] of Object.entries(s)) sum[name] = (sum[name] ?? 0) + ms;
-  return Object.fromEntries(Object.entries(sum).map(([name, ms]) => [name, ms / seconds]));
+  return Object.fromEntries(Object.entries(sumSpent(spent)).map(([name, ms]) => [name, ms / seconds]));
 }
 
 function mergeActivity(samples: ActivitySample[]): ActivitySample {

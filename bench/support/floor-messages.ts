@@ -26,5 +26,5 @@ export interface FloorJob {
 export type ToFloorProcess = FloorJob | { type: 'go' } | { type: 'stop' };
 export type FromFloorProcess =
   | { type: 'ready' }
-  | { type: 'done'; units: number; elapsedMs: number }
+  | { type: 'done'; units: number }
   | { type: 'error'; message: string };

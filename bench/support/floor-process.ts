@@ -65,9 +65,8 @@ function serve(send: (message: FromFloorProcess) => void): void {
       await runUnits(unit, 0, job.warmupUnits, job.inFlight);
       send({ type: 'ready' });
     } else if (message.type === 'go') {
-      const started = performance.now();
       await runUnits(unit!, job!.warmupUnits, job!.units, job!.inFlight);
-      send({ type: 'done', units: job!.units, elapsedMs: performance.now() - started });
+      send({ type: 'done', units: job!.units });
     } else {
       await sql?.end();
       keepAlive?.close();

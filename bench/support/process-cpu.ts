@@ -18,6 +18,14 @@ export interface GroupSnapshot {
 /** CPU ms spent per group between the snapshots, `self` being this process. */
 export type GroupSpent = Record<string, number>;
 
+/** The CPU ms of several spans, added group by group. */
+export function sumSpent(spans: readonly GroupSpent[]): GroupSpent {
+  const sum: GroupSpent = {};
+  for (const spent of spans)
+    for (const [name, ms] of Object.entries(spent)) sum[name] = (sum[name] ?? 0) + ms;
+  return sum;
+}
+
 export interface GroupCpuMeter {
   snapshot(): Promise<GroupSnapshot>;
   since(start: GroupSnapshot): Promise<GroupSpent>;
