@@ -39,12 +39,13 @@ import { DatabaseUnavailableError } from './errors.ts';
 import { errorFields, mapDatabaseError } from './map-database-error.ts';
 import { INT8_OID, openPgSide } from './pg-transaction-pool.ts';
 import type { Database as Schema } from './schema.ts';
+import { createStatementConnections, type StatementConnections } from './statement-connections.ts';
 
 /**
  * Connections per process unless the config says (`databasePoolSize`). Few, because queries pipeline
- * on them: with 16 `select $1` in flight, 2 connections cost the client 111 µs of CPU per query against
- * 174 µs for 10 (fewer, fuller writes); 4 leave the others pipelining while one waits on a row lock.
- * Transactions have their own pool (pg-transaction-pool.ts).
+ * on them and are filled one at a time (statement-connections.ts): the first carries everything until a
+ * row lock or a long query holds it up; the others take over meanwhile. Transactions have their own pool
+ * (pg-transaction-pool.ts).
  */
 export const POOL_MAX_CONNECTIONS = 4;
 /** `application_name` of each kind of connection a process opens (pg_stat_activity shows it). */
@@ -54,8 +55,6 @@ const ROW_COUNT_COMMANDS = new Set(['INSERT', 'UPDATE', 'DELETE', 'MERGE']);
 /** How long (s) `end` lets queries in flight finish before it closes their connections. */
 const END_TIMEOUT_S = 5;
 
-type PostgresClient = postgres.Sql;
-
 export interface PostgresClientDeps {
   databaseUrl: string;
   log: Logger;
@@ -63,9 +62,13 @@ export interface PostgresClientDeps {
   max?: number;
 }
 
-function createPostgresClient(deps: PostgresClientDeps): PostgresClient {
+function createStatementClient(deps: PostgresClientDeps): StatementConnections {
+  return createStatementConnections(deps.max ?? POOL_MAX_CONNECTIONS, () => openOneConnection(deps));
+}
+
+function openOneConnection(deps: PostgresClientDeps): postgres.Sql {
   return postgres(deps.databaseUrl, {
-    max: deps.max ?? POOL_MAX_CONNECTIONS,
+    max: 1,
     // How an operator tells the store's connections apart in pg_stat_activity.
     connection: { application_name: STATEMENTS_APPLICATION_NAME },
     // fetch_types (the default) reads the array types once per connection: complete-step passes text[].
@@ -89,7 +92,7 @@ export interface OpenedPostgres {
 }
 
 export function openPostgres(deps: PostgresClientDeps): OpenedPostgres {
-  const client = createPostgresClient(deps);
+  const client = createStatementClient(deps);
   const pgSide = openPgSide({ databaseUrl: deps.databaseUrl, log: deps.log });
   const db = new Kysely<Schema>({ dialect: createPipelinedDialect(client, pgSide.transactions, deps.log) });
   return {
@@ -101,7 +104,11 @@ export function openPostgres(deps: PostgresClientDeps): OpenedPostgres {
   };
 }
 
-function createPipelinedDialect(client: PostgresClient, transactions: PostgresDriver, log: Logger): Dialect {
+function createPipelinedDialect(
+  client: StatementConnections,
+  transactions: PostgresDriver,
+  log: Logger,
+): Dialect {
   return {
     createAdapter: () => new PostgresAdapter(),
     createDriver: () => createPipelinedDriver(client, transactions, log),
@@ -115,7 +122,11 @@ function createPipelinedDialect(client: PostgresClient, transactions: PostgresDr
  * client (postgres.js picks the connection and pipelines); `beginTransaction` pins the handle to a pg
  * connection of its own until `releaseConnection`.
  */
-function createPipelinedDriver(client: PostgresClient, transactions: PostgresDriver, log: Logger): Driver {
+function createPipelinedDriver(
+  client: StatementConnections,
+  transactions: PostgresDriver,
+  log: Logger,
+): Driver {
   const outage = createOutageLog(log);
   let ended = false;
   // BEGIN, COMMIT and ROLLBACK go through the handle's executeQuery like every other statement (the
@@ -168,12 +179,12 @@ function beginStatement({ isolationLevel, accessMode }: TransactionSettings): st
 
 /** Exported for the benchmarks' statement counters, which wrap its `executeQuery`: one call, one statement. */
 export class PipelinedConnection implements DatabaseConnection {
-  readonly #client: PostgresClient;
+  readonly #client: StatementConnections;
   readonly #outage: OutageLog;
   /** The pg connection of the transaction begun on this handle, until it is released. */
   transaction: DatabaseConnection | undefined;
 
-  constructor(client: PostgresClient, outage: OutageLog) {
+  constructor(client: StatementConnections, outage: OutageLog) {
     this.#client = client;
     this.#outage = outage;
   }
@@ -181,13 +192,7 @@ export class PipelinedConnection implements DatabaseConnection {
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
     if (this.transaction) return this.transaction.executeQuery<R>(query);
     try {
-      const result = await this.#client.unsafe(
-        query.sql,
-        query.parameters as postgres.ParameterOrJSON<never>[],
-        {
-          prepare: true,
-        },
-      );
+      const result = await this.#client.unsafe(query.sql, query.parameters);
       this.#outage.answered();
       return {
         rows: result as unknown as R[],
