@@ -91,6 +91,47 @@ describeEachDialect('intents', ({ openStore }) => {
     expect(await store.intents.getReceipt({ projectId: beta.id, intentId })).toBeUndefined();
   });
 
+  it('receipt reads asked together answer each as it would alone: own rows, project scope, unknown ids', async () => {
+    const ids = [];
+    for (let i = 0; i < 4; i += 1) {
+      const { intentId } = await store.intents.insert(newIntent(alpha.id));
+      await store.transactions.upsert({
+        intentId,
+        kind: 'deposit',
+        chainId: 1,
+        status: 'SUCCEEDED',
+        tokenAmount: BigInt(i + 1) * 10n ** 30n,
+      });
+      ids.push(intentId);
+    }
+    // The first two are read once alone (their receipt fields are then kept: the other statement shape).
+    const alone = [
+      await store.intents.getReceipt({ projectId: alpha.id, intentId: ids[0]! }),
+      await store.intents.getReceipt({ projectId: alpha.id, intentId: ids[1]! }),
+    ];
+    const asks = [
+      { projectId: alpha.id, intentId: ids[0]! },
+      { projectId: alpha.id, intentId: ids[1]!.toUpperCase().replace('0X', '0x') },
+      { projectId: alpha.id, intentId: ids[2]! },
+      { projectId: alpha.id, intentId: ids[3]! },
+      { projectId: beta.id, intentId: ids[3]! },
+      { projectId: alpha.id, intentId: randomHash() },
+      { projectId: alpha.id, intentId: ids[0]! },
+    ];
+    const together = await Promise.all(asks.map((ask) => store.intents.getReceipt(ask)));
+    expect(together[0]).toEqual(alone[0]);
+    expect(together[1]).toEqual(alone[1]);
+    expect(together[6]).toEqual(alone[0]);
+    expect(together[4]).toBeUndefined();
+    expect(together[5]).toBeUndefined();
+    for (const [i, receipt] of together.slice(0, 4).entries()) {
+      const index = [0, 1, 2, 3][i]!;
+      expect(receipt?.intent.intentId).toBe(ids[index]);
+      expect(receipt?.transactions.deposit?.tokenAmount).toBe(BigInt(index + 1) * 10n ** 30n);
+    }
+    expect(together[2]).toEqual(await store.intents.getReceipt({ projectId: alpha.id, intentId: ids[2]! }));
+  });
+
   it('a receipt read gives its transactions as the transactions repo lists them: amounts past 2^53 exact', async () => {
     const { intentId } = await store.intents.insert(newIntent(alpha.id));
     const huge = 2n ** 255n + 12_345n;

@@ -6,6 +6,7 @@ import { createPgQuoteInsert, type QuoteInsert } from './insert-quote-postgres.t
 import { intentHistory, intentHistoryIndex, receiptsOf } from './intent-history.ts';
 import { listRecentQuoted, quotedAtAddresses } from './quoted-intents.ts';
 import { createReceiptFieldsMemo, pickReceiptFields } from './receipt-fields.ts';
+import { createAggregatedReceiptReads } from './receipt-reads-postgres.ts';
 import { recipientAddressOf } from './recipient-address.ts';
 import {
   byKind,
@@ -44,16 +45,10 @@ export function createIntentsRepo(ctx: StoreContext): IntentsRepo {
     return { row: intents.rows[0], transactions: transactions.rows };
   };
 
-  /** One statement, the receipt rows as a JSON array beside the intent's columns: one round trip, not two. */
-  const readReceiptAggregated = async (id: string, projectId: number, picked: boolean) => {
-    const { rows } = await db.executeQuery<IntentRow & { transactions: IntentTransactionRow[] }>(
-      picked
-        ? reads.scopedWithoutDocumentsAndReceipt({ id, projectId })
-        : reads.scopedWithoutPlanAndReceipt({ id, projectId }),
-    );
-    const row = rows[0];
-    return { row, transactions: row?.transactions ?? [] };
-  };
+  /** Postgres: one statement, the receipt rows as a JSON array beside the intent's columns, batched. */
+  const readReceiptAggregated = ctx.capabilities.supportsJsonAggregation
+    ? createAggregatedReceiptReads(db)
+    : undefined;
 
   const get: IntentsRepo['get'] = async ({ projectId, intentId }) => {
     const { rows } = await db.executeQuery<IntentRow>(reads.scoped({ id: lower(intentId), projectId }));
@@ -199,7 +194,7 @@ export function createIntentsRepo(ctx: StoreContext): IntentsRepo {
       // fields are picked: WaitIntentReceipt reads this on every wake-up.
       const id = lower(intentId);
       const picked = receiptFields.get(id);
-      const read = ctx.capabilities.supportsJsonAggregation
+      const read = readReceiptAggregated
         ? readReceiptAggregated(id, projectId, picked !== undefined)
         : readReceiptApart(id, projectId, picked !== undefined);
       const { row, transactions } = await read;
@@ -250,27 +245,6 @@ function compileReads(db: Kysely<Database>) {
         .where('project_id', '=', v.projectId)
         .compile(),
     );
-  /**
-   * `scoped` reading `columns` and the intent's receipt rows as a JSON array in id order (Postgres). Each
-   * element is the row as selected would give it: numbers for the integer and millisecond columns, and the
-   * amount as its decimal text (a JSON number would lose digits past 2^53).
-   */
-  const scopedWithReceipt = (columns: readonly (keyof IntentRow)[]) =>
-    compileOnce((v: { id: string; projectId: number }) =>
-      db
-        .selectFrom('intents as i')
-        .select(columns.map((c) => `i.${c}` as const))
-        .select(
-          sql<
-            IntentTransactionRow[]
-          >`(select coalesce(json_agg(to_jsonb(t) || jsonb_build_object('token_amount', t.token_amount::text) order by t.id), '[]'::json) from intent_transactions as t where t.intent_id = i.intent_id)`.as(
-            'transactions',
-          ),
-        )
-        .where('i.intent_id', '=', v.id)
-        .where('i.project_id', '=', v.projectId)
-        .compile(),
-    );
   return {
     byId: compileOnce((v: { id: string }) =>
       db.selectFrom('intents').selectAll().where('intent_id', '=', v.id).compile(),
@@ -287,10 +261,6 @@ function compileReads(db: Kysely<Database>) {
     scopedWithoutPlan: scopedColumns(INTENT_COLUMNS_BUT_PLAN),
     /** `scopedWithoutPlan` without intent_json either (receipt-fields.ts: picked once per intent). */
     scopedWithoutDocuments: scopedColumns(INTENT_COLUMNS_BUT_DOCUMENTS),
-    /** `scopedWithoutPlan` and its receipt rows (`transactions`, a JSON array), for getReceipt on Postgres. */
-    scopedWithoutPlanAndReceipt: scopedWithReceipt(INTENT_COLUMNS_BUT_PLAN),
-    /** `scopedWithoutDocuments` and its receipt rows. */
-    scopedWithoutDocumentsAndReceipt: scopedWithReceipt(INTENT_COLUMNS_BUT_DOCUMENTS),
     /** selectTransactionsOf (transactions.ts) for one intent. */
     transactionsOf: compileOnce((v: { id: string }) =>
       db
