@@ -120,7 +120,7 @@ export interface SwitchyardConfig {
   dataDir: string;
   /** postgres://… for PostgreSQL; absent means SQLite in `dataDir`. */
   databaseUrl?: string;
-  /** Statement connections per process on PostgreSQL (transactions and LISTEN have their own); default POOL_MAX_CONNECTIONS (src/store/open-postgres.ts, 4). */
+  /** Statement connections per process on PostgreSQL, filled one at a time (transactions and LISTEN have their own); default POOL_MAX_CONNECTIONS (src/store/open-postgres.ts, 4). */
   databasePoolSize?: number;
   /**
    * How long a worker's step stays leased without its heartbeat (ms): a crashed worker's steps are taken over
