@@ -42,6 +42,8 @@ export const SQLITE_PROFILE: DialectProfile = {
     supportsJsonAggregation: false,
     // The runner's read of the intent after a lease is a call in the process: nothing to fold.
     supportsLeaseWithIntent: false,
+    // A read is a call in the process: batching would only wait for the loop turn's end.
+    batchesReads: false,
   },
   columns: { serial: 'integer', amount: 'text', millis: 'integer' },
   triggers: 'inline',
@@ -57,6 +59,7 @@ export const POSTGRES_PROFILE: DialectProfile = {
     supportsDataModifyingWith: true,
     supportsJsonAggregation: true,
     supportsLeaseWithIntent: true,
+    batchesReads: true,
   },
   columns: { serial: 'serial', amount: sql`numeric(78,0)`, millis: 'bigint' },
   triggers: 'function',

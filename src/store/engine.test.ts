@@ -185,6 +185,38 @@ describeEachDialect('engine journal', ({ openStore, database }) => {
     expect((await store.signedTransactions.listForIntent(intentId)).map((t) => t.nonce)).toEqual([0]);
   });
 
+  it('reads of several intents’ journals asked together answer each as alone, in id order', async () => {
+    const from = randomAddress();
+    const [a, b, c] = [intentIds[2]!, intentIds[3]!, randomHash()];
+    const hashes: Record<string, string[]> = { [a]: [], [b]: [] };
+    for (const [nonce, intentId] of [a, b, a, b, a].entries()) {
+      const hash = randomHash();
+      hashes[intentId]!.push(hash);
+      await store.signedTransactions.record({
+        chainId: 11,
+        fromAddress: from,
+        nonce,
+        raw: `0xf8${nonce}`,
+        hash,
+        purpose: 'origin',
+        intentId,
+      });
+    }
+    const alone = [
+      await store.signedTransactions.listForIntent(a),
+      await store.signedTransactions.listForIntent(b),
+    ];
+    const together = await Promise.all(
+      [a, b, c, a.toUpperCase().replace('0X', '0x')].map((id) => store.signedTransactions.listForIntent(id)),
+    );
+    expect(together[0]).toEqual(alone[0]);
+    expect(together[1]).toEqual(alone[1]);
+    expect(together[3]).toEqual(alone[0]);
+    expect(together[2]).toEqual([]);
+    expect(together[0]!.map((t) => t.hash)).toEqual(hashes[a]);
+    expect(together[1]!.map((t) => t.nonce)).toEqual([1, 3]);
+  });
+
   it('keeps nonces consecutive when signing and recording race', async () => {
     // SQLite serves one process: a second connection in the same process would block the event
     // loop on the first one's write lock, so the race there is between callers of one store.

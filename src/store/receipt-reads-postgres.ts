@@ -7,6 +7,7 @@
  * (docs/benchmarks.md, "Postgres against SQLite").
  */
 import { type Kysely, sql } from 'kysely';
+import { createBatchedRead } from './batched-read.ts';
 import { compileOnce } from './compiled-query.ts';
 import {
   type Database,
@@ -29,61 +30,27 @@ export type AggregatedReceiptRead = (id: string, projectId: number, picked: bool
 
 type ReceiptRow = IntentRow & { transactions: IntentTransactionRow[] };
 
-interface Waiting {
-  id: string;
-  projectId: number;
-  resolve(read: ReadReceipt): void;
-  reject(error: unknown): void;
-}
-
 export function createAggregatedReceiptReads(db: Kysely<Database>): AggregatedReceiptRead {
   const statements = compileStatements(db);
-  /** By variant (picked or not): the reads asked for since the last flush. */
-  const waiting: [Waiting[], Waiting[]] = [[], []];
-  let scheduled = false;
-
-  const runOne = async (picked: boolean, entry: Waiting) => {
-    const { rows } = await db.executeQuery<ReceiptRow>(
-      (picked ? statements.oneWithoutDocuments : statements.oneWithoutPlan)({
-        id: entry.id,
-        projectId: entry.projectId,
-      }),
-    );
-    entry.resolve(toRead(rows[0]));
+  const keyOf = (row: ReceiptRow) => row.intent_id;
+  // One batch per statement shape; the project is checked on the row, as the one-key statement's
+  // `project_id = ?` would (another project's intent reads as unknown).
+  const withPlanLeftOut = createBatchedRead<ReceiptRow>({
+    db,
+    one: (id) => statements.manyWithoutPlan({ ids: [id] }),
+    many: (ids) => statements.manyWithoutPlan({ ids }),
+    keyOf,
+  });
+  const withDocumentsLeftOut = createBatchedRead<ReceiptRow>({
+    db,
+    one: (id) => statements.manyWithoutDocuments({ ids: [id] }),
+    many: (ids) => statements.manyWithoutDocuments({ ids }),
+    keyOf,
+  });
+  return async (id, projectId, picked) => {
+    const [row] = await (picked ? withDocumentsLeftOut : withPlanLeftOut)(id);
+    return toRead(row && Number(row.project_id) === projectId ? row : undefined);
   };
-  const runMany = async (picked: boolean, entries: Waiting[]) => {
-    const ids = [...new Set(entries.map((entry) => entry.id))];
-    const { rows } = await db.executeQuery<ReceiptRow>(
-      (picked ? statements.manyWithoutDocuments : statements.manyWithoutPlan)({ ids }),
-    );
-    const byId = new Map(rows.map((row) => [row.intent_id, row]));
-    for (const entry of entries) {
-      const row = byId.get(entry.id);
-      // Another project's intent reads as unknown, as the single read's `project_id = ?` does.
-      entry.resolve(toRead(row && Number(row.project_id) === entry.projectId ? row : undefined));
-    }
-  };
-  const flush = () => {
-    scheduled = false;
-    for (const picked of [false, true]) {
-      const entries = waiting[picked ? 1 : 0];
-      if (entries.length === 0) continue;
-      waiting[picked ? 1 : 0] = [];
-      const run = entries.length === 1 ? runOne(picked, entries[0]!) : runMany(picked, entries);
-      run.catch((error: unknown) => {
-        for (const entry of entries) entry.reject(error);
-      });
-    }
-  };
-
-  return (id, projectId, picked) =>
-    new Promise<ReadReceipt>((resolve, reject) => {
-      waiting[picked ? 1 : 0].push({ id, projectId, resolve, reject });
-      if (!scheduled) {
-        scheduled = true;
-        setImmediate(flush);
-      }
-    });
 }
 
 function toRead(row: ReceiptRow | undefined): ReadReceipt {
@@ -107,17 +74,11 @@ function compileStatements(db: Kysely<Database>) {
           'transactions',
         ),
       );
-  const one = (columns: readonly (keyof IntentRow)[]) =>
-    compileOnce((v: { id: string; projectId: number }) =>
-      withReceipt(columns).where('i.intent_id', '=', v.id).where('i.project_id', '=', v.projectId).compile(),
-    );
   const many = (columns: readonly (keyof IntentRow)[]) =>
     compileOnce((v: { ids: string[] }) =>
       withReceipt(columns).where('i.intent_id', '=', sql<string>`any(${v.ids}::text[])`).compile(),
     );
   return {
-    oneWithoutPlan: one(INTENT_COLUMNS_BUT_PLAN),
-    oneWithoutDocuments: one(INTENT_COLUMNS_BUT_DOCUMENTS),
     manyWithoutPlan: many(INTENT_COLUMNS_BUT_PLAN),
     manyWithoutDocuments: many(INTENT_COLUMNS_BUT_DOCUMENTS),
   };

@@ -2,9 +2,11 @@
  * The signed-transaction journal: every transaction is stored before it is broadcast, so after a
  * crash it is re-broadcast as it was (same nonce, same bytes) rather than signed again.
  */
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { JournalMark } from '../chains/transaction-journal.ts';
 import { createPgAllocateAndRecord } from './allocate-and-record-postgres.ts';
+import { createBatchedRead } from './batched-read.ts';
+import { compileOnce } from './compiled-query.ts';
 import type { StoreContext } from './context.ts';
 import { allocateNonce } from './nonces.ts';
 import { lower, signedTransactionFromRow } from './rows.ts';
@@ -61,6 +63,7 @@ function fromRow(row: SignedTransactionRow): SignedTransaction {
 
 export function createSignedTransactionsRepo(ctx: StoreContext): SignedTransactionsRepo {
   const { db } = ctx;
+  const listOfIntent = createListOfIntent(ctx);
 
   const setStatus = async (hash: string, status: string) => {
     await db.updateTable('signed_transactions').set({ status }).where('hash', '=', lower(hash)).execute();
@@ -201,13 +204,35 @@ export function createSignedTransactionsRepo(ctx: StoreContext): SignedTransacti
     },
 
     async listForIntent(intentId) {
-      const rows = await db
-        .selectFrom('signed_transactions')
-        .selectAll()
-        .where('intent_id', '=', lower(intentId))
-        .orderBy('id')
-        .execute();
-      return rows.map(fromRow);
+      return (await listOfIntent(lower(intentId))).map(fromRow);
     },
   };
+}
+
+/**
+ * An intent's journal rows in id order. Every step that sends reads its intent's journal first (crash
+ * recovery: what was signed before is re-broadcast, not signed again), and the steps a lease hands out start
+ * together: on Postgres their reads share a statement (batched-read.ts).
+ */
+function createListOfIntent(ctx: StoreContext): (intentId: string) => Promise<SignedTransactionRow[]> {
+  const { db } = ctx;
+  const ofIntent = compileOnce((v: { id: string }) =>
+    db.selectFrom('signed_transactions').selectAll().where('intent_id', '=', v.id).orderBy('id').compile(),
+  );
+  if (!ctx.capabilities.batchesReads)
+    return async (id) => (await db.executeQuery<SignedTransactionRow>(ofIntent({ id }))).rows;
+  const ofAny = compileOnce((v: { ids: string[] }) =>
+    db
+      .selectFrom('signed_transactions')
+      .selectAll()
+      .where('intent_id', '=', sql<string>`any(${v.ids}::text[])`)
+      .orderBy('id')
+      .compile(),
+  );
+  return createBatchedRead<SignedTransactionRow>({
+    db,
+    one: (id) => ofIntent({ id }),
+    many: (ids) => ofAny({ ids }),
+    keyOf: (row) => row.intent_id!,
+  });
 }

@@ -62,6 +62,11 @@ export interface StoreCapabilities {
    * the same statement (LeasedStep.intent), so the step runner does not read it again.
    */
   readonly supportsLeaseWithIntent: boolean;
+  /**
+   * Reads by intent asked for in one event-loop turn share one statement (batched-read.ts): worth it where
+   * a read is a round trip.
+   */
+  readonly batchesReads: boolean;
 }
 
 // ---------------------------------------------------------------- projects and keys
