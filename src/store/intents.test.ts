@@ -130,6 +130,14 @@ describeEachDialect('intents', ({ openStore }) => {
       expect(receipt?.transactions.deposit?.tokenAmount).toBe(BigInt(index + 1) * 10n ** 30n);
     }
     expect(together[2]).toEqual(await store.intents.getReceipt({ projectId: alpha.id, intentId: ids[2]! }));
+    // The receipt rows listed together, likewise.
+    const lists = await Promise.all(
+      [ids[0]!, ids[2]!, randomHash(), ids[0]!].map((id) => store.transactions.list(id)),
+    );
+    expect(lists[0]).toEqual(await store.transactions.list(ids[0]!));
+    expect(lists[3]).toEqual(lists[0]);
+    expect(lists[1]!.map((t) => t.tokenAmount)).toEqual([3n * 10n ** 30n]);
+    expect(lists[2]).toEqual([]);
   });
 
   it('a receipt read gives its transactions as the transactions repo lists them: amounts past 2^53 exact', async () => {

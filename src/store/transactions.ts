@@ -1,5 +1,6 @@
 /** The receipt transactions of an intent: one row per (intent, kind). */
 import { type CompiledQuery, type Kysely, sql } from 'kysely';
+import { createBatchedRead } from './batched-read.ts';
 import { compileByShape, compileOnce } from './compiled-query.ts';
 import type { StoreContext } from './context.ts';
 import type { WriteNotifications } from './intent-events-postgres.ts';
@@ -64,6 +65,14 @@ export function newTransactionRow(input: TransactionUpsert, now: number) {
 export function createTransactionsRepo(ctx: StoreContext): TransactionsRepo {
   const { db } = ctx;
   const statements = compileStatements(db, ctx.notifyInWrite);
+  const listOf = ctx.capabilities.batchesReads
+    ? createBatchedRead<IntentTransactionRow>({
+        db,
+        one: (id) => statements.listOne({ id }),
+        many: (ids) => statements.listAny({ ids }),
+        keyOf: (row) => row.intent_id,
+      })
+    : async (id: string) => (await db.executeQuery<IntentTransactionRow>(statements.listOne({ id }))).rows;
   return {
     async upsert(input) {
       const now = ctx.now().getTime();
@@ -115,11 +124,10 @@ export function createTransactionsRepo(ctx: StoreContext): TransactionsRepo {
       return transactionFromRow(row);
     },
 
+    // The steps a lease hands out start together and several read their intent's rows first: on
+    // Postgres those reads share a statement (batched-read.ts).
     async list(intentId) {
-      const { rows } = await db.executeQuery<IntentTransactionRow>(
-        statements.listOne({ id: lower(intentId) }),
-      );
-      return rows.map(transactionFromRow);
+      return (await listOf(lower(intentId))).map(transactionFromRow);
     },
   };
 }
@@ -153,6 +161,15 @@ function compileStatements(db: Kysely<Database>, notifications: WriteNotificatio
         .selectFrom('intent_transactions')
         .selectAll()
         .where('intent_id', 'in', [v.id])
+        .orderBy('id')
+        .compile(),
+    ),
+    /** listOne for several intents (Postgres: one array parameter, one statement shape). */
+    listAny: compileOnce((v: { ids: string[] }) =>
+      db
+        .selectFrom('intent_transactions')
+        .selectAll()
+        .where('intent_id', '=', sql<string>`any(${v.ids}::text[])`)
         .orderBy('id')
         .compile(),
     ),
