@@ -26,7 +26,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Intent } from '@0xtrails/api';
 import { type Address, erc20Abi, type Hex, isAddressEqual, parseEventLogs } from 'viem';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it, onTestFinished } from 'vitest';
 import { DEPOSIT_WATCH_TASK } from '../../src/engine/deposit-watcher.ts';
 import { createSilentLogger } from '../../src/internal/logger.ts';
 import { createStore } from '../../src/store/create-store.ts';
@@ -70,6 +70,8 @@ const FINISH_TIMEOUT_MS = 120_000;
 const STOP_BOUND_MS = 15_000;
 /** Connections per process (docs/operations.md, "PostgreSQL settings"): 4 processes fit a shared server. */
 const POOL_SIZE = '5';
+/** A run still going after this long (ms) is hung: it logs what it waits for (a run takes 30–100 s). */
+const HUNG_AFTER_MS = 300_000;
 /** Waiting for a state of the run (ms): each comes within seconds. */
 const WAIT_LIMIT_MS = 60_000;
 
@@ -138,6 +140,43 @@ async function until<T>(what: string, read: () => Promise<T | undefined> | T | u
   }
 }
 
+/** All of `promises`, or an error naming what `describe` says is unfinished once `ms` have passed. */
+async function allWithin<T>(
+  promises: Promise<T>[],
+  ms: number,
+  describe: () => Promise<string>,
+): Promise<T[]> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      describe().then(
+        (what) => reject(new Error(`not finished after ${ms} ms: ${what}`)),
+        (error: unknown) => reject(error),
+      );
+    }, ms);
+  });
+  try {
+    return await Promise.race([Promise.all(promises), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** The intents not final yet, with their receipt rows and steps: what a hung run was waiting for. */
+async function describeUnfinished(submitted: Submitted[]): Promise<string> {
+  const lines: string[] = [];
+  for (const { intent, route } of submitted) {
+    const row = await store.intents.getForEngine(intent.intentId);
+    if (row && isTerminal(row.status)) continue;
+    const rows = await store.transactions.list(intent.intentId);
+    const steps = await store.steps.list(intent.intentId);
+    lines.push(
+      `${intent.intentId} (${route.name}) ${row?.status}; rows ${rows.map((r) => `${r.kind}:${r.status}`).join(' ')}; steps ${steps.map((t) => `${t.step}:${t.state}/${t.attempts}${t.lastError ? ` (${t.lastError})` : ''}`).join(' ')}`,
+    );
+  }
+  return lines.length > 0 ? lines.join('\n') : 'every intent is final; a receipt wait did not end';
+}
+
 const chainOf = (chainId: number) => net.chains.find((c) => c.entry.chainId === chainId)!;
 
 /** One intent as a wallet drives it, through its preferred API process: quote, commit, deposit, execute. */
@@ -178,6 +217,14 @@ async function submit(
 
 it(`${INTENTS} intents through two API processes and two workers on one database, one of each SIGKILLed`, async () => {
   const started = Date.now();
+  // A run this long is hung: say what it was waiting for before the test's own timeout ends it unexplained.
+  const watchdog = setTimeout(() => {
+    describeUnfinished(submitted).then(
+      (what) => console.error(`multiprocess run still going after ${HUNG_AFTER_MS} ms: ${what}`),
+      (error: unknown) => console.error('multiprocess run hung; its state could not be read', error),
+    );
+  }, HUNG_AFTER_MS);
+  onTestFinished(() => clearTimeout(watchdog));
   const client = createFailoverClient(key, layout.apiUrls);
   const kinds = routeMix({ alpha, beta, gamma, svc: { net } });
   const plan = Array.from({ length: INTENTS }, (_, i) => kinds[i % kinds.length]!);
@@ -260,7 +307,7 @@ it(`${INTENTS} intents through two API processes and two workers on one database
     apiChaos(),
     ...Array.from({ length: IN_FLIGHT }, submitter),
   ]);
-  const receiptWaits = await Promise.all(waits);
+  const receiptWaits = await allWithin(waits, FINISH_TIMEOUT_MS, () => describeUnfinished(submitted));
 
   // Every intent ends once, as routed, and cross-chain ones are settled.
   const outcomes: Record<string, number> = {};
