@@ -7,9 +7,10 @@ import type { ExecutionPlan } from '../intents/plan/types.ts';
 import type { ChainConfig } from '../internal/config-types.ts';
 import type { Logger } from '../internal/logger.ts';
 import type { Metrics } from '../metrics/metrics.ts';
-import type { IntentRecord, Store } from '../store/types.ts';
+import type { IntentRecord, Store, TransactionKind } from '../store/types.ts';
 import type { Attester } from './attester.ts';
 import type { OrderMemo } from './order-memo.ts';
+import type { RowWrite } from './receipts.ts';
 import type { SettlementBatcher } from './settlement-batcher.ts';
 
 export interface EngineKeys {
@@ -63,8 +64,11 @@ export interface StepInput {
 }
 
 export type StepResult =
-  /** Finished: enqueue these steps next. */
-  | { kind: 'done'; next: string[] }
+  /**
+   * Finished: enqueue these steps next. `row`: the step's last receipt row write, committed with its
+   * completion (one statement on Postgres) instead of written before it.
+   */
+  | { kind: 'done'; next: string[]; row?: { kind: TransactionKind; write: RowWrite } }
   /** Nothing to do yet (deposit not there, not deep enough): look again later. Not an error. */
   | { kind: 'wait'; afterMs: number; reason: string };
 

@@ -5,7 +5,13 @@
 import type { Hex } from 'viem';
 import type { SendRequest, SendStage } from '../chains/create-transaction-sender.ts';
 import type { JournalMark } from '../chains/transaction-journal.ts';
-import type { Store, TransactionKind, TransactionStatus, TransactionUpsert } from '../store/types.ts';
+import type {
+  RowAdvance,
+  Store,
+  TransactionKind,
+  TransactionStatus,
+  TransactionUpsert,
+} from '../store/types.ts';
 
 /** Receipt order of transaction statuses: a row never moves back (a resumed step re-reports stages). */
 const ORDER: TransactionStatus[] = [
@@ -42,12 +48,14 @@ export async function writeRow(
   journalMark?: JournalMark,
 ): Promise<void> {
   await store.transactions.advance({
-    intentId,
-    kind,
-    ...write,
-    from: MAY_MOVE_TO.get(write.status)!,
+    ...rowAdvance(intentId, kind, write),
     ...(journalMark && { journalMark }),
   });
+}
+
+/** writeRow's move as the store takes it (a step's completion carries it: StepResult's `row`). */
+export function rowAdvance(intentId: string, kind: TransactionKind, write: RowWrite): RowAdvance {
+  return { intentId, kind, ...write, from: MAY_MOVE_TO.get(write.status)! };
 }
 
 /** Per target status, the stored statuses a row may move from: not final, not past the target. */

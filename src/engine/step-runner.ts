@@ -22,6 +22,7 @@ import type { EngineContext, StepInput } from './context.ts';
 import { IntentNotFoundError } from './errors.ts';
 import { isRetryable } from './is-retryable.ts';
 import { createPlanLoader } from './load-plan.ts';
+import { rowAdvance } from './receipts.ts';
 import { type DueTimes, STEP_IDLE_POLL_INTERVAL_MS } from './step-wakeups.ts';
 import { STEPS } from './steps/index.ts';
 
@@ -189,6 +190,7 @@ export function createStepRunner(ctx: EngineContext, options: StepRunnerOptions)
         id: step.id,
         owner,
         enqueue: { intentId: step.intentId, steps: next, later, ...(leaseNext && { leaseMs }) },
+        ...(result.row && { row: rowAdvance(step.intentId, result.row.kind, result.row.write) }),
       });
       log.info('step done', { next: result.next });
       for (const leasedStep of leased) dispatch(leasedStep);

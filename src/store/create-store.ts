@@ -137,13 +137,14 @@ export async function createStore(options: CreateStoreOptions): Promise<Store> {
     notifyInWrite: opened.inWrite,
   };
   let closing: Promise<void> | undefined;
+  const transactions = createTransactionsRepo(ctx);
   return {
     capabilities: profile.capabilities,
     projects: createProjectsRepo(ctx),
     accessKeys: createAccessKeysRepo(ctx),
     intents: createIntentsRepo(ctx),
-    transactions: createTransactionsRepo(ctx),
-    steps: createStepsRepo(ctx),
+    transactions,
+    steps: createStepsRepo(ctx, { advanceRow: transactions.advance }),
     nonces: createNoncesRepo(ctx),
     signedTransactions: createSignedTransactionsRepo(ctx),
     expiredQuotes: createExpiredQuotesRepo(ctx),

@@ -317,6 +317,59 @@ describeEachDialect('engine journal', ({ openStore, database }) => {
       ['settle', 'pending'],
     ]);
   });
+  it('commits a receipt row with the completion: moved forward only, notified, lease lost or not', async () => {
+    const intentId = (await store.intents.insert(newIntent(project.id))).intentId;
+    const origin = await store.steps.enqueue({ intentId, step: 'origin', runAt: new Date(0) });
+    await store.steps.leaseDue({ owner: 'w1', limit: 1000, leaseMs: 60_000 });
+    await store.transactions.upsert({ intentId, kind: 'origin', chainId: 1, status: 'MINING' });
+    const woken: string[] = [];
+    const unsubscribe = store.events.subscribe(intentId, () => woken.push(intentId));
+    const hash = randomHash();
+    const { done, leased } = await store.steps.complete({
+      id: origin.id,
+      owner: 'w1',
+      enqueue: { intentId, steps: ['fill'], leaseMs: 60_000 },
+      row: { intentId, kind: 'origin', chainId: 1, status: 'SUCCEEDED', txnHash: hash, from: ['MINING'] },
+    });
+    unsubscribe();
+    expect(done).toBe(true);
+    expect(leased.map((s) => s.step)).toEqual(['fill']);
+    const row = (await store.transactions.list(intentId)).find((t) => t.kind === 'origin');
+    expect(row).toMatchObject({ status: 'SUCCEEDED', txnHash: hash });
+    expect(woken.length).toBeGreaterThan(0);
+    // A row past the move's `from` stays as it is; a completion whose lease was lost still writes its row.
+    const other = (await store.intents.insert(newIntent(project.id))).intentId;
+    const step = await store.steps.enqueue({ intentId: other, step: 'deposit' });
+    await store.transactions.upsert({ intentId: other, kind: 'deposit', chainId: 1, status: 'FAILED' });
+    await store.transactions.upsert({ intentId: other, kind: 'origin', chainId: 1, status: 'PENDING' });
+    const moves = [
+      { kind: 'deposit' as const, status: 'SUCCEEDED' as const, from: ['PENDING' as const] },
+      {
+        kind: 'origin' as const,
+        status: 'RELAYING' as const,
+        from: ['UNKNOWN' as const, 'PENDING' as const],
+      },
+    ];
+    for (const move of moves) {
+      const result = await store.steps.complete({
+        id: step.id,
+        owner: 'nobody',
+        row: { intentId: other, chainId: 1, ...move },
+      });
+      expect(result.done).toBe(false);
+    }
+    const rows = await store.transactions.list(other);
+    expect(rows.map((t) => [t.kind, t.status])).toEqual([
+      ['deposit', 'FAILED'],
+      ['origin', 'RELAYING'],
+    ]);
+    // The event log has the row's change, as a row written alone would.
+    const events = await store.eventLog.listAfter({ projectId: project.id, after: 0, limit: 10_000 });
+    expect(
+      events.filter((e) => e.intentId === intentId && e.transactionKind === 'origin').map((e) => e.txnHash),
+    ).toEqual([null, hash]);
+  });
+
   it('journals `later` successors pending until their own time, beside the ones leased now', async () => {
     const intentId = (await store.intents.insert(newIntent(project.id))).intentId;
     const origin = await store.steps.enqueue({ intentId, step: 'origin', runAt: new Date(0) });

@@ -12,9 +12,14 @@ import type { StoreContext } from './context.ts';
 import { leasedStepFromRow, prefixedIntentColumns } from './lease-with-intent-postgres.ts';
 import { lower, stepFromRow } from './rows.ts';
 import type { Database, IntentStepRow } from './schema.ts';
-import type { IntentStep, StepsRepo } from './types.ts';
+import type { IntentStep, RowAdvance, StepsRepo } from './types.ts';
 
-export function createStepsRepo(ctx: StoreContext): StepsRepo {
+export interface StepsRepoDeps {
+  /** TransactionsRepo.advance: a completion's receipt row where it cannot ride in the completion's statement. */
+  advanceRow(row: RowAdvance): Promise<unknown>;
+}
+
+export function createStepsRepo(ctx: StoreContext, deps: StepsRepoDeps): StepsRepo {
   const { db } = ctx;
   const statements = compileStatements(ctx);
   return {
@@ -67,9 +72,21 @@ export function createStepsRepo(ctx: StoreContext): StepsRepo {
       return Number(result.numUpdatedRows);
     },
 
-    async complete({ id, owner, enqueue }) {
+    async complete({ id, owner, enqueue, row }) {
       const done = async (trx: Kysely<Database>, now: number) =>
         ((await trx.executeQuery(statements.markDone({ id, owner, now }))).numAffectedRows ?? 0n) > 0n;
+      if (row && ctx.capabilities.supportsDataModifyingWith && ctx.notifyInWrite) {
+        // The receipt row, the completion and the successors in one statement: one round trip, not two.
+        const steps = enqueue ?? { intentId: row.intentId, steps: [] };
+        return completeStepPostgres(
+          db,
+          { id, owner, enqueue: steps, row },
+          ctx.now().getTime(),
+          ctx.notifyInWrite,
+        );
+      }
+      // In the process (SQLite): the row first, on its own, as the step would have written it.
+      if (row) await deps.advanceRow(row);
       const later = enqueue?.later ?? [];
       if (!enqueue || enqueue.steps.length + later.length === 0) {
         // One statement: nothing else has to commit with it.
@@ -78,7 +95,7 @@ export function createStepsRepo(ctx: StoreContext): StepsRepo {
       // The next steps and the completion commit together: a crash between them would leave a done
       // step whose successors were never journaled (or half of them).
       if (ctx.capabilities.supportsDataModifyingWith)
-        return completeStepPostgres(db, { id, owner, enqueue }, ctx.now().getTime());
+        return completeStepPostgres(db, { id, owner, enqueue }, ctx.now().getTime(), ctx.notifyInWrite);
       return db.transaction().execute(async (trx) => {
         const now = ctx.now().getTime();
         const intentId = lower(enqueue.intentId);

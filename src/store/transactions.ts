@@ -7,7 +7,7 @@ import type { WriteNotifications } from './intent-events-postgres.ts';
 import { lower, transactionFromRow } from './rows.ts';
 import type { Database, IntentTransactionRow } from './schema.ts';
 import { journalMarkUpdate, type StoredMark, storedMark } from './signed-transactions.ts';
-import type { TransactionsRepo, TransactionUpsert } from './types.ts';
+import type { RowAdvance, TransactionsRepo, TransactionUpsert } from './types.ts';
 
 export function selectTransactionsOf(
   db: Kysely<Database>,
@@ -60,6 +60,24 @@ export function newTransactionRow(input: TransactionUpsert, now: number) {
     updated_at: now,
     created_at: now,
   };
+}
+
+/**
+ * `advance`'s statement for one row, as a query builder to embed in another statement (a step's completion,
+ * complete-step-postgres.ts): the row inserted, or the stored one moved when its status is one of `from`;
+ * returns the row when it was written.
+ */
+export function rowAdvanceQuery(db: Kysely<Database>, input: RowAdvance, now: number) {
+  return db
+    .insertInto('intent_transactions')
+    .values(newTransactionRow(input, now))
+    .onConflict((oc) =>
+      oc
+        .columns(['intent_id', 'kind'])
+        .doUpdateSet({ ...changedColumns(input), updated_at: now })
+        .where('intent_transactions.status', 'in', [...input.from]),
+    )
+    .returningAll();
 }
 
 export function createTransactionsRepo(ctx: StoreContext): TransactionsRepo {

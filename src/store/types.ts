@@ -361,6 +361,9 @@ export interface IntentsRepo {
   }): Promise<IntentRecord[]>;
 }
 
+/** A receipt row's conditional move: written unless its stored status is not one of `from`. */
+export type RowAdvance = TransactionUpsert & { from: readonly TransactionStatus[] };
+
 export interface TransactionUpsert {
   intentId: string;
   kind: TransactionKind;
@@ -472,6 +475,12 @@ export interface StepsRepo {
       leaseMs?: number;
       later?: { step: string; runAt: Date }[];
     };
+    /**
+     * A receipt row's move that commits with the completion, as `transactions.advance` moves it (without a
+     * journal mark): in the same statement on Postgres, just before it elsewhere. Written whether or not the
+     * step was still leased to `owner`, as the successors are.
+     */
+    row?: RowAdvance;
   }): Promise<{ done: boolean; leased: LeasedStep[] }>;
   /** Records a failure: retry at `retryAt`, or give up (`failed`) when it is absent. */
   fail(input: { id: number; owner: string; error: string; retryAt?: Date }): Promise<boolean>;

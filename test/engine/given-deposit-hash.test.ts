@@ -11,6 +11,7 @@ import { signingAccount } from '../../src/chains/signing-account.ts';
 import { chainLookup, type EngineContext } from '../../src/engine/context.ts';
 import { createIntentEngine } from '../../src/engine/create-intent-engine.ts';
 import { loadPlan } from '../../src/engine/load-plan.ts';
+import { writeRow } from '../../src/engine/receipts.ts';
 import { depositStep } from '../../src/engine/steps/deposit.ts';
 import type { IntentEngine } from '../../src/engine/types.ts';
 import type { ExecutionPlan } from '../../src/intents/plan/types.ts';
@@ -86,7 +87,11 @@ function stepContext(store: Store): EngineContext {
 async function runDepositStep(store: Store, intentId: string): Promise<void> {
   const intent = (await f.store.intents.getForEngine(intentId))!;
   const result = await depositStep.run(stepContext(store), { intent, plan: loadPlan(intent) });
-  expect(result).toEqual({ kind: 'done', next: ['origin'] });
+  expect(result).toMatchObject({ kind: 'done', next: ['origin'] });
+  // A row the step hands back commits with its completion in the runner (store.steps.complete): written
+  // here as the runner's store would.
+  if (result.kind === 'done' && result.row)
+    await writeRow(store, intentId, result.row.kind, result.row.write);
 }
 
 async function committedNativeDeposit(): Promise<{ intentId: string; plan: ExecutionPlan; hash: Hex }> {

@@ -46,23 +46,24 @@ export const depositStep: StepDefinition = {
         (await ctx.store.intents.getForEngine(intent.intentId))?.depositTransactionHash ??
         null;
       const found = await depositTransaction(given as Hex | null);
-      await writeRow(ctx.store, intent.intentId, 'deposit', {
+      const succeeded = {
         ...row,
-        status: 'SUCCEEDED',
+        status: 'SUCCEEDED' as const,
         // A deposit seen before the intent was committed carried a note on what would happen to it.
         statusReason: null,
         ...(found && { txnHash: found.hash, minedAt: found.minedAt, fromAddress: found.from }),
+      };
+      // With its transaction found, the row commits with this completion (one statement on Postgres).
+      if (found) return { kind: 'done', next: ['origin'], row: { kind: 'deposit', write: succeeded } };
+      await writeRow(ctx.store, intent.intentId, 'deposit', succeeded);
+      // ExecuteIntent may have written its hash after the read above and looked at the row before the
+      // write above: one of the two sides has to see the other (given-deposit-hash.ts), so look now.
+      await recordGivenDepositHash(ctx, {
+        intentId: intent.intentId,
+        chainId: Number(o.chainId),
+        originAddress: plan.origin.address,
+        depositToken: o.depositToken,
       });
-      if (!found) {
-        // ExecuteIntent may have written its hash after the read above and looked at the row before the
-        // write above: one of the two sides has to see the other (given-deposit-hash.ts), so look now.
-        await recordGivenDepositHash(ctx, {
-          intentId: intent.intentId,
-          chainId: Number(o.chainId),
-          originAddress: plan.origin.address,
-          depositToken: o.depositToken,
-        });
-      }
       return { kind: 'done', next: ['origin'] };
     }
     // Short: already executed (a re-run after the origin step swept it)? The deposit was counted then.

@@ -52,13 +52,9 @@ export const originStep: StepDefinition = {
       });
     }
     await recordGaslessDeposit(ctx, input, sent, gasless);
-    await writeRow(ctx.store, intent.intentId, 'origin', {
-      ...base,
-      status: 'SUCCEEDED',
-      txnHash: sent.hash,
-      minedAt: sent.minedAt,
-    });
+    const succeeded = { ...base, status: 'SUCCEEDED' as const, txnHash: sent.hash, minedAt: sent.minedAt };
     if (plan.kind === 'same-chain' || !plan.destination) {
+      await writeRow(ctx.store, intent.intentId, 'origin', succeeded);
       // Same chain: the origin calls delivered; the destination entry is this same transaction.
       const rows = await ctx.store.transactions.list(intent.intentId);
       if (rows.some((r) => r.kind === 'destination')) {
@@ -72,10 +68,11 @@ export const originStep: StepDefinition = {
       await ctx.store.intents.updateStatus({ intentId: intent.intentId, to: 'SUCCEEDED' });
       return { kind: 'done', next: [] };
     }
-    // After the SUCCEEDED row: fill, settle and order-refund take the order without reading that row.
+    // Fill, settle and order-refund take the order without reading the SUCCEEDED row.
     rememberOrder(ctx, intent.intentId, sent);
-    // order-refund waits for fillDeadline + grace and returns the locked amount if no fill ever lands.
-    return { kind: 'done', next: ['fill', 'order-refund'] };
+    // order-refund waits for fillDeadline + grace and returns the locked amount if no fill ever lands. The
+    // SUCCEEDED row commits with this completion, before either starts.
+    return { kind: 'done', next: ['fill', 'order-refund'], row: { kind: 'origin', write: succeeded } };
   },
   async giveUp(ctx, { intent, plan }, reason) {
     await recordGaslessNotRelayed(ctx, { intent, plan }, reason);
