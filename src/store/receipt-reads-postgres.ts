@@ -33,8 +33,8 @@ type ReceiptRow = IntentRow & { transactions: IntentTransactionRow[] };
 export function createAggregatedReceiptReads(db: Kysely<Database>): AggregatedReceiptRead {
   const statements = compileStatements(db);
   const keyOf = (row: ReceiptRow) => row.intent_id;
-  // One batch per statement shape; the project is checked on the row, as the one-key statement's
-  // `project_id = ?` would (another project's intent reads as unknown).
+  // One batch per statement shape. The statements read by id alone, so the project is checked on the row:
+  // another project's intent reads as unknown.
   const withPlanLeftOut = createBatchedRead<ReceiptRow>({
     db,
     one: (id) => statements.manyWithoutPlan({ ids: [id] }),
