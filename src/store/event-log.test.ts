@@ -132,6 +132,9 @@ describeEachDialect('event log', ({ dialect, openStore }) => {
       const reader = (async () => {
         let cursor = 0;
         for (;;) {
+          // Taken before the read: only a read begun after the last write returned must see every event (a
+          // read in flight when it returned may have started before its commit).
+          const written = !writing;
           const page = await all(concurrent.id, cursor);
           for (const event of page) {
             // Numbers have no gaps, and commit in number order: a reader never sees n + 2 before n + 1.
@@ -139,7 +142,7 @@ describeEachDialect('event log', ({ dialect, openStore }) => {
             cursor = event.seq;
             seen.push(event);
           }
-          if (!writing && page.length === 0) return cursor;
+          if (written && page.length === 0) return cursor;
         }
       })();
       // Every intent moves through its statuses and receipt rows, the intents interleaved across the writers.
