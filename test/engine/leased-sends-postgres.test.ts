@@ -165,7 +165,10 @@ describe('two workers on one database', () => {
       a.sender.restoreLost(chain.chainId),
       b.sender.restoreLost(chain.chainId),
     ]);
-    expect([...outcomes].sort()).toEqual([2, undefined]);
+    // One run restores both; the other restores nothing: turned away while the lease is held (undefined),
+    // or run after the first released it and found nothing lost (0).
+    expect(outcomes.filter((n) => n === 2)).toHaveLength(1);
+    expect(outcomes.filter((n) => n !== 2).map((n) => n ?? 0)).toEqual([0]);
     // Each lost transaction went out once, from the worker that held the chain's restore.
     expect(sentRaw(a) + sentRaw(b)).toBe(2);
     const restorer = outcomes[0] === 2 ? a : b;
