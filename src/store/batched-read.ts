@@ -11,6 +11,8 @@ import type { Database } from './schema.ts';
 
 export interface BatchedReadDeps<Row> {
   db: Kysely<Database>;
+  /** False: every read runs its one-key statement at once (SQLite: `capabilities.batchesReads`). */
+  batches: boolean;
   /** The statement for one key. */
   one(key: string): CompiledQuery;
   /** The statement for several distinct keys; its rows in the order the one-key statement gives them. */
@@ -26,6 +28,7 @@ interface Waiting<Row> {
 
 /** `read(key)`: the rows the one-key statement would give for `key`, in its order. */
 export function createBatchedRead<Row>(deps: BatchedReadDeps<Row>): (key: string) => Promise<Row[]> {
+  if (!deps.batches) return async (key) => (await deps.db.executeQuery<Row>(deps.one(key))).rows;
   let waiting: Waiting<Row>[] = [];
 
   const run = async (batch: Waiting<Row>[]) => {

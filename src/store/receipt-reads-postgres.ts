@@ -37,12 +37,14 @@ export function createAggregatedReceiptReads(db: Kysely<Database>): AggregatedRe
   // another project's intent reads as unknown.
   const withPlanLeftOut = createBatchedRead<ReceiptRow>({
     db,
+    batches: true,
     one: (id) => statements.manyWithoutPlan({ ids: [id] }),
     many: (ids) => statements.manyWithoutPlan({ ids }),
     keyOf,
   });
   const withDocumentsLeftOut = createBatchedRead<ReceiptRow>({
     db,
+    batches: true,
     one: (id) => statements.manyWithoutDocuments({ ids: [id] }),
     many: (ids) => statements.manyWithoutDocuments({ ids }),
     keyOf,

@@ -219,8 +219,6 @@ function createListOfIntent(ctx: StoreContext): (intentId: string) => Promise<Si
   const ofIntent = compileOnce((v: { id: string }) =>
     db.selectFrom('signed_transactions').selectAll().where('intent_id', '=', v.id).orderBy('id').compile(),
   );
-  if (!ctx.capabilities.batchesReads)
-    return async (id) => (await db.executeQuery<SignedTransactionRow>(ofIntent({ id }))).rows;
   const ofAny = compileOnce((v: { ids: string[] }) =>
     db
       .selectFrom('signed_transactions')
@@ -231,6 +229,7 @@ function createListOfIntent(ctx: StoreContext): (intentId: string) => Promise<Si
   );
   return createBatchedRead<SignedTransactionRow>({
     db,
+    batches: ctx.capabilities.batchesReads,
     one: (id) => ofIntent({ id }),
     many: (ids) => ofAny({ ids }),
     keyOf: (row) => row.intent_id!,

@@ -68,29 +68,49 @@ export function newTransactionRow(input: TransactionUpsert, now: number) {
  * returns the row when it was written.
  */
 export function rowAdvanceQuery(db: Kysely<Database>, input: RowAdvance, now: number) {
+  const set = { ...changedColumns(input), updated_at: now };
+  return upsertRowQuery(db, {
+    row: newTransactionRow(input, now),
+    set,
+    from: input.from,
+    onlyWithoutMeta: false,
+  });
+}
+
+/** Insert `row`, or on its (intent, kind) set `set` when the stored status is one of `from`; the written row. */
+function upsertRowQuery(
+  db: Kysely<Database>,
+  write: {
+    row: ReturnType<typeof newTransactionRow>;
+    set: Record<string, unknown>;
+    from: readonly string[];
+    /** The stored row moves only while it has no meta yet. */
+    onlyWithoutMeta: boolean;
+  },
+) {
   return db
     .insertInto('intent_transactions')
-    .values(newTransactionRow(input, now))
-    .onConflict((oc) =>
-      oc
+    .values(write.row)
+    .onConflict((oc) => {
+      const update = oc
         .columns(['intent_id', 'kind'])
-        .doUpdateSet({ ...changedColumns(input), updated_at: now })
-        .where('intent_transactions.status', 'in', [...input.from]),
-    )
+        .doUpdateSet(write.set)
+        .where('intent_transactions.status', 'in', [...write.from]);
+      return write.onlyWithoutMeta ? update.where('intent_transactions.meta_json', 'is', null) : update;
+    })
     .returningAll();
 }
 
 export function createTransactionsRepo(ctx: StoreContext): TransactionsRepo {
   const { db } = ctx;
   const statements = compileStatements(db, ctx.notifyInWrite);
-  const listOf = ctx.capabilities.batchesReads
-    ? createBatchedRead<IntentTransactionRow>({
-        db,
-        one: (id) => statements.listOne({ id }),
-        many: (ids) => statements.listAny({ ids }),
-        keyOf: (row) => row.intent_id,
-      })
-    : async (id: string) => (await db.executeQuery<IntentTransactionRow>(statements.listOne({ id }))).rows;
+  const listOf = createBatchedRead<IntentTransactionRow>({
+    db,
+    batches: ctx.capabilities.batchesReads,
+    one: (id) => statements.listOne({ id }),
+    many: (ids) => statements.listAny({ ids }),
+    keyOf: (row) => row.intent_id,
+  });
   return {
     async upsert(input) {
       const now = ctx.now().getTime();
@@ -159,18 +179,13 @@ function compileStatements(db: Kysely<Database>, notifications: WriteNotificatio
     const rowColumns = Object.keys(v)
       .filter((key) => key.startsWith('row:'))
       .map((key) => key.slice('row:'.length));
-    const from = Array.from({ length: Number(fromCount) }, (_, i) => v[`from:${i}`]);
-    return db
-      .insertInto('intent_transactions')
-      .values(pick('row', rowColumns) as ReturnType<typeof newTransactionRow>)
-      .onConflict((oc) => {
-        const update = oc
-          .columns(['intent_id', 'kind'])
-          .doUpdateSet(pick('set', setColumns.split(',')))
-          .where('intent_transactions.status', 'in', from as string[]);
-        return meta === 'once' ? update.where('intent_transactions.meta_json', 'is', null) : update;
-      })
-      .returningAll();
+    const from = Array.from({ length: Number(fromCount) }, (_, i) => v[`from:${i}`] as string);
+    return upsertRowQuery(db, {
+      row: pick('row', rowColumns) as ReturnType<typeof newTransactionRow>,
+      set: pick('set', setColumns.split(',')),
+      from,
+      onlyWithoutMeta: meta === 'once',
+    });
   };
   return {
     /** selectTransactionsOf for one intent. */
