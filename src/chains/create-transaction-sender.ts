@@ -575,8 +575,12 @@ export function createTransactionSender(deps: TransactionSenderDeps): Transactio
         await sendRaw(client, latest);
         await req.recordStage('broadcast', latest.hash as Hex, { stage: 'broadcast', hash: latest.hash });
       } else {
-        await broadcast(client, latest);
-        await req.onStage?.('broadcast', latest.hash as Hex);
+        await sendRaw(client, latest);
+        // The mark is issued first and the caller's stage work beside it: on one connection the mark commits
+        // before anything the stage work then writes or reads (the fill's destination step reads the fill
+        // as broadcast), one round trip sooner than awaiting the mark first.
+        const marked = journal.markBroadcast({ hash: latest.hash });
+        await Promise.all([marked, req.onStage?.('broadcast', latest.hash as Hex)]);
       }
       crashPoint(`${req.purpose}:broadcast`);
       return waitForAny(req, candidates);

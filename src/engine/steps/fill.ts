@@ -36,7 +36,6 @@ export const fillStep: StepDefinition = {
     const { order, orderId, originChainId } = await loadOrder(ctx, input);
     const dest = ctx.chain(order.destChainId);
     const destChainId = Number(order.destChainId);
-    await writeRow(ctx.store, intent.intentId, 'destination', { chainId: destChainId, status: 'PENDING' });
 
     const request = {
       chainId: destChainId,
@@ -60,12 +59,14 @@ export const fillStep: StepDefinition = {
       },
     };
     // Independent reads in one round trip: the clock and the inventory only matter on the first attempt
-    // (no journal yet), which is the usual case.
+    // (no journal yet), which is the usual case. The destination's PENDING row goes out beside them: on
+    // Postgres the row and the journal read share one socket write instead of two round trips in a row.
     const [status, journaled, now, inventory] = await Promise.all([
       readFillStatus(dest.client, order.destSettler, orderId),
       ctx.sender.journaled(request),
       recentChainNow(ctx, destChainId),
       readInventory(ctx, destChainId, order.outputToken, order.destSettler),
+      writeRow(ctx.store, intent.intentId, 'destination', { chainId: destChainId, status: 'PENDING' }),
     ]);
     if (status === FillStatus.Filled && journaled.length === 0)
       return { kind: 'done', next: FILL_SUCCESSORS };
