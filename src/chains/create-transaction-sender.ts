@@ -60,7 +60,8 @@ import { createTtlMemo } from './ttl-memo.ts';
 
 export type SendStage = 'signed' | 'broadcast' | 'mined';
 
-export interface SendRequest {
+/** `Row`: the journal's companion write (SignTransactionInput), given as `signedRow`. */
+export interface SendRequest<Row = unknown> {
   chainId: number;
   account: LocalAccount;
   to: Address;
@@ -80,6 +81,12 @@ export interface SendRequest {
    * it is broadcast either way; only the broadcast and mined marks ride with the caller's write.
    */
   recordStage?: (stage: SendStage, hash: Hex, mark: JournalMark | undefined) => Promise<void>;
+  /**
+   * The caller's write at the `signed` stage, committed with the new signature's record (one statement on
+   * Postgres: `SignTransactionInput.withRecord`) instead of by `recordStage('signed')`. A send that resumes
+   * a journaled transaction signs nothing and writes nothing at that stage, as with recordStage.
+   */
+  signedRow?: (hash: string) => Row;
   /**
    * Sign without simulating: the call would revert now because it depends on a transaction still in the
    * pool, and the caller accepts an on-chain revert if it lands first. Signed with this gas limit (as is)
@@ -103,9 +110,9 @@ export interface SentTransaction {
   minedAt: Date;
 }
 
-export interface TransactionSender {
+export interface TransactionSender<Row = unknown> {
   /** Sends (or resumes) the transaction for this purpose and returns once it is mined and deep enough. */
-  sendOnce(request: SendRequest): Promise<SentTransaction>;
+  sendOnce(request: SendRequest<Row>): Promise<SentTransaction>;
   /** The journaled transactions of an intent for a purpose (newest last). */
   journaled(request: { intentId: string; purpose: string; chainId: number }): Promise<SignedTransaction[]>;
   /** Re-broadcasts every stored unconfirmed transaction as stored (start-up after a crash). */
@@ -137,9 +144,9 @@ export interface TransactionSender {
   stopSigning(): Promise<void>;
 }
 
-export interface TransactionSenderDeps {
+export interface TransactionSenderDeps<Row = unknown> {
   /** Where every signed transaction is recorded before it is broadcast (the store's signedTransactions). */
-  journal: TransactionJournal;
+  journal: TransactionJournal<Row>;
   clients: ReadonlyMap<number, PublicClient>;
   /** Confirmation depth per chain id (blocks, counting the one that includes the transaction). */
   confirmations: (chainId: number) => number;
@@ -165,7 +172,9 @@ export interface TransactionSenderDeps {
   timing?: Partial<{ stuckAfterMs: number; waitPerAttemptMs: number; pollIntervalMs: number }>;
 }
 
-export function createTransactionSender(deps: TransactionSenderDeps): TransactionSender {
+export function createTransactionSender<Row = unknown>(
+  deps: TransactionSenderDeps<Row>,
+): TransactionSender<Row> {
   const { journal, log } = deps;
   const stuckAfterMs = deps.timing?.stuckAfterMs ?? STUCK_AFTER_MS;
   const waitPerAttemptMs = deps.timing?.waitPerAttemptMs ?? WAIT_PER_ATTEMPT_MS;
@@ -239,7 +248,7 @@ export function createTransactionSender(deps: TransactionSenderDeps): Transactio
     }
   }
 
-  async function signNew(req: SendRequest): Promise<SignedTransaction> {
+  async function signNew(req: SendRequest<Row>): Promise<SignedTransaction> {
     const client = clientFor(req.chainId);
     const from = req.account.address;
     const ctx = { chainId: req.chainId, purpose: req.purpose, intentId: req.intentId, to: req.to };
@@ -267,6 +276,7 @@ export function createTransactionSender(deps: TransactionSenderDeps): Transactio
         fromAddress: from,
         purpose: req.purpose,
         ...(req.intentId !== undefined && { intentId: req.intentId }),
+        ...(req.signedRow && { withRecord: req.signedRow }),
         nonceFloor: pendingNonce,
         sign: async (nonce) => {
           const raw = await req.account.signTransaction!({
@@ -564,8 +574,9 @@ export function createTransactionSender(deps: TransactionSenderDeps): Transactio
       const client = clientFor(req.chainId);
       if (candidates.length === 0) {
         const signed = await signNew(req);
-        if (req.recordStage) await req.recordStage('signed', signed.hash as Hex, undefined);
-        else await req.onStage?.('signed', signed.hash as Hex);
+        // A `signedRow` was written with the record.
+        if (req.recordStage && !req.signedRow) await req.recordStage('signed', signed.hash as Hex, undefined);
+        else if (!req.recordStage) await req.onStage?.('signed', signed.hash as Hex);
         crashPoint(`${req.purpose}:signed`);
         candidates = [signed];
       }

@@ -26,7 +26,11 @@ export interface SignedTransaction {
   minedIndex?: number | null;
 }
 
-export interface SignTransactionInput {
+/**
+ * `Row`: a write of the caller's that the journal commits with the record of a new signature, built from
+ * its hash (the engine's receipt row at the send's signed stage); the sender never looks inside it.
+ */
+export interface SignTransactionInput<Row = unknown> {
   chainId: number;
   fromAddress: string;
   purpose: string;
@@ -35,6 +39,11 @@ export interface SignTransactionInput {
   nonceFloor?: number;
   /** Signs with the allocated nonce. Local and quick: it runs inside the database transaction. */
   sign(nonce: number): Promise<{ raw: string; hash: string }>;
+  /**
+   * The caller's write for the signed transaction: committed in the statement that records it where the
+   * store can, otherwise right after the record; written before `allocateAndRecord` resolves either way.
+   */
+  withRecord?: (hash: string) => Row;
 }
 
 /**
@@ -53,12 +62,12 @@ export type JournalMark =
       index?: number;
     };
 
-export interface TransactionJournal {
+export interface TransactionJournal<Row = unknown> {
   /**
    * Allocates a nonce, signs, and stores the signed transaction in one database transaction, so a
    * crash either keeps both or neither: a nonce is never taken without its transaction on record.
    */
-  allocateAndRecord(input: SignTransactionInput): Promise<SignedTransaction>;
+  allocateAndRecord(input: SignTransactionInput<Row>): Promise<SignedTransaction>;
   /** Stores an already signed transaction (a re-signed replacement with the same nonce). */
   record(
     input: Omit<SignedTransaction, 'id' | 'createdAt' | 'broadcastAt' | 'minedAt' | 'status'>,

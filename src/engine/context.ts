@@ -7,7 +7,7 @@ import type { ExecutionPlan } from '../intents/plan/types.ts';
 import type { ChainConfig } from '../internal/config-types.ts';
 import type { Logger } from '../internal/logger.ts';
 import type { Metrics } from '../metrics/metrics.ts';
-import type { IntentRecord, Store, TransactionKind } from '../store/types.ts';
+import type { IntentRecord, RowAdvance, Store, TransactionKind } from '../store/types.ts';
 import type { Attester } from './attester.ts';
 import type { OrderMemo } from './order-memo.ts';
 import type { RowWrite } from './receipts.ts';
@@ -31,7 +31,7 @@ export interface EngineContext {
   store: Store;
   log: Logger;
   keys: EngineKeys;
-  sender: TransactionSender;
+  sender: TransactionSender<RowAdvance>;
   attester: Attester;
   /** The latest block per chain, shared with the sender's fee caps (deadline checks: recentChainNow). */
   latestBlocks?: LatestBlockCache;

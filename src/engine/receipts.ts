@@ -68,9 +68,10 @@ function isFinal(status: TransactionStatus): boolean {
 }
 
 /**
- * The sender's stage recorder (`SendRequest.recordStage`) that walks the row through RELAYING → RELAYED →
- * MINING with the real hash, each move carrying the journal's mark of its stage (broadcast, mined): one
- * statement per stage on Postgres instead of two. `calldata` is written from the broadcast on: from then it
+ * The sender's stage writes (`SendRequest.recordStage`, `signedRow`) that walk the row through RELAYING →
+ * RELAYED → MINING with the real hash. RELAYING is written with the new signature's record (one statement on
+ * Postgres: `signedRow`); RELAYED and MINING each carry the journal's mark of their stage (broadcast, mined),
+ * again one statement on Postgres instead of two. `calldata` is written from the broadcast on: from then it
  * is public, while a signed transaction not yet sent may carry an owner's authorization (a gasless permit)
  * that receipts must not show early.
  */
@@ -80,18 +81,15 @@ export function rowStages(
   kind: TransactionKind,
   base: Omit<RowWrite, 'status' | 'txnHash' | 'calldata'>,
   calldata?: Hex,
-): NonNullable<SendRequest['recordStage']> {
-  return (stage, hash, mark) =>
-    writeRow(
-      store,
-      intentId,
-      kind,
-      {
-        ...base,
-        status: STAGE_STATUS[stage],
-        txnHash: hash,
-        ...(calldata && stage !== 'signed' && { calldata }),
-      },
-      mark,
-    );
+): Required<Pick<SendRequest<RowAdvance>, 'recordStage' | 'signedRow'>> {
+  const stageWrite = (stage: SendStage, hash: string): RowWrite => ({
+    ...base,
+    status: STAGE_STATUS[stage],
+    txnHash: hash,
+    ...(calldata && stage !== 'signed' && { calldata }),
+  });
+  return {
+    recordStage: (stage, hash, mark) => writeRow(store, intentId, kind, stageWrite(stage, hash), mark),
+    signedRow: (hash) => rowAdvance(intentId, kind, stageWrite('signed', hash)),
+  };
 }

@@ -146,7 +146,7 @@ export async function createStore(options: CreateStoreOptions): Promise<Store> {
     transactions,
     steps: createStepsRepo(ctx, { advanceRow: transactions.advance }),
     nonces: createNoncesRepo(ctx),
-    signedTransactions: createSignedTransactionsRepo(ctx),
+    signedTransactions: createSignedTransactionsRepo(ctx, { advanceRow: transactions.advance }),
     expiredQuotes: createExpiredQuotesRepo(ctx),
     solverInventory: createSolverInventoryRepo(ctx),
     gauges: createGaugesRepo(ctx),

@@ -282,6 +282,61 @@ describeEachDialect('engine journal', ({ openStore, database }) => {
     expect(signed).toContain(4);
   });
 
+  it('writes a send’s receipt row with its signature’s record, never naming a hash left unrecorded', async () => {
+    const other = store.capabilities.supportsConcurrentWriters ? await openStore() : store;
+    const intentId = (await store.intents.insert(newIntent(project.id))).intentId;
+    const from = randomAddress();
+    const send = (
+      kind: 'origin' | 'destination',
+      sign: (nonce: number) => Promise<{ raw: string; hash: string }>,
+    ) =>
+      store.signedTransactions.allocateAndRecord({
+        chainId: 13,
+        fromAddress: from,
+        purpose: `${kind}-execute`,
+        intentId,
+        sign,
+        withRecord: (hash) => ({
+          intentId,
+          kind,
+          chainId: 13,
+          status: 'RELAYING',
+          txnHash: hash,
+          from: ['UNKNOWN', 'PENDING', 'RELAYING'],
+        }),
+      });
+    const rowOf = async (kind: string) =>
+      (await store.transactions.list(intentId)).find((r) => r.kind === kind);
+
+    const first = await send('origin', async (nonce) => ({ raw: `0x${nonce}`, hash: randomHash() }));
+    expect(await rowOf('origin')).toMatchObject({ status: 'RELAYING', txnHash: first.hash });
+    expect(
+      (await store.eventLog.listAfter({ projectId: project.id, after: 0, limit: 1000 })).at(-1),
+    ).toMatchObject({
+      intentId,
+      transactionKind: 'origin',
+      txnHash: first.hash,
+    });
+
+    // Another writer takes the next nonce. On Postgres this process signs with the nonce it expected, the
+    // statement refuses it (no record, so no row), and the signing it then tries again fails.
+    await other.nonces.allocate({ chainId: 13, address: from });
+    let signings = 0;
+    const signOnceOnly = async (nonce: number) => {
+      signings += 1;
+      if (signings > 1) throw new Error('signer unavailable');
+      return { raw: `0x${nonce}`, hash: randomHash() };
+    };
+    if (store.capabilities.supportsConcurrentWriters) {
+      await expect(send('destination', signOnceOnly)).rejects.toThrow('signer unavailable');
+      expect(await rowOf('destination')).toBeUndefined();
+    } else {
+      // One signing, with the nonce allocated in the transaction: recorded, and its row written.
+      const recorded = await send('destination', signOnceOnly);
+      expect(await rowOf('destination')).toMatchObject({ status: 'RELAYING', txnHash: recorded.hash });
+    }
+  });
+
   it('journals a completed step and its successors together, even when the lease was lost', async () => {
     const intentId = (await store.intents.insert(newIntent(project.id))).intentId;
     const far = new Date('2040-01-01T00:00:00Z');

@@ -11,7 +11,7 @@ import type { StoreContext } from './context.ts';
 import { allocateNonce } from './nonces.ts';
 import { lower, signedTransactionFromRow } from './rows.ts';
 import type { Database, SignedTransactionRow } from './schema.ts';
-import type { SignedTransaction, SignedTransactionsRepo, SignTransactionInput } from './types.ts';
+import type { RowAdvance, SignedTransaction, SignedTransactionsRepo, SignTransactionInput } from './types.ts';
 
 /** A journal mark as its statement writes it: the hash lower-cased, times in ms, the block a number. */
 export type StoredMark =
@@ -61,7 +61,15 @@ function fromRow(row: SignedTransactionRow): SignedTransaction {
   return { ...signedTransactionFromRow(row), minedBlock, minedIndex: row.mined_index ?? null };
 }
 
-export function createSignedTransactionsRepo(ctx: StoreContext): SignedTransactionsRepo {
+export interface SignedTransactionsRepoDeps {
+  /** TransactionsRepo.advance: a new signature's receipt row where it cannot ride in the record's statement. */
+  advanceRow(row: RowAdvance): Promise<unknown>;
+}
+
+export function createSignedTransactionsRepo(
+  ctx: StoreContext,
+  deps: SignedTransactionsRepoDeps,
+): SignedTransactionsRepo {
   const { db } = ctx;
   const listOfIntent = createListOfIntent(ctx);
 
@@ -69,8 +77,10 @@ export function createSignedTransactionsRepo(ctx: StoreContext): SignedTransacti
     await db.updateTable('signed_transactions').set({ status }).where('hash', '=', lower(hash)).execute();
   };
 
-  const allocateInTransaction = async (input: SignTransactionInput): Promise<SignedTransaction> => {
-    return db.transaction().execute(async (trx) => {
+  const allocateInTransaction = async (
+    input: SignTransactionInput<RowAdvance>,
+  ): Promise<SignedTransaction> => {
+    const recorded = await db.transaction().execute(async (trx) => {
       const now = ctx.now().getTime();
       const nonce = await allocateNonce(trx, {
         chainId: input.chainId,
@@ -98,6 +108,9 @@ export function createSignedTransactionsRepo(ctx: StoreContext): SignedTransacti
         .executeTakeFirstOrThrow();
       return fromRow(row);
     });
+    // After the commit, as a step writing it itself would: the row must never name an unrecorded hash.
+    if (input.withRecord) await deps.advanceRow(input.withRecord(recorded.hash));
+    return recorded;
   };
   // Postgres: one statement per send in the common case (allocate-and-record-postgres.ts).
   const allocateAndRecord = ctx.capabilities.supportsDataModifyingWith
@@ -106,6 +119,7 @@ export function createSignedTransactionsRepo(ctx: StoreContext): SignedTransacti
         now: () => ctx.now().getTime(),
         fromRow,
         fallback: allocateInTransaction,
+        notifications: ctx.notifyInWrite,
       })
     : allocateInTransaction;
 

@@ -67,13 +67,19 @@ export function newTransactionRow(input: TransactionUpsert, now: number) {
  * complete-step-postgres.ts): the row inserted, or the stored one moved when its status is one of `from`;
  * returns the row when it was written.
  */
-export function rowAdvanceQuery(db: Kysely<Database>, input: RowAdvance, now: number) {
+export function rowAdvanceQuery(
+  db: Kysely<Database>,
+  input: RowAdvance,
+  now: number,
+  options: { onlyWith?: string } = {},
+) {
   const set = { ...changedColumns(input), updated_at: now };
   return upsertRowQuery(db, {
     row: newTransactionRow(input, now),
     set,
     from: input.from,
     onlyWithoutMeta: false,
+    ...(options.onlyWith !== undefined && { onlyWith: options.onlyWith }),
   });
 }
 
@@ -86,11 +92,25 @@ function upsertRowQuery(
     from: readonly string[];
     /** The stored row moves only while it has no meta yet. */
     onlyWithoutMeta: boolean;
+    /**
+     * A common table expression of the enclosing statement: the row is written only when it yields a row
+     * (a send's receipt row only once its signature is on record: allocate-and-record-postgres.ts).
+     */
+    onlyWith?: string;
   },
 ) {
-  return db
-    .insertInto('intent_transactions')
-    .values(write.row)
+  const insert = db.insertInto('intent_transactions');
+  const columns = Object.keys(write.row) as (keyof typeof write.row)[];
+  // Values selected from the CTE: each parameter takes its column's type, as in VALUES.
+  const values =
+    write.onlyWith === undefined
+      ? insert.values(write.row)
+      : insert
+          .columns(columns)
+          .expression(
+            sql`select ${sql.join(columns.map((column) => sql.val(write.row[column])))} from ${sql.table(write.onlyWith)}`,
+          );
+  return values
     .onConflict((oc) => {
       const update = oc
         .columns(['intent_id', 'kind'])

@@ -533,7 +533,8 @@ export interface NoncesRepo {
 }
 
 /** The journal of signed transactions the chain sender writes (src/chains/transaction-journal.ts). */
-export type SignedTransactionsRepo = TransactionJournal;
+/** The journal, whose new signatures may carry the send's receipt row (SignTransactionInput.withRecord). */
+export type SignedTransactionsRepo = TransactionJournal<RowAdvance>;
 
 // ---------------------------------------------------------------- retention
 

@@ -54,7 +54,7 @@ export const destinationStep: StepDefinition = {
       data,
       purpose: DESTINATION_PURPOSE,
       intentId: intent.intentId,
-      recordStage: rowStages(ctx.store, intent.intentId, 'destination', base, data),
+      ...rowStages(ctx.store, intent.intentId, 'destination', base, data),
     };
     const early = { ...request, purpose: DESTINATION_EARLY_PURPOSE };
     // One read of the intent's journal for the execution, the early execution and the fill; taken before the

@@ -116,7 +116,7 @@ async function executeOnce(
     data,
     purpose: ORIGIN_PURPOSE,
     intentId: intent.intentId,
-    recordStage: rowStages(ctx.store, intent.intentId, 'origin', base, data),
+    ...rowStages(ctx.store, intent.intentId, 'origin', base, data),
   };
   // Independent reads in one round trip; the clock is only used on the first attempt (no journal yet).
   const [journaled, state, now] = await Promise.all([
