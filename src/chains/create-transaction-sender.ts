@@ -389,7 +389,12 @@ export function createTransactionSender<Row = unknown>(
   }
 
   /** Waits until one of the candidates (same nonce) is mined and deep enough; replaces when stuck. */
-  async function waitForAny(req: SendRequest, candidates: SignedTransaction[]): Promise<SentTransaction> {
+  /** `before`: a stage write still in flight, awaited before the mined stage's write. */
+  async function waitForAny(
+    req: SendRequest,
+    candidates: SignedTransaction[],
+    before?: Promise<void>,
+  ): Promise<SentTransaction> {
     const client = clientFor(req.chainId);
     const depth = BigInt(Math.max(1, deps.confirmations(req.chainId)));
     const started = Date.now();
@@ -419,6 +424,7 @@ export function createTransactionSender<Row = unknown>(
         let marked = false;
         if (!minedReported) {
           minedReported = true;
+          await before;
           if (req.recordStage) {
             marked = depth <= 1n;
             await req.recordStage('mined', tx.hash as Hex, marked ? mined : undefined);
@@ -582,9 +588,16 @@ export function createTransactionSender<Row = unknown>(
       }
       // Resumed or new: (re-)broadcast the newest as stored; never re-signed with another nonce.
       const latest = candidates.at(-1)!;
+      let broadcastWritten: Promise<void> | undefined;
       if (req.recordStage) {
         await sendRaw(client, latest);
-        await req.recordStage('broadcast', latest.hash as Hex, { stage: 'broadcast', hash: latest.hash });
+        // The first receipt read goes out beside the broadcast stage's write (one round trip sooner); the
+        // write is awaited before the mined stage's, so the two commit in their order.
+        broadcastWritten = req.recordStage('broadcast', latest.hash as Hex, {
+          stage: 'broadcast',
+          hash: latest.hash,
+        });
+        broadcastWritten.catch(() => undefined);
       } else {
         await sendRaw(client, latest);
         // The mark is issued first and the caller's stage work beside it: on one connection the mark commits
@@ -594,7 +607,12 @@ export function createTransactionSender<Row = unknown>(
         await Promise.all([marked, req.onStage?.('broadcast', latest.hash as Hex)]);
       }
       crashPoint(`${req.purpose}:broadcast`);
-      return waitForAny(req, candidates);
+      try {
+        return await waitForAny(req, candidates, broadcastWritten);
+      } finally {
+        // Its failure is this send's even when the wait ended first (e.g. not mined within the attempt).
+        await broadcastWritten;
+      }
     },
 
     journaled: (req) => journaled(req),
