@@ -40,9 +40,12 @@ export interface EngineContext {
   /** Shares settlement transactions between intents (absent: each order is settled on its own). */
   settlements?: SettlementBatcher;
   chain(chainId: number | bigint): EngineChain;
-  /** Enqueues a step (to run at `runAt`, default now) and wakes the runner. */
+  /**
+   * Enqueues a step (to run at `runAt`, default now). One due now is leased to this process's step loop by
+   * the insert and runs at once when the loop has a free slot; otherwise the loop is woken (enqueue-steps.ts).
+   */
   enqueue(intentId: string, step: string, runAt?: Date): Promise<void>;
-  /** Enqueues several steps of one intent in one statement (each at its `runAt`, default now) and wakes the runner. */
+  /** Enqueues several steps of one intent in one statement (each at its `runAt`, default now), as `enqueue` does one. */
   enqueueAll(intentId: string, steps: readonly { step: string; runAt?: Date | undefined }[]): Promise<void>;
   /** Refund timing (src/engine/refunds/constants.ts defaults; tests shorten them). */
   refundTiming?: Partial<RefundTiming>;

@@ -21,6 +21,7 @@ import { type ChainWatchDeps, createChainWatch } from './chain-watch.ts';
 import { ENGINE_STOP_WAIT_MS } from './constants.ts';
 import { chainLookup, type EngineContext, type EngineKeys, type RefundTiming } from './context.ts';
 import { createDepositWatcher } from './deposit-watcher.ts';
+import { enqueueSteps } from './enqueue-steps.ts';
 import { toDepositIntentEntry } from './gasless/index.ts';
 import { createOrderMemo } from './order-memo.ts';
 import { relayRecovery } from './relay-recovery.ts';
@@ -98,7 +99,6 @@ export function createIntentEngine(deps: IntentEngineDeps): IntentEngine {
     leases,
     ...(options.senderTiming && { timing: options.senderTiming }),
   });
-  let runnerKick = () => {};
   const ctx: EngineContext = {
     store,
     log,
@@ -117,17 +117,9 @@ export function createIntentEngine(deps: IntentEngineDeps): IntentEngine {
     chain,
     ...(options.refundTiming && { refundTiming: options.refundTiming }),
     ...(deps.metrics && { metrics: deps.metrics }),
-    async enqueue(intentId, step, runAt) {
-      await store.steps.enqueue({ intentId, step, ...(runAt && { runAt }) });
-      runnerKick();
-    },
-    async enqueueAll(intentId, steps) {
-      await store.steps.enqueueAll({
-        intentId,
-        steps: steps.map(({ step, runAt }) => ({ step, ...(runAt && { runAt }) })),
-      });
-      runnerKick();
-    },
+    // The runner is made from this context just below; these run only after.
+    enqueue: (intentId, step, runAt) => enqueueSteps(store.steps, runner, intentId, [{ step, runAt }]),
+    enqueueAll: (intentId, steps) => enqueueSteps(store.steps, runner, intentId, steps),
   };
   const runner = createStepRunner(ctx, {
     workerId,
@@ -139,7 +131,6 @@ export function createIntentEngine(deps: IntentEngineDeps): IntentEngine {
     ...(options.stepBatchSize !== undefined && { batchSize: options.stepBatchSize }),
     ...(options.stepLeaseMs !== undefined && { leaseMs: options.stepLeaseMs }),
   });
-  runnerKick = runner.kick;
 
   const watcher = createDepositWatcher(ctx, {
     ...(options.depositScanIntervalMs !== undefined && { intervalMs: options.depositScanIntervalMs }),

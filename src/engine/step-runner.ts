@@ -8,7 +8,7 @@
 import { mapChainError } from '../chains/map-chain-error.ts';
 import type { StepOutcome } from '../metrics/metrics.ts';
 import { isTerminal } from '../store/statuses.ts';
-import type { IntentStep, LeasedStep } from '../store/types.ts';
+import type { IntentStep, LeasedStep, StepLease } from '../store/types.ts';
 import {
   MAX_ERROR_LENGTH,
   RETRY_BASE_DELAY_MS,
@@ -31,10 +31,22 @@ export interface StepRunner {
   /** Wakes the loop now (a step was enqueued in this process). */
   kick(): void;
   /**
+   * A lease for `count` steps this process is about to journal, so that they run here at once without a lease
+   * statement of their own; undefined when the loop is not running (an API process), is stopping, or has no
+   * free slot for all of them (they are journaled pending, for the loop). The slots stay held until
+   * `adopt` is called on the offer, which must be, also when the insert failed.
+   */
+  offer(count: number): StepOffer | undefined;
+  /**
    * Stops leasing and waits for the steps in flight, at most `waitMs` (default: until they end); resolves to
    * the ids of the steps still running then, which the caller hands back (their leases are no longer renewed).
    */
   stop(waitMs?: number): Promise<number[]>;
+}
+
+export interface StepOffer extends StepLease {
+  /** Runs the steps journaled under this lease and frees the slots held for the others. */
+  adopt(steps: readonly LeasedStep[]): void;
 }
 
 export interface StepRunnerOptions {
@@ -89,6 +101,10 @@ export function createStepRunner(ctx: EngineContext, options: StepRunnerOptions)
   // Every step of an intent gets the same plan: decoded at its first step in this process, not at each.
   const plans = createPlanLoader();
   const inFlight = new Set<Promise<void>>();
+  // Slots held by offers whose steps are being journaled, and those offers until adopted (a stop waits for them).
+  let reserved = 0;
+  const offers = new Set<Promise<void>>();
+  const busy = () => inFlight.size + reserved;
   // Ids of the steps this worker is running: their leases are renewed until they finish (heartbeat).
   const runningIds = new Set<number>();
   let stopping = false;
@@ -185,7 +201,7 @@ export function createStepRunner(ctx: EngineContext, options: StepRunnerOptions)
       const { now: next, later } = whenToRun(ctx, result.next, input);
       // Successors that fit in the free slots are leased to this worker with the completion and run at
       // once: no lease statement of their own, no wait for the loop (this step's slot frees as it ends).
-      const leaseNext = !stopping && next.length > 0 && inFlight.size - 1 + next.length <= batch;
+      const leaseNext = !stopping && next.length > 0 && busy() - 1 + next.length <= batch;
       const { leased } = await ctx.store.steps.complete({
         id: step.id,
         owner,
@@ -232,8 +248,33 @@ export function createStepRunner(ctx: EngineContext, options: StepRunnerOptions)
     inFlight.add(job);
   }
 
+  function offer(count: number): StepOffer | undefined {
+    if (!loop || stopping || count <= 0 || busy() + count > batch) return undefined;
+    reserved += count;
+    let settle = () => {};
+    const held = new Promise<void>((resolve) => {
+      settle = resolve;
+    });
+    offers.add(held);
+    let open = true;
+    return {
+      owner,
+      leaseMs,
+      adopt(steps) {
+        if (!open) return;
+        open = false;
+        reserved -= count;
+        offers.delete(held);
+        settle();
+        for (const step of steps) dispatch(step);
+        // A look that found the slots full may have counted this offer's: the slots it did not use are free.
+        if (slotsFull) kick();
+      },
+    };
+  }
+
   async function tick(): Promise<void> {
-    const free = batch - inFlight.size;
+    const free = batch - busy();
     slotsFull = free <= 0;
     if (slotsFull) return;
     const steps = await ctx.store.steps.leaseDue({ owner, limit: free, leaseMs });
@@ -284,7 +325,8 @@ export function createStepRunner(ctx: EngineContext, options: StepRunnerOptions)
           if (!stopping) await nap();
         }
         // A step ending now may have started a successor it leased before it saw `stopping`: wait for those too.
-        while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
+        // So may a step journaled under an offer.
+        while (busy() > 0) await Promise.allSettled([...inFlight, ...offers]);
         clearInterval(heartbeat);
         unwatch?.();
         for (const stopHearing of unsubscribe) stopHearing();
@@ -296,6 +338,7 @@ export function createStepRunner(ctx: EngineContext, options: StepRunnerOptions)
       });
     },
     kick,
+    offer,
     async stop(waitMs = Number.POSITIVE_INFINITY) {
       stopping = true;
       kick();

@@ -70,6 +70,10 @@ export function noteDueTimes(steps: StepsRepo, due: Pick<DueTimes, 'note'>): Ste
       note(input.runAt);
       return steps.enqueue(input);
     },
+    enqueueAll(input) {
+      for (const step of input.steps) note(step.runAt);
+      return steps.enqueueAll(input);
+    },
     complete(input) {
       for (const later of input.enqueue?.later ?? []) note(later.runAt);
       return steps.complete(input);

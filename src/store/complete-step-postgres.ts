@@ -9,6 +9,9 @@
  * steps due now come before the later ones, so a step in both is journaled as due now. Each successor leased
  * to the caller comes with its intent's row, as the step lease's do.
  *
+ * The engine's enqueue with a lease (StepsRepo.enqueueAll) goes through the same insert, with no step to mark
+ * done: the steps it leases come back with their intent's row too.
+ *
  * A receipt row given with the completion (`row`: the step's last write, e.g. origin SUCCEEDED) moves in the
  * same statement, with its NOTIFY when it moved: the step's end and its row commit together, and the next
  * step starts one round trip sooner.
@@ -19,7 +22,7 @@ import { leasedStepFromRow, prefixedIntentColumns } from './lease-with-intent-po
 import { lower } from './rows.ts';
 import type { Database, IntentStepRow } from './schema.ts';
 import { rowAdvanceQuery } from './transactions.ts';
-import type { LeasedStep, StepsRepo } from './types.ts';
+import type { LeasedStep, RowAdvance, StepLease, StepsRepo } from './types.ts';
 
 type CompleteInput = Parameters<StepsRepo['complete']>[0];
 
@@ -42,23 +45,64 @@ export async function completeStepPostgres(
   const { id, owner, enqueue, row } = input;
   const lease = enqueue.leaseMs === undefined ? undefined : { owner, until: now + enqueue.leaseMs };
   const successors: Successor[] = [
-    ...enqueue.steps.map((step) => ({
-      step,
-      state: lease ? ('running' as const) : ('pending' as const),
-      attempts: lease ? 1 : 0,
-      nextAttemptAt: now,
-      leaseOwner: lease?.owner ?? null,
-      leaseUntil: lease?.until ?? null,
-    })),
-    ...(enqueue.later ?? []).map(({ step, runAt }) => ({
-      step,
-      state: 'pending' as const,
-      attempts: 0,
-      nextAttemptAt: runAt.getTime(),
-      leaseOwner: null,
-      leaseUntil: null,
-    })),
+    ...enqueue.steps.map((step) => successor(step, now, lease)),
+    ...(enqueue.later ?? []).map(({ step, runAt }) => successor(step, runAt.getTime(), undefined)),
   ];
+  return journalSteps(
+    db,
+    { intentId: enqueue.intentId, successors, done: { id, owner }, row },
+    now,
+    notifications,
+  );
+}
+
+/**
+ * Journals steps of one intent outside a completion (the engine's enqueue), in one statement with the same
+ * insert: the steps due now are leased to `lease.owner` and come back with their intent's row, the later
+ * ones stay pending; a step journaled before is left as it is and not returned.
+ */
+export async function enqueueStepsPostgres(
+  db: Kysely<Database>,
+  input: { intentId: string; steps: readonly { step: string; runAt?: Date }[]; lease: StepLease },
+  now: number,
+): Promise<LeasedStep[]> {
+  const lease = { owner: input.lease.owner, until: now + input.lease.leaseMs };
+  const successors = input.steps.map(({ step, runAt }) => {
+    const at = runAt?.getTime() ?? now;
+    return successor(step, at, at <= now ? lease : undefined);
+  });
+  return (await journalSteps(db, { intentId: input.intentId, successors }, now, undefined)).leased;
+}
+
+/** A step's row as the arrays carry it: leased when `lease` is given, pending otherwise. */
+function successor(
+  step: string,
+  nextAttemptAt: number,
+  lease: { owner: string; until: number } | undefined,
+): Successor {
+  return {
+    step,
+    state: lease ? 'running' : 'pending',
+    attempts: lease ? 1 : 0,
+    nextAttemptAt,
+    leaseOwner: lease?.owner ?? null,
+    leaseUntil: lease?.until ?? null,
+  };
+}
+
+/** The insert of `successors`, after the completion of `done` and the move of `row` when given. */
+async function journalSteps(
+  db: Kysely<Database>,
+  input: {
+    intentId: string;
+    successors: Successor[];
+    done?: { id: number; owner: string };
+    row?: RowAdvance;
+  },
+  now: number,
+  notifications: WriteNotifications | undefined,
+): Promise<{ done: boolean; leased: LeasedStep[] }> {
+  const { successors, done, row } = input;
   const column = <K extends keyof Successor>(key: K) => successors.map((s) => s[key]);
   // The outer SELECT keeps one row when nothing was inserted, so `done` always comes back. A successor
   // leased here comes with its intent's row (lease-with-intent-postgres.ts): the worker runs it at once.
@@ -68,29 +112,30 @@ export async function completeStepPostgres(
     row && notifications
       ? sql`, (select count(*) from "moved_row")::int as "row_moved", (select pg_notify(${sql.lit(notifications.changeChannel)}, ${sql.lit(notifications.senderPrefix)} || "moved_row"."intent_id") from "moved_row") as "notified"`
       : sql``;
-  const { rows } = await sql<
-    IntentStepRow & Record<string, unknown> & { done: number; row_moved?: number }
-  >`with ${moved}"done" as (
+  const markDone = done
+    ? sql`"done" as (
   update "intent_steps" set "state" = 'done', "lease_owner" = null, "lease_until" = null, "updated_at" = ${now}
-  where "id" = ${id} and "lease_owner" = ${owner} and "state" = 'running' returning "id"
-), "inserted" as (
+  where "id" = ${done.id} and "lease_owner" = ${done.owner} and "state" = 'running' returning "id"
+), `
+    : sql``;
+  const doneColumn = done ? sql`, (select count(*) from "done")::int as "done"` : sql``;
+  const { rows } = await sql<
+    IntentStepRow & Record<string, unknown> & { done?: number; row_moved?: number }
+  >`with ${moved}${markDone}"inserted" as (
   insert into "intent_steps" ("intent_id", "step", "state", "attempts", "next_attempt_at", "last_error", "lease_owner", "lease_until", "created_at", "updated_at")
-  select ${lower(enqueue.intentId)}, s.step, s.state, s.attempts, s.next_attempt_at, null, s.lease_owner, s.lease_until, ${now}::bigint, ${now}::bigint
+  select ${lower(input.intentId)}, s.step, s.state, s.attempts, s.next_attempt_at, null, s.lease_owner, s.lease_until, ${now}::bigint, ${now}::bigint
   from unnest(${column('step')}::text[], ${column('state')}::text[], ${column('attempts')}::int[], ${column('nextAttemptAt')}::bigint[], ${column('leaseOwner')}::text[], ${column('leaseUntil')}::bigint[])
     with ordinality as s(step, state, attempts, next_attempt_at, lease_owner, lease_until, n)
   order by s.n
   on conflict ("intent_id", "step") do nothing
   returning *
 )
-select "inserted".*, ${sql.join(prefixedIntentColumns('i'))}, (select count(*) from "done")::int as "done"${movedColumns}
+select "inserted".*, ${sql.join(prefixedIntentColumns('i'))}${doneColumn}${movedColumns}
 from (select 1) as "one" left join "inserted" on true
   left join "intents" as "i" on "i"."intent_id" = "inserted"."intent_id" and "inserted"."state" = 'running'`.execute(
     db,
   );
-  const done = (rows[0]?.done ?? 0) > 0;
   if (row && (rows[0]?.row_moved ?? 0) > 0) notifications?.deliver(lower(row.intentId));
-  const leased = lease
-    ? rows.filter((row) => row.id !== null && row.state === 'running').map(leasedStepFromRow)
-    : [];
-  return { done, leased };
+  const leased = rows.filter((r) => r.id !== null && r.state === 'running').map(leasedStepFromRow);
+  return { done: (rows[0]?.done ?? 0) > 0, leased };
 }

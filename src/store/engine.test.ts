@@ -580,4 +580,36 @@ describeEachDialect('engine journal', ({ openStore, database }) => {
     await store.steps.enqueueAll({ intentId, steps: [] });
     expect(await store.steps.list(intentId)).toEqual(journal);
   });
+  it('journals the steps due now leased to the caller when asked, leaving later ones pending and one journaled before as it is', async () => {
+    const intentId = (await store.intents.insert(newIntent(project.id, { planJson: '{"route":"y"}' })))
+      .intentId;
+    const before = await store.steps.enqueue({ intentId, step: 'deposit', runAt: new Date(0) });
+    const later = new Date(Date.now() + 3_600_000);
+    const startedAt = Date.now();
+    const leased = await store.steps.enqueueAll({
+      intentId,
+      steps: [{ step: 'deposit' }, { step: 'origin' }, { step: 'origin-refund', runAt: later }],
+      lease: { owner: 'w1', leaseMs: 60_000 },
+    });
+    expect(leased.map((s) => [s.step, s.state, s.attempts, s.leaseOwner])).toEqual([
+      ['origin', 'running', 1, 'w1'],
+    ]);
+    expect(leased[0]!.leaseUntil!.getTime()).toBeGreaterThanOrEqual(startedAt + 60_000);
+    if (store.capabilities.supportsLeaseWithIntent) {
+      expect(leased[0]!.intent).toEqual(await store.intents.getForEngine(intentId));
+      expect(leased[0]!.intent?.planJson).toBe('{"route":"y"}');
+    } else expect(leased[0]!.intent).toBeUndefined();
+
+    const journal = await store.steps.list(intentId);
+    expect(journal.map((s) => [s.step, s.state, s.attempts, s.leaseOwner])).toEqual([
+      ['deposit', 'pending', 0, null],
+      ['origin', 'running', 1, 'w1'],
+      ['origin-refund', 'pending', 0, null],
+    ]);
+    expect(journal[0]).toEqual(before);
+    expect(journal[2]!.nextAttemptAt).toEqual(later);
+    // Leased: no other worker's lease takes it.
+    const taken = await store.steps.leaseDue({ owner: 'w2', limit: 1000, leaseMs: 60_000 });
+    expect(taken.filter((s) => s.intentId === intentId).map((s) => s.step)).toEqual(['deposit']);
+  });
 });

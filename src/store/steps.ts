@@ -7,7 +7,7 @@
  */
 import type { Kysely } from 'kysely';
 import { compileByShape, compileOnce } from './compiled-query.ts';
-import { completeStepPostgres } from './complete-step-postgres.ts';
+import { completeStepPostgres, enqueueStepsPostgres } from './complete-step-postgres.ts';
 import type { StoreContext } from './context.ts';
 import { leasedStepFromRow, prefixedIntentColumns } from './lease-with-intent-postgres.ts';
 import { lower, stepFromRow } from './rows.ts';
@@ -37,16 +37,29 @@ export function createStepsRepo(ctx: StoreContext, deps: StepsRepoDeps): StepsRe
       return stepFromRow(row);
     },
 
-    async enqueueAll({ intentId, steps }) {
-      if (steps.length === 0) return;
+    async enqueueAll({ intentId, steps, lease }) {
+      if (steps.length === 0) return [];
       const id = lower(intentId);
       const now = ctx.now().getTime();
-      const rows = steps.map(({ step, runAt }) => ({
-        ...pendingRow(id, step, runAt?.getTime() ?? now),
-        created_at: now,
-        updated_at: now,
-      }));
-      await db.executeQuery(statements.insertPending(...shaped(rows)));
+      // Postgres: the insert a completion's successors go through, which returns each with its intent's row.
+      if (lease && ctx.capabilities.supportsDataModifyingWith)
+        return enqueueStepsPostgres(db, { intentId: id, steps, lease }, now);
+      const rows = steps.map(({ step, runAt }) => {
+        const at = runAt?.getTime() ?? now;
+        return {
+          ...pendingRow(id, step, at),
+          created_at: now,
+          updated_at: now,
+          ...(lease && at <= now && leasedColumns(lease.owner, now + lease.leaseMs)),
+        };
+      });
+      if (!lease) {
+        await db.executeQuery(statements.insertPending(...shaped(rows)));
+        return [];
+      }
+      // One insert for both kinds: the rows it returns that are running are the ones leased here.
+      const inserted = await db.executeQuery<IntentStepRow>(statements.insertLeased(...shaped(rows)));
+      return inserted.rows.filter((row) => row.state === 'running').map(stepFromRow);
     },
 
     async leaseDue({ owner, limit, leaseMs, now: at }) {
@@ -102,7 +115,7 @@ export function createStepsRepo(ctx: StoreContext, deps: StepsRepoDeps): StepsRe
         const lease = enqueue.leaseMs === undefined ? undefined : { owner, until: now + enqueue.leaseMs };
         const rows = enqueue.steps.map((step) => ({
           ...pendingRow(intentId, step, now),
-          ...(lease && { state: 'running', attempts: 1, lease_owner: lease.owner, lease_until: lease.until }),
+          ...(lease && leasedColumns(lease.owner, lease.until)),
         }));
         let leased: IntentStep[] = [];
         if (rows.length > 0) {
@@ -209,6 +222,11 @@ function pendingRow(intentId: string, step: string, runAt: number) {
   };
 }
 
+/** What makes a pending row one leased to `owner` until `until` (ms) as it is journaled. */
+function leasedColumns(owner: string, until: number) {
+  return { state: 'running', attempts: 1, lease_owner: owner, lease_until: until };
+}
+
 type PendingRow = ReturnType<typeof pendingRow>;
 
 /** The runner's statements, built once; the SQL is what the query builder gave for each call before. */
@@ -247,7 +265,7 @@ function compileStatements({ db, capabilities }: StoreContext) {
     /** Journals pending steps (values named `<row>:<column>`); steps already journaled are left as they are. */
     insertPending: compileByShape((v: Record<string, unknown>, rows) => insertSteps(v, rows).compile()),
 
-    /** The same, for steps leased to the worker at once; returns the rows it inserted. */
+    /** The same, for steps some of which are leased to the worker at once; returns the rows it inserted. */
     insertLeased: compileByShape((v: Record<string, unknown>, rows) =>
       insertSteps(v, rows).returningAll().compile(),
     ),

@@ -439,14 +439,29 @@ export interface LeasedStep extends IntentStep {
   intent?: IntentRecord;
 }
 
+/** A lease a worker takes on the steps it journals: they run at once, in its process. */
+export interface StepLease {
+  owner: string;
+  /** How long the lease lasts unless renewed (ms). */
+  leaseMs: number;
+}
+
 export interface StepsRepo {
   /** Adds a step to the journal; a step already journaled for this intent is left as it is. */
   enqueue(input: { intentId: string; step: string; runAt?: Date }): Promise<IntentStep>;
   /**
    * Journals several steps of one intent in one statement (each at its `runAt`, default now); a step already
-   * journaled is left as it is.
+   * journaled is left as it is. With `lease` the steps due now (no `runAt`, or one not in the future) are
+   * journaled leased to `lease.owner` (running, one attempt counted, until now + leaseMs) and come back, for
+   * the worker to run without leasing them again, with their intent's row where the store reads it in the
+   * same statement (StoreCapabilities.supportsLeaseWithIntent); the rest stay pending, and a step journaled
+   * before is not returned. Without `lease` nothing comes back.
    */
-  enqueueAll(input: { intentId: string; steps: readonly { step: string; runAt?: Date }[] }): Promise<void>;
+  enqueueAll(input: {
+    intentId: string;
+    steps: readonly { step: string; runAt?: Date }[];
+    lease?: StepLease;
+  }): Promise<LeasedStep[]>;
   /**
    * Leases up to `limit` due steps (pending, or running with an expired lease) to `owner` until
    * `now + leaseMs`, counting an attempt. Concurrent callers get disjoint steps (SKIP LOCKED on

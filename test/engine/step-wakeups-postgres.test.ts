@@ -3,7 +3,7 @@
  * still takes, within a fraction of a second,
  * - a step another process journals beside an intent change (NOTIFY), also when the change is committed
  *   before the step (as ExecuteIntent does: the status, then the deposit step);
- * - a step it journaled itself to run later, at its time.
+ * - a step it journaled itself to run later (enqueue, enqueueAll), at its time.
  * A step journaled by another process with no change to say so waits for the idle poll: the control that
  * shows the poll is not what took the others. Two stores on one database play the API process and the worker.
  *
@@ -102,6 +102,16 @@ it('takes a step it journaled to run later at its time, not before', async () =>
   expect(await leasedWithin(intentId, LATER_MS + WOKEN_WITHIN_MS)).toBeDefined();
   const [step] = await api.steps.list(intentId);
   expect(step!.updatedAt.getTime()).toBeGreaterThanOrEqual(journaledAt + LATER_MS);
+});
+
+it('takes a step it journaled with others to run later at its time (enqueueAll notes it too)', async () => {
+  const intentId = await newIntentId();
+  const journaledAt = Date.now();
+  await workerSteps.enqueueAll({
+    intentId,
+    steps: [{ step: 'no-such-step', runAt: new Date(journaledAt + LATER_MS) }],
+  });
+  expect(await leasedWithin(intentId, LATER_MS + WOKEN_WITHIN_MS)).toBeDefined();
 });
 
 it('leaves a step journaled elsewhere with nothing said to its idle poll (the control)', async () => {
