@@ -40,8 +40,17 @@ function withoutDestinationStep(store: Store): Store {
     ...store,
     steps: {
       ...store.steps,
+      // Every way a step reaches the runner: the loop's lease, an enqueue leased by its insert, and the
+      // successors a completion leases. A destination step leased and never run is the dead relayer's.
       async leaseDue(input) {
         return (await store.steps.leaseDue(input)).filter((s) => s.step !== 'destination');
+      },
+      async enqueueAll(input) {
+        return (await store.steps.enqueueAll(input)).filter((s) => s.step !== 'destination');
+      },
+      async complete(input) {
+        const completed = await store.steps.complete(input);
+        return { ...completed, leased: completed.leased.filter((s) => s.step !== 'destination') };
       },
     },
   };
