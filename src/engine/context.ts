@@ -3,6 +3,7 @@ import type { LocalAccount, PublicClient } from 'viem';
 import type { TransactionSender } from '../chains/create-transaction-sender.ts';
 import { UnknownChainError } from '../chains/errors.ts';
 import type { LatestBlockCache } from '../chains/latest-block-cache.ts';
+import type { JournalMark } from '../chains/transaction-journal.ts';
 import type { ExecutionPlan } from '../intents/plan/types.ts';
 import type { ChainConfig } from '../internal/config-types.ts';
 import type { Logger } from '../internal/logger.ts';
@@ -69,9 +70,14 @@ export interface StepInput {
 export type StepResult =
   /**
    * Finished: enqueue these steps next. `row`: the step's last receipt row write, committed with its
-   * completion (one statement on Postgres) instead of written before it.
+   * completion (one statement on Postgres) instead of written before it, with the journal mark it carries
+   * (rowStages' held mined mark).
    */
-  | { kind: 'done'; next: string[]; row?: { kind: TransactionKind; write: RowWrite } }
+  | {
+      kind: 'done';
+      next: string[];
+      row?: { kind: TransactionKind; write: RowWrite; journalMark?: JournalMark | undefined };
+    }
   /** Nothing to do yet (deposit not there, not deep enough): look again later. Not an error. */
   | { kind: 'wait'; afterMs: number; reason: string };
 

@@ -74,6 +74,12 @@ function isFinal(status: TransactionStatus): boolean {
  * again one statement on Postgres instead of two. `calldata` is written from the broadcast on: from then it
  * is public, while a signed transaction not yet sent may carry an owner's authorization (a gasless permit)
  * that receipts must not show early.
+ *
+ * `holdMinedMark`: a transaction that succeeded at the depth asked for (the sender hands over the mined mark)
+ * writes no MINING row; the mark is held (`heldMinedMark`) for the step's last row, which its completion
+ * carries (one statement on Postgres), so the row goes from RELAYED to its final status. Only for a step
+ * whose completion carries that row: a mark held and never written leaves the journal's row `broadcast`
+ * until the step runs again.
  */
 export function rowStages(
   store: Store,
@@ -81,15 +87,26 @@ export function rowStages(
   kind: TransactionKind,
   base: Omit<RowWrite, 'status' | 'txnHash' | 'calldata'>,
   calldata?: Hex,
-): Required<Pick<SendRequest<RowAdvance>, 'recordStage' | 'signedRow'>> {
+  options: { holdMinedMark?: boolean } = {},
+): Required<Pick<SendRequest<RowAdvance>, 'recordStage' | 'signedRow'>> & {
+  heldMinedMark(): JournalMark | undefined;
+} {
   const stageWrite = (stage: SendStage, hash: string): RowWrite => ({
     ...base,
     status: STAGE_STATUS[stage],
     txnHash: hash,
     ...(calldata && stage !== 'signed' && { calldata }),
   });
+  let held: JournalMark | undefined;
   return {
-    recordStage: (stage, hash, mark) => writeRow(store, intentId, kind, stageWrite(stage, hash), mark),
+    async recordStage(stage, hash, mark) {
+      if (options.holdMinedMark && mark?.stage === 'mined' && mark.status === 'mined') {
+        held = mark;
+        return;
+      }
+      await writeRow(store, intentId, kind, stageWrite(stage, hash), mark);
+    },
     signedRow: (hash) => rowAdvance(intentId, kind, stageWrite('signed', hash)),
+    heldMinedMark: () => held,
   };
 }

@@ -21,6 +21,7 @@ import type { WriteNotifications } from './intent-events-postgres.ts';
 import { leasedStepFromRow, prefixedIntentColumns } from './lease-with-intent-postgres.ts';
 import { lower } from './rows.ts';
 import type { Database, IntentStepRow } from './schema.ts';
+import { journalMarkUpdate, storedMark } from './signed-transactions.ts';
 import { rowAdvanceQuery } from './transactions.ts';
 import type { LeasedStep, RowAdvance, StepLease, StepsRepo } from './types.ts';
 
@@ -106,7 +107,7 @@ async function journalSteps(
   const column = <K extends keyof Successor>(key: K) => successors.map((s) => s[key]);
   // The outer SELECT keeps one row when nothing was inserted, so `done` always comes back. A successor
   // leased here comes with its intent's row (lease-with-intent-postgres.ts): the worker runs it at once.
-  const moved = row ? sql`"moved_row" as (${rowAdvanceQuery(db, row, now)}), ` : sql``;
+  const moved = row ? sql`${marked(db, row, now)}"moved_row" as (${rowAdvanceQuery(db, row, now)}), ` : sql``;
   if (row && !notifications) throw new Error('a completion with a receipt row needs in-write notifications');
   const movedColumns =
     row && notifications
@@ -138,4 +139,10 @@ from (select 1) as "one" left join "inserted" on true
   if (row && (rows[0]?.row_moved ?? 0) > 0) notifications?.deliver(lower(row.intentId));
   const leased = rows.filter((r) => r.id !== null && r.state === 'running').map(leasedStepFromRow);
   return { done: (rows[0]?.done ?? 0) > 0, leased };
+}
+
+/** The journal mark that rides with the row (the send's mined mark with its final row), as a WITH entry. */
+function marked(db: Kysely<Database>, row: RowAdvance, now: number) {
+  if (!row.journalMark) return sql``;
+  return sql`"marked" as (${journalMarkUpdate(db, storedMark(row.journalMark, now))}), `;
 }

@@ -372,6 +372,63 @@ describeEachDialect('engine journal', ({ openStore, database }) => {
       ['settle', 'pending'],
     ]);
   });
+  it('commits a send’s mined mark with the completion’s row, whether or not the row moves', async () => {
+    const intentId = (await store.intents.insert(newIntent(project.id))).intentId;
+    const from = randomAddress();
+    const sign = async (nonce: number) => ({ raw: `0x${nonce}`, hash: randomHash() });
+    const send = () =>
+      store.signedTransactions.allocateAndRecord({
+        chainId: 17,
+        fromAddress: from,
+        purpose: 'o',
+        intentId,
+        sign,
+      });
+    const [sent, other] = [await send(), await send()];
+    const origin = await store.steps.enqueue({ intentId, step: 'origin', runAt: new Date(0) });
+    await store.steps.leaseDue({ owner: 'w1', limit: 1000, leaseMs: 60_000 });
+    await store.transactions.upsert({ intentId, kind: 'origin', chainId: 17, status: 'RELAYED' });
+    const mined = { stage: 'mined' as const, status: 'mined' as const, block: 42n, index: 3 };
+    await store.steps.complete({
+      id: origin.id,
+      owner: 'w1',
+      row: {
+        intentId,
+        kind: 'origin',
+        chainId: 17,
+        status: 'SUCCEEDED',
+        txnHash: sent.hash,
+        from: ['RELAYED'],
+        journalMark: { ...mined, hash: sent.hash },
+      },
+    });
+    expect((await store.transactions.list(intentId))[0]).toMatchObject({
+      status: 'SUCCEEDED',
+      txnHash: sent.hash,
+    });
+    expect(await store.signedTransactions.findByHash(sent.hash)).toMatchObject({
+      status: 'mined',
+      minedBlock: 42,
+      minedIndex: 3,
+    });
+    // The row is past the move's `from`: it stays, and the mark is written all the same.
+    await store.steps.complete({
+      id: origin.id,
+      owner: 'w1',
+      row: {
+        intentId,
+        kind: 'origin',
+        chainId: 17,
+        status: 'SUCCEEDED',
+        txnHash: other.hash,
+        from: ['RELAYED'],
+        journalMark: { ...mined, hash: other.hash },
+      },
+    });
+    expect((await store.transactions.list(intentId))[0]?.txnHash).toBe(sent.hash);
+    expect((await store.signedTransactions.findByHash(other.hash))?.status).toBe('mined');
+  });
+
   it('commits a receipt row with the completion: moved forward only, notified, lease lost or not', async () => {
     const intentId = (await store.intents.insert(newIntent(project.id))).intentId;
     const origin = await store.steps.enqueue({ intentId, step: 'origin', runAt: new Date(0) });

@@ -361,8 +361,14 @@ export interface IntentsRepo {
   }): Promise<IntentRecord[]>;
 }
 
-/** A receipt row's conditional move: written unless its stored status is not one of `from`. */
-export type RowAdvance = TransactionUpsert & { from: readonly TransactionStatus[] };
+/**
+ * A receipt row's conditional move: written unless its stored status is not one of `from`. A journal mark
+ * given with it is written with it, whether or not the row moves (as `TransactionsRepo.advance`'s).
+ */
+export type RowAdvance = TransactionUpsert & {
+  from: readonly TransactionStatus[];
+  journalMark?: JournalMark;
+};
 
 export interface TransactionUpsert {
   intentId: string;

@@ -6,7 +6,9 @@
 import type { Hex } from 'viem';
 import { TransactionRevertedError } from '../../chains/errors.ts';
 import { minedAt } from '../../chains/mined-at.ts';
+import type { JournalMark } from '../../chains/transaction-journal.ts';
 import { encodeDeployIfNeededAndExecute } from '../../contracts/calldata.ts';
+import type { SignedTransaction } from '../../store/types.ts';
 import {
   findExecutedTransaction,
   openedOrder,
@@ -72,7 +74,11 @@ export const originStep: StepDefinition = {
     rememberOrder(ctx, intent.intentId, sent);
     // order-refund waits for fillDeadline + grace and returns the locked amount if no fill ever lands. The
     // SUCCEEDED row commits with this completion, before either starts.
-    return { kind: 'done', next: ['fill', 'order-refund'], row: { kind: 'origin', write: succeeded } };
+    return {
+      kind: 'done',
+      next: ['fill', 'order-refund'],
+      row: { kind: 'origin', write: succeeded, journalMark: sent.minedMark },
+    };
   },
   async giveUp(ctx, { intent, plan }, reason) {
     await recordGaslessNotRelayed(ctx, { intent, plan }, reason);
@@ -105,7 +111,13 @@ async function executeOnce(
   { intent, plan }: StepInput,
   base: { chainId: number; fromAddress: string; toAddress: string },
   gasless: DepositIntentEntry | undefined,
-): Promise<{ hash: Hex; receipt: Awaited<ReturnType<typeof receiptOf>>; minedAt: Date }> {
+): Promise<{
+  hash: Hex;
+  receipt: Awaited<ReturnType<typeof receiptOf>>;
+  minedAt: Date;
+  /** The journal's mined mark, held for the SUCCEEDED row the completion carries (rowStages). */
+  minedMark?: JournalMark | undefined;
+}> {
   const o = plan.origin.intent;
   const { client, config } = ctx.chain(o.chainId);
   const data = encodeDeployIfNeededAndExecute(o, await depositAuthData(ctx, { intent, plan }, gasless));
@@ -116,7 +128,18 @@ async function executeOnce(
     data,
     purpose: ORIGIN_PURPOSE,
     intentId: intent.intentId,
-    ...rowStages(ctx.store, intent.intentId, 'origin', base, data),
+  };
+  // Cross-chain, the SUCCEEDED row rides with the completion, and the mined mark with it (no MINING row).
+  const crossChain = plan.kind !== 'same-chain' && plan.destination !== undefined;
+  const stages = rowStages(ctx.store, intent.intentId, 'origin', base, data, { holdMinedMark: crossChain });
+  const send = async (journaled: SignedTransaction[]) => {
+    const sent = await ctx.sender.sendOnce({
+      ...request,
+      recordStage: stages.recordStage,
+      signedRow: stages.signedRow,
+      journaled,
+    });
+    return { ...sent, minedMark: stages.heldMinedMark() };
   };
   // Independent reads in one round trip; the clock is only used on the first attempt (no journal yet).
   const [journaled, state, now] = await Promise.all([
@@ -125,7 +148,7 @@ async function executeOnce(
     recentChainNow(ctx, o.chainId),
   ]);
   // The rows just read go to the send: only this step (its lease held) journals this intent's origin execution.
-  if (journaled.length > 0) return ctx.sender.sendOnce({ ...request, journaled });
+  if (journaled.length > 0) return send(journaled);
   if (state === 'cancelled') throw new AccountCancelledError('the owner cancelled the origin account');
   if (state === 'executed') {
     // Executed, but not by a transaction in our journal (a lost database): find it on-chain.
@@ -141,5 +164,5 @@ async function executeOnce(
     });
   }
   await checkGaslessSendable({ intent, plan }, now, gasless);
-  return ctx.sender.sendOnce({ ...request, journaled });
+  return send(journaled);
 }
