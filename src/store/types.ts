@@ -322,7 +322,10 @@ export interface IntentsRepo {
   get(input: { projectId: number; intentId: string }): Promise<IntentRecord | undefined>;
   /** Unscoped read, for the engine only. */
   getForEngine(intentId: string): Promise<IntentRecord | undefined>;
-  /** Moves the status forward only; enforced in the UPDATE's WHERE clause. */
+  /**
+   * Moves the status forward only; enforced in the UPDATE's WHERE clause. Receipt rows given with it
+   * (`rowsBefore`, `rowsAfter`) are written with it, in event order.
+   */
   updateStatus(update: StatusUpdate): Promise<StatusUpdateResult>;
   /**
    * RetryIntent's one move back: a FAILED intent becomes EXECUTING again (no longer finished), with the
