@@ -23,6 +23,7 @@ import { createPgIntentEvents } from '../src/store/intent-events-postgres.ts';
 import { createIntentsRepo } from '../src/store/intents.ts';
 import { openPostgres, PipelinedConnection } from '../src/store/open-postgres.ts';
 import { newIntent, randomAddress } from '../src/store/testing.ts';
+import { createTransactionsRepo } from '../src/store/transactions.ts';
 import type { IntentsRepo, NewIntent } from '../src/store/types.ts';
 import { createBenchDatabase } from './support/bench-database.ts';
 import { percentiles } from './support/percentiles.ts';
@@ -78,9 +79,10 @@ async function measure() {
     notifyInsert: (insert) => events.publishInsert(insert),
     notifyInWrite: events.inWrite,
   };
+  const deps = { advanceRow: createTransactionsRepo(ctx).advance };
   const paths: [string, IntentsRepo][] = [
-    ['old: transaction + 2 pg_notify', createIntentsRepo({ ...ctx, notifyInWrite: undefined })],
-    ['new: one statement', createIntentsRepo(ctx)],
+    ['old: transaction + 2 pg_notify', createIntentsRepo({ ...ctx, notifyInWrite: undefined }, deps)],
+    ['new: one statement', createIntentsRepo(ctx, deps)],
   ];
   const samples = paths.map(() => [] as number[]);
   const queries = paths.map(() => 0);

@@ -18,7 +18,7 @@ import { ForeignDepositTransactionError, IntentNotFoundError } from './errors.ts
 import { type DepositIntentEntry, recordGaslessRequest } from './gasless/index.ts';
 import { recordGivenDepositHash } from './given-deposit-hash.ts';
 import { loadPlan } from './load-plan.ts';
-import { writeRow } from './receipts.ts';
+import { rowAdvance } from './receipts.ts';
 import { originRefundStep } from './refunds/origin-refund.ts';
 
 export interface StartExecutionInput {
@@ -44,17 +44,21 @@ export async function startExecution(ctx: EngineContext, input: StartExecutionIn
   // Before the status: a differing signature is refused with nothing moved, and a crash between the two
   // leaves an entry the repeat finds identical.
   if (gasless) await recordGaslessRequest(store, intent, gasless);
+  // A named deposit's row moves with the status (one statement on Postgres), its event after the status's.
+  const depositRow = hash
+    ? rowAdvance(intentId, 'deposit', {
+        chainId: intent.originChainId,
+        status: 'PENDING',
+        ...(paid && { txnHash: hash }),
+      })
+    : undefined;
   const moved = await store.intents.updateStatus({
     intentId,
     to: 'EXECUTING',
     ...(hash && { depositTransactionHash: hash }),
+    ...(depositRow && { rowsAfter: [depositRow] }),
   });
   if (hash) {
-    await writeRow(store, intentId, 'deposit', {
-      chainId: intent.originChainId,
-      status: 'PENDING',
-      ...(paid && { txnHash: hash }),
-    });
     // Started by the deposit watcher (before this call, or between the read above and the hash's write):
     // its deposit step may have counted a native deposit already, with no hash to show for it. The status
     // read above cannot tell, so the row is looked at every time (given-deposit-hash.ts).

@@ -142,7 +142,7 @@ export async function createStore(options: CreateStoreOptions): Promise<Store> {
     capabilities: profile.capabilities,
     projects: createProjectsRepo(ctx),
     accessKeys: createAccessKeysRepo(ctx),
-    intents: createIntentsRepo(ctx),
+    intents: createIntentsRepo(ctx, { advanceRow: transactions.advance }),
     transactions,
     steps: createStepsRepo(ctx, { advanceRow: transactions.advance }),
     nonces: createNoncesRepo(ctx),

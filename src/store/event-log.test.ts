@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { describeEachDialect } from '../../test/harness/database.ts';
 import { newIntent, randomHash } from './testing.ts';
-import type { IntentEventRecord, Project, Store } from './types.ts';
+import type { IntentEventRecord, Project, Store, TransactionKind, TransactionStatus } from './types.ts';
 
 describeEachDialect('event log', ({ dialect, openStore }) => {
   let store: Store;
@@ -101,6 +101,69 @@ describeEachDialect('event log', ({ dialect, openStore }) => {
       { kind: 'refund', status: 'COMMITTED', states: ['UNKNOWN', 'UNKNOWN', 'UNKNOWN', 'UNKNOWN'] },
       { kind: null, status: 'REFUNDED', states: ['UNKNOWN', 'UNKNOWN', 'UNKNOWN', 'UNKNOWN'] },
     ]);
+  });
+
+  it('a status move with receipt rows: their events in the order asked (rows before, the status, rows after)', async () => {
+    const { intentId } = await store.intents.insert(
+      newIntent(project.id, {
+        transactions: [
+          { kind: 'deposit', chainId: 1, status: 'UNKNOWN' },
+          { kind: 'destination', chainId: 2, status: 'UNKNOWN' },
+        ],
+      }),
+    );
+    await store.intents.updateStatus({ intentId, to: 'COMMITTED' });
+    const row = (kind: TransactionKind, status: TransactionStatus, from: TransactionStatus[]) => ({
+      intentId,
+      kind,
+      chainId: 2,
+      status,
+      from,
+    });
+    const before = await store.eventLog.latest(project.id);
+    await store.intents.updateStatus({
+      intentId,
+      to: 'EXECUTING',
+      rowsAfter: [row('deposit', 'PENDING', ['UNKNOWN', 'PENDING'])],
+    });
+    await store.intents.updateStatus({
+      intentId,
+      to: 'REFUNDED',
+      rowsBefore: [
+        row('destination', 'FAILED', ['UNKNOWN', 'PENDING', 'RELAYING', 'RELAYED', 'MINING']),
+        row('refund', 'SUCCEEDED', ['UNKNOWN', 'PENDING', 'RELAYING', 'RELAYED', 'MINING']),
+      ],
+    });
+    const events = await newer(before);
+    expect(events.map(changed)).toEqual([
+      'intent EXECUTING',
+      'deposit PENDING',
+      'destination FAILED',
+      'refund SUCCEEDED',
+      'intent REFUNDED',
+    ]);
+    // SQLite writes one statement per change, so each event holds the states just after its own change.
+    // Postgres writes each call as one statement, its events made as it ends: each holds the states after
+    // the whole statement (no reader could see one in between).
+    const executing = ['PENDING', 'UNKNOWN', 'UNKNOWN', null];
+    const refunded = ['PENDING', 'UNKNOWN', 'FAILED', 'SUCCEEDED'];
+    expect(events.map((e) => [e.status, shape(e).states])).toEqual(
+      dialect === 'postgres'
+        ? [
+            ['EXECUTING', executing],
+            ['EXECUTING', executing],
+            ['REFUNDED', refunded],
+            ['REFUNDED', refunded],
+            ['REFUNDED', refunded],
+          ]
+        : [
+            ['EXECUTING', ['UNKNOWN', 'UNKNOWN', 'UNKNOWN', null]],
+            ['EXECUTING', executing],
+            ['EXECUTING', ['PENDING', 'UNKNOWN', 'FAILED', null]],
+            ['EXECUTING', refunded],
+            ['REFUNDED', refunded],
+          ],
+    );
   });
 
   it('numbers are per project: each project counts 1, 2, 3… on its own', async () => {
@@ -245,4 +308,10 @@ describeEachDialect('event log', ({ dialect, openStore }) => {
 function shape(e: IntentEventRecord) {
   const { deposit, origin, destination, refund } = e.receiptStates;
   return { kind: e.transactionKind, status: e.status, states: [deposit, origin, destination, refund] };
+}
+
+/** What an event changed, as bench/e2e.ts --stages names it: `intent <status>` or `<row> <its status>`. */
+function changed(e: IntentEventRecord) {
+  const kind = e.transactionKind;
+  return kind ? `${kind} ${e.receiptStates[kind]}` : `intent ${e.status}`;
 }

@@ -1,7 +1,7 @@
 import { beforeAll, expect, it } from 'vitest';
 import { describeEachDialect } from '../../test/harness/database.ts';
 import { newIntent, randomAddress, randomHash } from './testing.ts';
-import type { IntentStatus, Project, Store } from './types.ts';
+import type { IntentStatus, Project, Store, TransactionStatus } from './types.ts';
 
 const MAX_UINT256 = 2n ** 256n - 1n;
 
@@ -214,6 +214,44 @@ describeEachDialect('intents', ({ openStore }) => {
       updated: false,
       status: undefined,
     });
+  });
+
+  it("writes a move's receipt rows whether or not the status moves, each only from the statuses its `from` allows", async () => {
+    const { intentId } = await store.intents.insert(newIntent(alpha.id));
+    const woken: string[] = [];
+    const unsubscribe = store.events.subscribe(intentId, (id) => woken.push(id));
+    const deposit = (status: 'PENDING' | 'SUCCEEDED', from: TransactionStatus[]) => ({
+      intentId,
+      kind: 'deposit' as const,
+      chainId: 1,
+      status,
+      from,
+    });
+    const depositStatus = async () =>
+      (await store.intents.getReceipt({ projectId: alpha.id, intentId }))?.transactions.deposit?.status;
+
+    await store.intents.updateStatus({ intentId, to: 'EXECUTING' });
+    woken.length = 0;
+    // The status stays (EXECUTING is no move from EXECUTING); the row is written all the same.
+    expect(
+      await store.intents.updateStatus({
+        intentId,
+        to: 'EXECUTING',
+        rowsAfter: [deposit('SUCCEEDED', ['UNKNOWN', 'PENDING'])],
+      }),
+    ).toEqual({ updated: false, status: 'EXECUTING' });
+    expect(await depositStatus()).toBe('SUCCEEDED');
+    expect(woken).toContain(intentId);
+    // SUCCEEDED is not among the row's `from`: it stays, while the status moves.
+    expect(
+      await store.intents.updateStatus({
+        intentId,
+        to: 'SUCCEEDED',
+        rowsBefore: [deposit('PENDING', ['UNKNOWN', 'PENDING'])],
+      }),
+    ).toEqual({ updated: true, status: 'SUCCEEDED' });
+    expect(await depositStatus()).toBe('SUCCEEDED');
+    unsubscribe();
   });
 
   it('lets a committed intent skip straight to a terminal status, and only one racer wins', async () => {

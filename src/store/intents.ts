@@ -1,8 +1,9 @@
 /** Intents: insert, scoped reads, forward-only status moves, receipts. */
-import { type Kysely, sql } from 'kysely';
+import { type Compilable, type Kysely, sql, type UpdateQueryBuilder, type UpdateResult } from 'kysely';
 import { type CompiledInsert, compiledInsert, compileOnce } from './compiled-query.ts';
 import type { StoreContext } from './context.ts';
 import { createPgQuoteInsert, type QuoteInsert } from './insert-quote-postgres.ts';
+import type { WriteNotifications } from './intent-events-postgres.ts';
 import { intentHistory, intentHistoryIndex, receiptsOf } from './intent-history.ts';
 import { listRecentQuoted, quotedAtAddresses } from './quoted-intents.ts';
 import { createReceiptFieldsMemo, pickReceiptFields } from './receipt-fields.ts';
@@ -26,10 +27,18 @@ import {
 } from './schema.ts';
 import { searchIntents } from './search-intents.ts';
 import { isTerminal, predecessorsOf } from './statuses.ts';
-import { newTransactionRow } from './transactions.ts';
-import type { IntentStatus, IntentsRepo } from './types.ts';
+import { newTransactionRow, rowAdvanceQuery, rowAdvanceQueryAfter } from './transactions.ts';
+import type { IntentStatus, IntentsRepo, RowAdvance, StatusUpdate, StatusUpdateResult } from './types.ts';
 
-export function createIntentsRepo(ctx: StoreContext): IntentsRepo {
+export interface IntentsRepoDeps {
+  /** TransactionsRepo.advance: a status move's receipt rows where they cannot ride in its statement. */
+  advanceRow(row: RowAdvance): Promise<unknown>;
+}
+
+/** A status move without its receipt rows. */
+type StatusMove = Omit<StatusUpdate, 'rowsBefore' | 'rowsAfter'>;
+
+export function createIntentsRepo(ctx: StoreContext, deps: IntentsRepoDeps): IntentsRepo {
   const { db } = ctx;
   const reads = compileReads(db);
   const receiptFields = createReceiptFieldsMemo();
@@ -54,6 +63,99 @@ export function createIntentsRepo(ctx: StoreContext): IntentsRepo {
     const { rows } = await db.executeQuery<IntentRow>(reads.scoped({ id: lower(intentId), projectId }));
     const row = rows[0];
     return row && intentFromRow(row);
+  };
+
+  /** The move's UPDATE: the WHERE clause is its guard (see moveStatus); undefined when no status may move. */
+  const statusMove = (update: StatusMove) => {
+    const at = (update.at ?? ctx.now()).getTime();
+    const allowedFrom = predecessorsOf(update.to);
+    if (allowedFrom.length === 0) return undefined;
+    return db
+      .updateTable('intents')
+      .set((eb) => ({
+        status: update.to,
+        updated_at: at,
+        started_at:
+          update.to === 'EXECUTING' ? eb.fn.coalesce('started_at', eb.val(at)) : eb.ref('started_at'),
+        finished_at: isTerminal(update.to) ? at : eb.ref('finished_at'),
+        ...(update.committedAt && { committed_at: update.committedAt.getTime() }),
+        ...(update.executeDeadline && { execute_deadline: update.executeDeadline.getTime() }),
+        ...(update.depositTransactionHash && {
+          deposit_transaction_hash: lower(update.depositTransactionHash),
+        }),
+      }))
+      .where('intent_id', '=', lower(update.intentId))
+      .where('status', 'in', allowedFrom);
+  };
+
+  /** The result of a move that wrote nothing: the status as stored now (undefined: no such intent). */
+  const notMoved = async (intentId: string): Promise<StatusUpdateResult> => {
+    const current = await db
+      .selectFrom('intents')
+      .select('status')
+      .where('intent_id', '=', intentId)
+      .executeTakeFirst();
+    return { updated: false, status: current?.status as IntentStatus | undefined };
+  };
+
+  const moveStatus = async (update: StatusMove): Promise<StatusUpdateResult> => {
+    const intentId = lower(update.intentId);
+    // The WHERE clause is the guard: only an intent in an earlier status is touched, so two
+    // racing writers can never move an intent backwards or overwrite a terminal status.
+    const move = statusMove(update)?.returning('status');
+    // Postgres: the NOTIFY rides in the statement (one round trip, not two), sent only if the row moved.
+    const inWrite = ctx.notifyInWrite;
+    const row = !move
+      ? undefined
+      : inWrite
+        ? await db
+            .with('moved', () => move)
+            .selectFrom('moved')
+            .select([
+              'moved.status',
+              sql<string>`pg_notify(${sql.lit(inWrite.changeChannel)}, ${inWrite.changePayload(intentId)})`.as(
+                'notified',
+              ),
+            ])
+            .executeTakeFirst()
+        : await move.executeTakeFirst();
+    if (!row) return notMoved(intentId);
+    if (inWrite) inWrite.deliver(intentId);
+    else await ctx.notify(intentId);
+    return { updated: true, status: row.status as IntentStatus };
+  };
+
+  /**
+   * Postgres: the move and its receipt rows as one data-modifying WITH, one round trip (orderedParts). The
+   * NOTIFY rides in it, sent when the status or any row moved.
+   */
+  const moveWithRows = async (
+    update: StatusMove,
+    rows: { before: readonly RowAdvance[]; after: readonly RowAdvance[] },
+    inWrite: WriteNotifications,
+  ): Promise<StatusUpdateResult> => {
+    const intentId = lower(update.intentId);
+    const move = statusMove(update);
+    if (!move) {
+      for (const row of [...rows.before, ...rows.after]) await deps.advanceRow(row);
+      return notMoved(intentId);
+    }
+    const parts = orderedParts(db, move, rows, ctx.now().getTime());
+    const written = sql.join(
+      parts
+        .filter((part) => part.name !== 'moved')
+        .map((part) => sql`(select count(*) from ${sql.table(part.name)})`),
+      sql` + `,
+    );
+    const { rows: result } = await sql<{ status: IntentStatus | null; written: number }>`with ${sql.join(
+      parts.map((part) => sql`${sql.table(part.name)} as (${part.query})`),
+    )}
+select (select "status" from "moved") as "status", (${written})::int as "written",
+  (select pg_notify(${sql.lit(inWrite.changeChannel)}, ${inWrite.changePayload(intentId)})
+    where exists (select 1 from "moved") or (${written}) > 0) as "notified"`.execute(db);
+    const { status, written: rowsWritten } = result[0] ?? { status: null, written: 0 };
+    if (status || rowsWritten > 0) inWrite.deliver(intentId);
+    return status ? { updated: true, status } : notMoved(intentId);
   };
 
   // Postgres writes the quote in one statement with its notifications; elsewhere (SQLite, in-process and
@@ -117,57 +219,15 @@ export function createIntentsRepo(ctx: StoreContext): IntentsRepo {
       return row && lazyIntentFromRow(row);
     },
 
-    async updateStatus(update) {
-      const at = (update.at ?? ctx.now()).getTime();
-      const intentId = lower(update.intentId);
-      // The WHERE clause is the guard: only an intent in an earlier status is touched, so two
-      // racing writers can never move an intent backwards or overwrite a terminal status.
-      const allowedFrom = predecessorsOf(update.to);
-      const move = db
-        .updateTable('intents')
-        .set((eb) => ({
-          status: update.to,
-          updated_at: at,
-          started_at:
-            update.to === 'EXECUTING' ? eb.fn.coalesce('started_at', eb.val(at)) : eb.ref('started_at'),
-          finished_at: isTerminal(update.to) ? at : eb.ref('finished_at'),
-          ...(update.committedAt && { committed_at: update.committedAt.getTime() }),
-          ...(update.executeDeadline && { execute_deadline: update.executeDeadline.getTime() }),
-          ...(update.depositTransactionHash && {
-            deposit_transaction_hash: lower(update.depositTransactionHash),
-          }),
-        }))
-        .where('intent_id', '=', intentId)
-        .where('status', 'in', allowedFrom)
-        .returning('status');
-      // Postgres: the NOTIFY rides in the statement (one round trip, not two), sent only if the row moved.
-      const inWrite = ctx.notifyInWrite;
-      const row =
-        allowedFrom.length === 0
-          ? undefined
-          : inWrite
-            ? await db
-                .with('moved', () => move)
-                .selectFrom('moved')
-                .select([
-                  'moved.status',
-                  sql<string>`pg_notify(${sql.lit(inWrite.changeChannel)}, ${inWrite.changePayload(intentId)})`.as(
-                    'notified',
-                  ),
-                ])
-                .executeTakeFirst()
-            : await move.executeTakeFirst();
-      if (row) {
-        if (inWrite) inWrite.deliver(intentId);
-        else await ctx.notify(intentId);
-        return { updated: true, status: row.status as IntentStatus };
-      }
-      const current = await db
-        .selectFrom('intents')
-        .select('status')
-        .where('intent_id', '=', intentId)
-        .executeTakeFirst();
-      return { updated: false, status: current?.status as IntentStatus | undefined };
+    async updateStatus({ rowsBefore = [], rowsAfter = [], ...update }) {
+      const rows = rowsBefore.length + rowsAfter.length;
+      if (rows > 0 && ctx.capabilities.supportsDataModifyingWith && ctx.notifyInWrite)
+        return moveWithRows(update, { before: rowsBefore, after: rowsAfter }, ctx.notifyInWrite);
+      // SQLite: each write on its own, in event order (calls in the process, no round trip).
+      for (const row of rowsBefore) await deps.advanceRow(row);
+      const moved = await moveStatus(update);
+      for (const row of rowsAfter) await deps.advanceRow(row);
+      return moved;
     },
 
     async reopenFailed({ intentId: rawId, depositTransactionHash, at: when }) {
@@ -228,6 +288,32 @@ export function createIntentsRepo(ctx: StoreContext): IntentsRepo {
     quotedAtAddresses: (input) => quotedAtAddresses(ctx, input),
     listRecentQuoted: (input) => listRecentQuoted(ctx, input),
   };
+}
+
+/**
+ * The parts of a status move's data-modifying WITH: the rows before, the move (`moved`), the rows after. Each
+ * part reads the one before it to completion before it writes, so the writes (and their events, migration
+ * 0009) come in this order; sibling parts would otherwise run in no specified order.
+ */
+function orderedParts(
+  db: Kysely<Database>,
+  move: UpdateQueryBuilder<Database, 'intents', 'intents', UpdateResult>,
+  rows: { before: readonly RowAdvance[]; after: readonly RowAdvance[] },
+  now: number,
+): { name: string; query: Compilable }[] {
+  const parts: { name: string; query: Compilable }[] = [];
+  const addRow = (row: RowAdvance) => {
+    const prior = parts.at(-1)?.name;
+    const query = prior ? rowAdvanceQueryAfter(db, row, now, prior) : rowAdvanceQuery(db, row, now);
+    parts.push({ name: `row_${parts.length}`, query });
+  };
+  for (const row of rows.before) addRow(row);
+  const prior = parts.at(-1)?.name;
+  // Always true: the condition is there to make the move wait for the part before it.
+  const ordered = prior ? move.where(sql<boolean>`(select count(*) from ${sql.table(prior)}) >= 0`) : move;
+  parts.push({ name: 'moved', query: ordered.returning('status') });
+  for (const row of rows.after) addRow(row);
+  return parts;
 }
 
 /**

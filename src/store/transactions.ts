@@ -1,5 +1,5 @@
 /** The receipt transactions of an intent: one row per (intent, kind). */
-import { type CompiledQuery, type Kysely, sql } from 'kysely';
+import { type CompiledQuery, type Kysely, type RawBuilder, sql } from 'kysely';
 import { createBatchedRead } from './batched-read.ts';
 import { compileByShape, compileOnce } from './compiled-query.ts';
 import type { StoreContext } from './context.ts';
@@ -83,11 +83,30 @@ export function rowAdvanceQuery(
   });
 }
 
+/**
+ * `rowAdvanceQuery` as a later part of a data-modifying WITH: it reads the part named `after` to completion
+ * before writing, so its write (and its event, migration 0009) comes after that part's. Postgres runs
+ * sibling parts in no specified order otherwise. It writes whether or not `after` wrote anything.
+ */
+export function rowAdvanceQueryAfter(db: Kysely<Database>, input: RowAdvance, now: number, after: string) {
+  const set = { ...changedColumns(input), updated_at: now };
+  // The value is `now` either way; reading it through `after`'s count is what orders the two writes.
+  const createdAfter = sql<number>`(select ${now}::bigint from (select count(*) from ${sql.table(after)}) as "after")`;
+  return upsertRowQuery(db, {
+    row: { ...newTransactionRow(input, now), created_at: createdAfter },
+    set,
+    from: input.from,
+    onlyWithoutMeta: false,
+  });
+}
+
 /** Insert `row`, or on its (intent, kind) set `set` when the stored status is one of `from`; the written row. */
 function upsertRowQuery(
   db: Kysely<Database>,
   write: {
-    row: ReturnType<typeof newTransactionRow>;
+    row: Omit<ReturnType<typeof newTransactionRow>, 'created_at'> & {
+      created_at: number | RawBuilder<number>;
+    };
     set: Record<string, unknown>;
     from: readonly string[];
     /** The stored row moves only while it has no meta yet. */

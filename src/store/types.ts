@@ -227,6 +227,14 @@ export interface StatusUpdate {
   committedAt?: Date;
   executeDeadline?: Date;
   depositTransactionHash?: string;
+  /**
+   * Receipt rows written with the move, their events before the status's (a step's last row, then the
+   * intent's end). Each is written whether or not the status moves, and only from the statuses its `from`
+   * allows; on Postgres in the move's own statement.
+   */
+  rowsBefore?: readonly RowAdvance[];
+  /** As `rowsBefore`, their events after the status's (ExecuteIntent's EXECUTING, then the deposit's row). */
+  rowsAfter?: readonly RowAdvance[];
 }
 
 export interface StatusUpdateResult {
@@ -314,7 +322,10 @@ export interface IntentsRepo {
   get(input: { projectId: number; intentId: string }): Promise<IntentRecord | undefined>;
   /** Unscoped read, for the engine only. */
   getForEngine(intentId: string): Promise<IntentRecord | undefined>;
-  /** Moves the status forward only; enforced in the UPDATE's WHERE clause. */
+  /**
+   * Moves the status forward only; enforced in the UPDATE's WHERE clause. Receipt rows given with it
+   * (`rowsBefore`, `rowsAfter`) are written with it, in event order.
+   */
   updateStatus(update: StatusUpdate): Promise<StatusUpdateResult>;
   /**
    * RetryIntent's one move back: a FAILED intent becomes EXECUTING again (no longer finished), with the

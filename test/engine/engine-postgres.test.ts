@@ -1,6 +1,12 @@
-/** The engine on PostgreSQL (SKIP LOCKED leasing, nonces and signed transactions in Postgres): one cross-chain intent end to end. */
-import { type Address, erc20Abi } from 'viem';
+/**
+ * The engine on PostgreSQL (SKIP LOCKED leasing, nonces and signed transactions in Postgres): a cross-chain
+ * intent end to end, one refunded on the destination, and a same-chain one.
+ */
+import { type Address, encodeFunctionData, erc20Abi } from 'viem';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { accruingVaultAbi } from '../../src/contracts/abis.generated.ts';
+import { AMOUNT_PLACEHOLDER } from '../../src/intents/plan/constants.ts';
+import type { IntentEventRecord } from '../../src/store/types.ts';
 import type { TestDevnetChain } from '../harness/devnet.ts';
 import {
   type EngineFixture,
@@ -53,3 +59,65 @@ it('moves USDC from beta to gamma on Postgres and settles', async () => {
   }
   await engine.stop();
 }, 60_000);
+
+it('a destination call that reverts: the rows and REFUNDED in one statement, their events in receipt order', async () => {
+  const [, beta, gamma] = f.net.chains as [TestDevnetChain, TestDevnetChain, TestDevnetChain];
+  const vault = gamma.entry.contracts.usdcVault! as Address;
+  // deposit() without an approval: the vault's transferFrom fails, so the destination calls revert.
+  const destinationCallData = encodeFunctionData({
+    abi: accruingVaultAbi,
+    functionName: 'deposit',
+    args: [BigInt(AMOUNT_PLACEHOLDER), freshAddress()],
+  });
+  const before = await f.store.eventLog.latest(f.projectId);
+  const { intentId, plan } = await f.commit({
+    ...usdcRequest(f.net, beta, gamma, '30', vault),
+    destinationCallData,
+  });
+  const engine = await f.startEngine();
+  await engine.requestExecution({ intentId, depositTransactionHash: await f.deposit(plan) });
+  expect((await f.waitForStatus(intentId, ['SUCCEEDED', 'FAILED', 'REFUNDED'])).status).toBe('REFUNDED');
+  const rows = await f.store.transactions.list(intentId);
+  expect(rows.map((r) => [r.kind, r.status]).sort()).toEqual([
+    ['deposit', 'SUCCEEDED'],
+    ['destination', 'FAILED'],
+    ['origin', 'SUCCEEDED'],
+    ['refund', 'SUCCEEDED'],
+  ]);
+  const events = await f.store.eventLog.listAfter({ projectId: f.projectId, after: before, limit: 1000 });
+  const changes = events.filter((e) => e.intentId === intentId).map(changed);
+  // The end: the rows, then the status (the start's order depends on whether the deposit watcher or
+  // ExecuteIntent moved it first; src/store/event-log.test.ts covers it).
+  expect(changes.slice(-3)).toEqual(['destination FAILED', 'refund SUCCEEDED', 'intent REFUNDED']);
+  await engine.stop();
+}, 60_000);
+
+it('a same-chain transfer: the origin and destination rows and SUCCEEDED in one statement, in receipt order', async () => {
+  const [, beta] = f.net.chains as [TestDevnetChain, TestDevnetChain];
+  const before = await f.store.eventLog.latest(f.projectId);
+  const { intentId, plan } = await f.commit(usdcRequest(f.net, beta, beta, '15'));
+  const engine = await f.startEngine();
+  await engine.requestExecution({ intentId, depositTransactionHash: await f.deposit(plan) });
+  expect((await f.waitForStatus(intentId, ['SUCCEEDED', 'FAILED', 'REFUNDED'])).status).toBe('SUCCEEDED');
+  const rows = await f.store.transactions.list(intentId);
+  const origin = rows.find((r) => r.kind === 'origin');
+  expect(origin?.status).toBe('SUCCEEDED');
+  expect(rows.find((r) => r.kind === 'destination')).toMatchObject({
+    status: 'SUCCEEDED',
+    txnHash: origin?.txnHash,
+  });
+  const events = await f.store.eventLog.listAfter({ projectId: f.projectId, after: before, limit: 1000 });
+  expect(
+    events
+      .filter((e) => e.intentId === intentId)
+      .map(changed)
+      .slice(-3),
+  ).toEqual(['origin SUCCEEDED', 'destination SUCCEEDED', 'intent SUCCEEDED']);
+  await engine.stop();
+}, 60_000);
+
+/** What an event changed: `intent <status>` or `<row> <its status>` (as bench/e2e.ts --stages names it). */
+function changed(e: IntentEventRecord): string {
+  const kind = e.transactionKind;
+  return kind ? `${kind} ${e.receiptStates[kind]}` : `intent ${e.status}`;
+}

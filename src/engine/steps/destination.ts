@@ -26,7 +26,7 @@ import {
 import { FILL_ABSENT_RECHECK_MS, FILL_LANDING_RECHECK_MS } from '../constants.ts';
 import type { EngineContext, StepDefinition, StepInput, StepResult } from '../context.ts';
 import { AccountCancelledError, UnexpectedOutcomeError } from '../errors.ts';
-import { rowStages, writeRow } from '../receipts.ts';
+import { rowAdvance, rowStages, writeRow } from '../receipts.ts';
 import { FILL_PURPOSE } from './fill.ts';
 
 export const DESTINATION_PURPOSE = 'destination-execute';
@@ -86,26 +86,36 @@ export const destinationStep: StepDefinition = {
     }
     const outcome = executionOutcome(sent.receipt);
     const mined = { txnHash: sent.hash, minedAt: sent.minedAt };
+    const { intentId } = intent;
+    // The rows move with the intent's end (one statement on Postgres), their events before the status's.
     if (outcome.callsSucceeded) {
-      await writeRow(ctx.store, intent.intentId, 'destination', { ...base, ...mined, status: 'SUCCEEDED' });
-      await ctx.store.intents.updateStatus({ intentId: intent.intentId, to: 'SUCCEEDED' });
+      await ctx.store.intents.updateStatus({
+        intentId,
+        to: 'SUCCEEDED',
+        rowsBefore: [rowAdvance(intentId, 'destination', { ...base, ...mined, status: 'SUCCEEDED' })],
+      });
       return { kind: 'done', next: [] };
     }
-    await writeRow(ctx.store, intent.intentId, 'destination', {
-      ...base,
-      ...mined,
-      status: 'FAILED',
-      statusReason: `${outcome.reason}; the owner was refunded on the destination chain in the same transaction`,
+    await ctx.store.intents.updateStatus({
+      intentId,
+      to: 'REFUNDED',
+      rowsBefore: [
+        rowAdvance(intentId, 'destination', {
+          ...base,
+          ...mined,
+          status: 'FAILED',
+          statusReason: `${outcome.reason}; the owner was refunded on the destination chain in the same transaction`,
+        }),
+        rowAdvance(intentId, 'refund', {
+          ...base,
+          ...mined,
+          toAddress: d.intent.refundRecipient,
+          tokenAddress: d.intent.depositToken,
+          tokenAmount: d.intent.depositAmount,
+          status: 'SUCCEEDED',
+        }),
+      ],
     });
-    await writeRow(ctx.store, intent.intentId, 'refund', {
-      ...base,
-      ...mined,
-      toAddress: d.intent.refundRecipient,
-      tokenAddress: d.intent.depositToken,
-      tokenAmount: d.intent.depositAmount,
-      status: 'SUCCEEDED',
-    });
-    await ctx.store.intents.updateStatus({ intentId: intent.intentId, to: 'REFUNDED' });
     return { kind: 'done', next: [] };
   },
   async giveUp(ctx, { intent, plan }, reason) {

@@ -26,7 +26,7 @@ import {
   recordGaslessDeposit,
   recordGaslessNotRelayed,
 } from '../gasless/index.ts';
-import { rowStages, writeRow } from '../receipts.ts';
+import { rowAdvance, rowStages, writeRow } from '../receipts.ts';
 
 export const ORIGIN_PURPOSE = 'origin-execute';
 
@@ -56,18 +56,24 @@ export const originStep: StepDefinition = {
     await recordGaslessDeposit(ctx, input, sent, gasless);
     const succeeded = { ...base, status: 'SUCCEEDED' as const, txnHash: sent.hash, minedAt: sent.minedAt };
     if (plan.kind === 'same-chain' || !plan.destination) {
-      await writeRow(ctx.store, intent.intentId, 'origin', succeeded);
       // Same chain: the origin calls delivered; the destination entry is this same transaction.
       const rows = await ctx.store.transactions.list(intent.intentId);
-      if (rows.some((r) => r.kind === 'destination')) {
-        await writeRow(ctx.store, intent.intentId, 'destination', {
-          chainId: Number(o.chainId),
-          status: 'SUCCEEDED',
-          txnHash: sent.hash,
-          minedAt: sent.minedAt,
-        });
-      }
-      await ctx.store.intents.updateStatus({ intentId: intent.intentId, to: 'SUCCEEDED' });
+      const destination = rows.some((r) => r.kind === 'destination')
+        ? [
+            rowAdvance(intent.intentId, 'destination', {
+              chainId: Number(o.chainId),
+              status: 'SUCCEEDED',
+              txnHash: sent.hash,
+              minedAt: sent.minedAt,
+            }),
+          ]
+        : [];
+      // The rows move with the intent's end (one statement on Postgres), their events before the status's.
+      await ctx.store.intents.updateStatus({
+        intentId: intent.intentId,
+        to: 'SUCCEEDED',
+        rowsBefore: [rowAdvance(intent.intentId, 'origin', succeeded), ...destination],
+      });
       return { kind: 'done', next: [] };
     }
     // Fill, settle and order-refund take the order without reading the SUCCEEDED row.
