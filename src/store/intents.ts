@@ -26,6 +26,7 @@ import {
   type IntentTransactionRow,
 } from './schema.ts';
 import { searchIntents } from './search-intents.ts';
+import { journalMarkUpdate, storedMark } from './signed-transactions.ts';
 import { isTerminal, predecessorsOf } from './statuses.ts';
 import { newTransactionRow, rowAdvanceQuery, rowAdvanceQueryAfter } from './transactions.ts';
 import type { IntentStatus, IntentsRepo, RowAdvance, StatusUpdate, StatusUpdateResult } from './types.ts';
@@ -140,16 +141,24 @@ export function createIntentsRepo(ctx: StoreContext, deps: IntentsRepoDeps): Int
       for (const row of [...rows.before, ...rows.after]) await deps.advanceRow(row);
       return notMoved(intentId);
     }
-    const parts = orderedParts(db, move, rows, ctx.now().getTime());
+    const now = ctx.now().getTime();
+    const parts = orderedParts(db, move, rows, now);
+    // A row's journal mark (a send's mined mark held for its last row) is written whether or not it moves.
+    const marks = [...rows.before, ...rows.after].flatMap((row, i) =>
+      row.journalMark
+        ? [sql`${sql.table(`marked_${i}`)} as (${journalMarkUpdate(db, storedMark(row.journalMark, now))})`]
+        : [],
+    );
     const written = sql.join(
       parts
         .filter((part) => part.name !== 'moved')
         .map((part) => sql`(select count(*) from ${sql.table(part.name)})`),
       sql` + `,
     );
-    const { rows: result } = await sql<{ status: IntentStatus | null; written: number }>`with ${sql.join(
-      parts.map((part) => sql`${sql.table(part.name)} as (${part.query})`),
-    )}
+    const { rows: result } = await sql<{ status: IntentStatus | null; written: number }>`with ${sql.join([
+      ...marks,
+      ...parts.map((part) => sql`${sql.table(part.name)} as (${part.query})`),
+    ])}
 select (select "status" from "moved") as "status", (${written})::int as "written",
   (select pg_notify(${sql.lit(inWrite.changeChannel)}, ${inWrite.changePayload(intentId)})
     where exists (select 1 from "moved") or (${written}) > 0) as "notified"`.execute(db);

@@ -26,6 +26,7 @@ afterAll(async () => {
 it('moves USDC from beta to gamma on Postgres and settles', async () => {
   const [, beta, gamma] = f.net.chains as [TestDevnetChain, TestDevnetChain, TestDevnetChain];
   const recipient = freshAddress();
+  const before = await f.store.eventLog.latest(f.projectId);
   const { intentId, plan } = await f.commit(usdcRequest(f.net, beta, gamma, '25', recipient));
   const engine = await f.startEngine();
   await engine.requestExecution({ intentId, depositTransactionHash: await f.deposit(plan) });
@@ -56,6 +57,17 @@ it('moves USDC from beta to gamma on Postgres and settles', async () => {
     expect(['mined', 'failed']).toContain(tx.status);
     expect(tx.broadcastAt).toBeInstanceOf(Date);
     expect(tx.minedBlock).toBeGreaterThan(0);
+  }
+  // Mined at the depth asked for (1), the executions go from RELAYED to SUCCEEDED: their mined marks rode
+  // with the final rows (checked above), and no MINING row was written in between.
+  const events = await f.store.eventLog.listAfter({ projectId: f.projectId, after: before, limit: 1000 });
+  const changes = events.filter((e) => e.intentId === intentId).map(changed);
+  // An early destination execution (sent behind a fill still in the pool) writes its every stage.
+  const early = journaled.some((t) => t.purpose === 'destination-execute-early');
+  for (const kind of early ? ['origin'] : ['origin', 'destination']) {
+    const own = changes.filter((c) => c.startsWith(`${kind} `));
+    expect(own.slice(-2)).toEqual([`${kind} RELAYED`, `${kind} SUCCEEDED`]);
+    expect(own).not.toContain(`${kind} MINING`);
   }
   await engine.stop();
 }, 60_000);

@@ -16,6 +16,7 @@ import { TransactionRevertedError } from '../../chains/errors.ts';
 import { minedAt } from '../../chains/mined-at.ts';
 import { GAS_LIMIT_MARGIN_DENOMINATOR, GAS_LIMIT_MARGIN_NUMERATOR } from '../../chains/sender-constants.ts';
 import { encodeDeployIfNeededAndExecute } from '../../contracts/calldata.ts';
+import type { RowAdvance } from '../../store/types.ts';
 import {
   balanceAt,
   executionOutcome,
@@ -47,6 +48,9 @@ export const destinationStep: StepDefinition = {
       toAddress: config.contracts.intentFactory,
     };
     const data = encodeDeployIfNeededAndExecute(d.intent);
+    // An execution that succeeded at its depth writes no MINING row: its mined mark rides with the final
+    // rows, written with the intent's end below.
+    const stages = rowStages(ctx.store, intent.intentId, 'destination', base, data, { holdMinedMark: true });
     const request = {
       chainId: base.chainId,
       account: ctx.keys.relayer,
@@ -54,9 +58,16 @@ export const destinationStep: StepDefinition = {
       data,
       purpose: DESTINATION_PURPOSE,
       intentId: intent.intentId,
-      ...rowStages(ctx.store, intent.intentId, 'destination', base, data),
+      recordStage: stages.recordStage,
+      signedRow: stages.signedRow,
     };
-    const early = { ...request, purpose: DESTINATION_EARLY_PURPOSE };
+    // The early execution writes its every stage: it may land first and move nothing, and its mark must not
+    // wait for rows it never gets.
+    const early = {
+      ...request,
+      ...rowStages(ctx.store, intent.intentId, 'destination', base, data),
+      purpose: DESTINATION_EARLY_PURPOSE,
+    };
     // One read of the intent's journal for the execution, the early execution and the fill; taken before the
     // balance read below, so a fill that lands in between shows as funded, never as a fill gone missing.
     const [journal, state] = await Promise.all([
@@ -87,12 +98,14 @@ export const destinationStep: StepDefinition = {
     const outcome = executionOutcome(sent.receipt);
     const mined = { txnHash: sent.hash, minedAt: sent.minedAt };
     const { intentId } = intent;
+    const held = stages.heldMinedMark();
+    const marked = (row: RowAdvance): RowAdvance => (held ? { ...row, journalMark: held } : row);
     // The rows move with the intent's end (one statement on Postgres), their events before the status's.
     if (outcome.callsSucceeded) {
       await ctx.store.intents.updateStatus({
         intentId,
         to: 'SUCCEEDED',
-        rowsBefore: [rowAdvance(intentId, 'destination', { ...base, ...mined, status: 'SUCCEEDED' })],
+        rowsBefore: [marked(rowAdvance(intentId, 'destination', { ...base, ...mined, status: 'SUCCEEDED' }))],
       });
       return { kind: 'done', next: [] };
     }
@@ -100,12 +113,14 @@ export const destinationStep: StepDefinition = {
       intentId,
       to: 'REFUNDED',
       rowsBefore: [
-        rowAdvance(intentId, 'destination', {
-          ...base,
-          ...mined,
-          status: 'FAILED',
-          statusReason: `${outcome.reason}; the owner was refunded on the destination chain in the same transaction`,
-        }),
+        marked(
+          rowAdvance(intentId, 'destination', {
+            ...base,
+            ...mined,
+            status: 'FAILED',
+            statusReason: `${outcome.reason}; the owner was refunded on the destination chain in the same transaction`,
+          }),
+        ),
         rowAdvance(intentId, 'refund', {
           ...base,
           ...mined,
