@@ -58,25 +58,30 @@ export async function startExecution(ctx: EngineContext, input: StartExecutionIn
     ...(hash && { depositTransactionHash: hash }),
     ...(depositRow && { rowsAfter: [depositRow] }),
   });
-  if (hash) {
-    // Started by the deposit watcher (before this call, or between the read above and the hash's write):
-    // its deposit step may have counted a native deposit already, with no hash to show for it. The status
-    // read above cannot tell, so the row is looked at every time (given-deposit-hash.ts).
-    await recordGivenDepositHash(ctx, {
-      intentId,
-      chainId: intent.originChainId,
-      originAddress: target.to,
-      depositToken: target.token,
-      hash,
-    });
-  }
+  // Started by the deposit watcher (before this call, or between the read above and the hash's write): its
+  // deposit step may have counted a native deposit already, with no hash to show for it. The status read
+  // above cannot tell, so the row is looked at every time (given-deposit-hash.ts). The look and the steps'
+  // insert go out together (one round trip): the look needs only the hash's write above committed, and a
+  // deposit step the insert starts looks again after its own write.
+  const givenHash = hash
+    ? recordGivenDepositHash(ctx, {
+        intentId,
+        chainId: intent.originChainId,
+        originAddress: target.to,
+        depositToken: target.token,
+        hash,
+      })
+    : undefined;
   // The origin refund returns the deposit after the origin deadline if the origin never runs, and late
   // deposits (refunds/): journaled to look first at that deadline (originRefundStep.firstLookAt), not now.
   // Both steps in one statement.
   const firstLook = intent.planJson
     ? originRefundStep.firstLookAt?.(ctx, { intent, plan: loadPlan(intent) })
     : undefined;
-  await ctx.enqueueAll(intentId, [{ step: 'deposit' }, { step: originRefundStep.name, runAt: firstLook }]);
+  await Promise.all([
+    givenHash,
+    ctx.enqueueAll(intentId, [{ step: 'deposit' }, { step: originRefundStep.name, runAt: firstLook }]),
+  ]);
   crashPoint('execute:accepted');
   return moved.status ?? intent.status;
 }
