@@ -388,20 +388,22 @@ describeEachDialect('engine journal', ({ openStore, database }) => {
     const origin = await store.steps.enqueue({ intentId, step: 'origin', runAt: new Date(0) });
     await store.steps.leaseDue({ owner: 'w1', limit: 1000, leaseMs: 60_000 });
     await store.transactions.upsert({ intentId, kind: 'origin', chainId: 17, status: 'RELAYED' });
-    const mined = { stage: 'mined' as const, status: 'mined' as const, block: 42n, index: 3 };
-    await store.steps.complete({
-      id: origin.id,
-      owner: 'w1',
-      row: {
-        intentId,
-        kind: 'origin',
-        chainId: 17,
-        status: 'SUCCEEDED',
-        txnHash: sent.hash,
-        from: ['RELAYED'],
-        journalMark: { ...mined, hash: sent.hash },
-      },
-    });
+    // The origin's completion with its SUCCEEDED row, carrying the send's mined mark.
+    const completeWith = (hash: string) =>
+      store.steps.complete({
+        id: origin.id,
+        owner: 'w1',
+        row: {
+          intentId,
+          kind: 'origin',
+          chainId: 17,
+          status: 'SUCCEEDED',
+          txnHash: hash,
+          from: ['RELAYED'],
+          journalMark: { stage: 'mined', status: 'mined', block: 42n, index: 3, hash },
+        },
+      });
+    await completeWith(sent.hash);
     expect((await store.transactions.list(intentId))[0]).toMatchObject({
       status: 'SUCCEEDED',
       txnHash: sent.hash,
@@ -412,19 +414,7 @@ describeEachDialect('engine journal', ({ openStore, database }) => {
       minedIndex: 3,
     });
     // The row is past the move's `from`: it stays, and the mark is written all the same.
-    await store.steps.complete({
-      id: origin.id,
-      owner: 'w1',
-      row: {
-        intentId,
-        kind: 'origin',
-        chainId: 17,
-        status: 'SUCCEEDED',
-        txnHash: other.hash,
-        from: ['RELAYED'],
-        journalMark: { ...mined, hash: other.hash },
-      },
-    });
+    await completeWith(other.hash);
     expect((await store.transactions.list(intentId))[0]?.txnHash).toBe(sent.hash);
     expect((await store.signedTransactions.findByHash(other.hash))?.status).toBe('mined');
   });
