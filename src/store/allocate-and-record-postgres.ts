@@ -19,7 +19,7 @@ import { type Kysely, sql } from 'kysely';
 import type { WriteNotifications } from './intent-events-postgres.ts';
 import { lower } from './rows.ts';
 import type { Database, SignedTransactionRow } from './schema.ts';
-import { rowAdvanceQuery } from './transactions.ts';
+import { movedRowColumns, rowAdvanceQuery } from './transactions.ts';
 import type { RowAdvance, SignedTransaction, SignTransactionInput } from './types.ts';
 
 type AllocateInput = SignTransactionInput<RowAdvance>;
@@ -77,10 +77,7 @@ export function createPgAllocateAndRecord(deps: PgAllocateAndRecordDeps) {
       row && notifications
         ? sql`, "moved_row" as (${rowAdvanceQuery(deps.db, row, now, { onlyWith: 'recorded' })})`
         : sql``;
-    const movedColumns =
-      row && notifications
-        ? sql`, (select count(*) from "moved_row")::int as "row_moved", (select pg_notify(${sql.lit(notifications.changeChannel)}, ${sql.lit(notifications.senderPrefix)} || "moved_row"."intent_id") from "moved_row") as "notified"`
-        : sql``;
+    const movedColumns = row && notifications ? sql`, ${movedRowColumns(notifications)}` : sql``;
     // The outer SELECT keeps one row when the nonce was not taken, to answer the stored next nonce.
     const { rows } = await sql<
       SignedTransactionRow & { stored_next: number | null; row_moved?: number }

@@ -22,7 +22,7 @@ import { leasedStepFromRow, prefixedIntentColumns } from './lease-with-intent-po
 import { lower } from './rows.ts';
 import type { Database, IntentStepRow } from './schema.ts';
 import { journalMarkUpdate, storedMark } from './signed-transactions.ts';
-import { rowAdvanceQuery } from './transactions.ts';
+import { movedRowColumns, rowAdvanceQuery } from './transactions.ts';
 import type { LeasedStep, RowAdvance, StepLease, StepsRepo } from './types.ts';
 
 type CompleteInput = Parameters<StepsRepo['complete']>[0];
@@ -109,10 +109,7 @@ async function journalSteps(
   // leased here comes with its intent's row (lease-with-intent-postgres.ts): the worker runs it at once.
   const moved = row ? sql`${marked(db, row, now)}"moved_row" as (${rowAdvanceQuery(db, row, now)}), ` : sql``;
   if (row && !notifications) throw new Error('a completion with a receipt row needs in-write notifications');
-  const movedColumns =
-    row && notifications
-      ? sql`, (select count(*) from "moved_row")::int as "row_moved", (select pg_notify(${sql.lit(notifications.changeChannel)}, ${sql.lit(notifications.senderPrefix)} || "moved_row"."intent_id") from "moved_row") as "notified"`
-      : sql``;
+  const movedColumns = row && notifications ? sql`, ${movedRowColumns(notifications)}` : sql``;
   const markDone = done
     ? sql`"done" as (
   update "intent_steps" set "state" = 'done', "lease_owner" = null, "lease_until" = null, "updated_at" = ${now}

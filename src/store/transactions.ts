@@ -140,6 +140,16 @@ function upsertRowQuery(
     .returningAll();
 }
 
+/**
+ * The columns that report a `moved_row` entry of an enclosing WITH (rowAdvanceQuery) and send the row's NOTIFY
+ * when it moved: `row_moved` (0 or 1) and `notified`. The caller delivers the change in this process when
+ * `row_moved` is 1 (WriteNotifications.deliver).
+ */
+export function movedRowColumns(notifications: WriteNotifications) {
+  const { changeChannel, senderPrefix } = notifications;
+  return sql`(select count(*) from "moved_row")::int as "row_moved", (select pg_notify(${sql.lit(changeChannel)}, ${sql.lit(senderPrefix)} || "moved_row"."intent_id") from "moved_row") as "notified"`;
+}
+
 export function createTransactionsRepo(ctx: StoreContext): TransactionsRepo {
   const { db } = ctx;
   const statements = compileStatements(db, ctx.notifyInWrite);
