@@ -72,7 +72,7 @@ const STOP_BOUND_MS = 15_000;
 const POOL_SIZE = '5';
 /** A run still going after this long (ms) is hung: it logs what it waits for (a run takes 30–100 s). */
 const HUNG_AFTER_MS = 300_000;
-/** Waiting for a state of the run (ms): each comes within seconds. */
+/** Waiting for a state of the run (ms): each comes within seconds; waits on submissions restart while they move. */
 const WAIT_LIMIT_MS = 60_000;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -130,12 +130,26 @@ interface Submitted {
   executed: boolean;
 }
 
-async function until<T>(what: string, read: () => Promise<T | undefined> | T | undefined): Promise<T> {
-  const started = Date.now();
+/**
+ * `read`'s first defined value. `progress`: a count that keeps the wait going while it grows (intents
+ * submitted): a loaded machine submits slowly, and only a run that stops moving for WAIT_LIMIT_MS fails.
+ */
+async function until<T>(
+  what: string,
+  read: () => Promise<T | undefined> | T | undefined,
+  progress?: () => number,
+): Promise<T> {
+  let since = Date.now();
+  let seen = progress?.();
   for (;;) {
     const value = await read();
     if (value !== undefined) return value;
-    if (Date.now() - started > WAIT_LIMIT_MS) throw new Error(`still waiting for ${what}`);
+    const now = progress?.();
+    if (now !== seen) {
+      seen = now;
+      since = Date.now();
+    }
+    if (Date.now() - since > WAIT_LIMIT_MS) throw new Error(`still waiting for ${what}`);
     await sleep(100);
   }
 }
@@ -252,9 +266,15 @@ it(`${INTENTS} intents through two API processes and two workers on one database
       )[0]!.n,
     );
 
+  const submittedCount = () => submitted.length;
+
   // The workers: the deposit watch's holder SIGKILLed with steps in flight, later the other one SIGTERMed.
   const workerChaos = async () => {
-    await until('intents for the worker kill', () => (submitted.length >= KILL_WORKER_AT ? true : undefined));
+    await until(
+      'intents for the worker kill',
+      () => (submitted.length >= KILL_WORKER_AT ? true : undefined),
+      submittedCount,
+    );
     const victim = await until('the deposit watch’s worker with steps in flight', async () => {
       const owner = (await store.taskLeases.get(DEPOSIT_WATCH_TASK))?.owner;
       const worker = [...layout.running.values()].find((p) => p.workerId === owner);
@@ -266,7 +286,11 @@ it(`${INTENTS} intents through two API processes and two workers on one database
     await sleep(DOWN_FOR_MS);
     const restarted = await layout.start('worker', Number(victim.worker.name.split('-')[1]));
 
-    await until('intents for the worker stop', () => (submitted.length >= STOP_WORKER_AT ? true : undefined));
+    await until(
+      'intents for the worker stop',
+      () => (submitted.length >= STOP_WORKER_AT ? true : undefined),
+      submittedCount,
+    );
     const other = [...layout.running.values()].find((p) => p.role === 'worker' && p !== restarted)!;
     const stepsAtStop = await until('the other worker with steps in flight', async () => {
       const running = await runningSteps(other.workerId);
@@ -291,8 +315,10 @@ it(`${INTENTS} intents through two API processes and two workers on one database
 
   // The first API process, SIGKILLed while WaitIntentReceipt calls are held on it.
   const apiChaos = async () => {
-    await until('intents for the API kill', () =>
-      submitted.length >= KILL_API_AT && client.heldOn(0) >= HELD_AT_API_KILL ? true : undefined,
+    await until(
+      'intents for the API kill',
+      () => (submitted.length >= KILL_API_AT && client.heldOn(0) >= HELD_AT_API_KILL ? true : undefined),
+      submittedCount,
     );
     const heldAtKill = client.heldOn(0);
     const killedAt = Date.now();
