@@ -21,7 +21,7 @@ import type { WriteNotifications } from './intent-events-postgres.ts';
 import { leasedStepFromRow, prefixedIntentColumns } from './lease-with-intent-postgres.ts';
 import { lower } from './rows.ts';
 import type { Database, IntentStepRow } from './schema.ts';
-import { journalMarkUpdate, storedMark } from './signed-transactions.ts';
+import { journalMarkEntry } from './signed-transactions.ts';
 import { movedRowColumns, rowAdvanceQuery } from './transactions.ts';
 import type { LeasedStep, RowAdvance, StepLease, StepsRepo } from './types.ts';
 
@@ -141,5 +141,5 @@ from (select 1) as "one" left join "inserted" on true
 /** The journal mark that rides with the row (the send's mined mark with its final row), as a WITH entry. */
 function marked(db: Kysely<Database>, row: RowAdvance, now: number) {
   if (!row.journalMark) return sql``;
-  return sql`"marked" as (${journalMarkUpdate(db, storedMark(row.journalMark, now))}), `;
+  return sql`${journalMarkEntry(db, 'marked', row.journalMark, now)}, `;
 }

@@ -26,9 +26,9 @@ import {
   type IntentTransactionRow,
 } from './schema.ts';
 import { searchIntents } from './search-intents.ts';
-import { journalMarkUpdate, storedMark } from './signed-transactions.ts';
+import { journalMarkEntry } from './signed-transactions.ts';
 import { isTerminal, predecessorsOf } from './statuses.ts';
-import { newTransactionRow, rowAdvanceQuery, rowAdvanceQueryAfter } from './transactions.ts';
+import { newTransactionRow, rowAdvanceQuery } from './transactions.ts';
 import type { IntentStatus, IntentsRepo, RowAdvance, StatusUpdate, StatusUpdateResult } from './types.ts';
 
 export interface IntentsRepoDeps {
@@ -145,9 +145,7 @@ export function createIntentsRepo(ctx: StoreContext, deps: IntentsRepoDeps): Int
     const parts = orderedParts(db, move, rows, now);
     // A row's journal mark (a send's mined mark held for its last row) is written whether or not it moves.
     const marks = [...rows.before, ...rows.after].flatMap((row, i) =>
-      row.journalMark
-        ? [sql`${sql.table(`marked_${i}`)} as (${journalMarkUpdate(db, storedMark(row.journalMark, now))})`]
-        : [],
+      row.journalMark ? [journalMarkEntry(db, `marked_${i}`, row.journalMark, now)] : [],
     );
     const written = sql.join(
       parts
@@ -313,8 +311,7 @@ function orderedParts(
   const parts: { name: string; query: Compilable }[] = [];
   const addRow = (row: RowAdvance) => {
     const prior = parts.at(-1)?.name;
-    const query = prior ? rowAdvanceQueryAfter(db, row, now, prior) : rowAdvanceQuery(db, row, now);
-    parts.push({ name: `row_${parts.length}`, query });
+    parts.push({ name: `row_${parts.length}`, query: rowAdvanceQuery(db, row, now, { after: prior }) });
   };
   for (const row of rows.before) addRow(row);
   const prior = parts.at(-1)?.name;

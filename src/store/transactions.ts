@@ -65,38 +65,30 @@ export function newTransactionRow(input: TransactionUpsert, now: number) {
 /**
  * `advance`'s statement for one row, as a query builder to embed in another statement (a step's completion,
  * complete-step-postgres.ts): the row inserted, or the stored one moved when its status is one of `from`;
- * returns the row when it was written.
+ * returns the row when it was written. Options name other parts of the enclosing data-modifying WITH:
+ * - `onlyWith`: the row is written only when that part yields a row (upsertRowQuery);
+ * - `after`: the write reads that part to completion first, so it (and its event, migration 0009) comes after
+ *   that part's; Postgres runs sibling parts in no specified order otherwise. It writes whether or not `after`
+ *   wrote anything.
  */
 export function rowAdvanceQuery(
   db: Kysely<Database>,
   input: RowAdvance,
   now: number,
-  options: { onlyWith?: string } = {},
+  options: { onlyWith?: string | undefined; after?: string | undefined } = {},
 ) {
   const set = { ...changedColumns(input), updated_at: now };
+  // The value is `now` either way; reading it through `after`'s count is what orders the two writes.
+  const createdAt =
+    options.after === undefined
+      ? now
+      : sql<number>`(select ${now}::bigint from (select count(*) from ${sql.table(options.after)}) as "after")`;
   return upsertRowQuery(db, {
-    row: newTransactionRow(input, now),
+    row: { ...newTransactionRow(input, now), created_at: createdAt },
     set,
     from: input.from,
     onlyWithoutMeta: false,
     ...(options.onlyWith !== undefined && { onlyWith: options.onlyWith }),
-  });
-}
-
-/**
- * `rowAdvanceQuery` as a later part of a data-modifying WITH: it reads the part named `after` to completion
- * before writing, so its write (and its event, migration 0009) comes after that part's. Postgres runs
- * sibling parts in no specified order otherwise. It writes whether or not `after` wrote anything.
- */
-export function rowAdvanceQueryAfter(db: Kysely<Database>, input: RowAdvance, now: number, after: string) {
-  const set = { ...changedColumns(input), updated_at: now };
-  // The value is `now` either way; reading it through `after`'s count is what orders the two writes.
-  const createdAfter = sql<number>`(select ${now}::bigint from (select count(*) from ${sql.table(after)}) as "after")`;
-  return upsertRowQuery(db, {
-    row: { ...newTransactionRow(input, now), created_at: createdAfter },
-    set,
-    from: input.from,
-    onlyWithoutMeta: false,
   });
 }
 
