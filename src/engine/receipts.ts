@@ -54,8 +54,20 @@ export async function writeRow(
 }
 
 /** writeRow's move as the store takes it (a step's completion carries it: StepResult's `row`). */
-export function rowAdvance(intentId: string, kind: TransactionKind, write: RowWrite): RowAdvance {
-  return { intentId, kind, ...write, from: MAY_MOVE_TO.get(write.status)! };
+export function rowAdvance(
+  intentId: string,
+  kind: TransactionKind,
+  write: RowWrite,
+  /** A send's journal mark the row's write carries (rowStages' held mined mark). */
+  journalMark?: JournalMark,
+): RowAdvance {
+  return {
+    intentId,
+    kind,
+    ...write,
+    from: MAY_MOVE_TO.get(write.status)!,
+    ...(journalMark && { journalMark }),
+  };
 }
 
 /** Per target status, the stored statuses a row may move from: not final, not past the target. */

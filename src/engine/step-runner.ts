@@ -18,7 +18,7 @@ import {
   STEP_LEASE_RENEW_MS,
   STEP_POLL_INTERVAL_MS,
 } from './constants.ts';
-import type { EngineContext, StepInput, StepResult } from './context.ts';
+import type { EngineContext, StepInput } from './context.ts';
 import { IntentNotFoundError } from './errors.ts';
 import { isRetryable } from './is-retryable.ts';
 import { createPlanLoader } from './load-plan.ts';
@@ -81,14 +81,6 @@ function whenToRun(
     else now.push(step);
   }
   return { now, later };
-}
-
-/** A done step's last receipt row as its completion writes it, with the journal mark it carries. */
-function completionRow(intentId: string, row: NonNullable<Extract<StepResult, { kind: 'done' }>['row']>) {
-  return {
-    ...rowAdvance(intentId, row.kind, row.write),
-    ...(row.journalMark && { journalMark: row.journalMark }),
-  };
 }
 
 /** Exponential backoff from the attempts on the row, capped. */
@@ -214,7 +206,9 @@ export function createStepRunner(ctx: EngineContext, options: StepRunnerOptions)
         id: step.id,
         owner,
         enqueue: { intentId: step.intentId, steps: next, later, ...(leaseNext && { leaseMs }) },
-        ...(result.row && { row: completionRow(step.intentId, result.row) }),
+        ...(result.row && {
+          row: rowAdvance(step.intentId, result.row.kind, result.row.write, result.row.journalMark),
+        }),
       });
       log.info('step done', { next: result.next });
       for (const leasedStep of leased) dispatch(leasedStep);

@@ -16,7 +16,6 @@ import { TransactionRevertedError } from '../../chains/errors.ts';
 import { minedAt } from '../../chains/mined-at.ts';
 import { GAS_LIMIT_MARGIN_DENOMINATOR, GAS_LIMIT_MARGIN_NUMERATOR } from '../../chains/sender-constants.ts';
 import { encodeDeployIfNeededAndExecute } from '../../contracts/calldata.ts';
-import type { RowAdvance } from '../../store/types.ts';
 import {
   balanceAt,
   executionOutcome,
@@ -99,13 +98,12 @@ export const destinationStep: StepDefinition = {
     const mined = { txnHash: sent.hash, minedAt: sent.minedAt };
     const { intentId } = intent;
     const held = stages.heldMinedMark();
-    const marked = (row: RowAdvance): RowAdvance => (held ? { ...row, journalMark: held } : row);
     // The rows move with the intent's end (one statement on Postgres), their events before the status's.
     if (outcome.callsSucceeded) {
       await ctx.store.intents.updateStatus({
         intentId,
         to: 'SUCCEEDED',
-        rowsBefore: [marked(rowAdvance(intentId, 'destination', { ...base, ...mined, status: 'SUCCEEDED' }))],
+        rowsBefore: [rowAdvance(intentId, 'destination', { ...base, ...mined, status: 'SUCCEEDED' }, held)],
       });
       return { kind: 'done', next: [] };
     }
@@ -113,13 +111,16 @@ export const destinationStep: StepDefinition = {
       intentId,
       to: 'REFUNDED',
       rowsBefore: [
-        marked(
-          rowAdvance(intentId, 'destination', {
+        rowAdvance(
+          intentId,
+          'destination',
+          {
             ...base,
             ...mined,
             status: 'FAILED',
             statusReason: `${outcome.reason}; the owner was refunded on the destination chain in the same transaction`,
-          }),
+          },
+          held,
         ),
         rowAdvance(intentId, 'refund', {
           ...base,
