@@ -388,8 +388,10 @@ export function createTransactionSender<Row = unknown>(
     });
   }
 
-  /** Waits until one of the candidates (same nonce) is mined and deep enough; replaces when stuck. */
-  /** `before`: a stage write still in flight, awaited before the mined stage's write. */
+  /**
+   * Waits until one of the candidates (same nonce) is mined and deep enough; replaces when stuck. `before`: a
+   * stage write still in flight, awaited before the mined stage's write.
+   */
   async function waitForAny(
     req: SendRequest,
     candidates: SignedTransaction[],

@@ -47,10 +47,7 @@ export async function writeRow(
   write: RowWrite,
   journalMark?: JournalMark,
 ): Promise<void> {
-  await store.transactions.advance({
-    ...rowAdvance(intentId, kind, write),
-    ...(journalMark && { journalMark }),
-  });
+  await store.transactions.advance(rowAdvance(intentId, kind, write, journalMark));
 }
 
 /** writeRow's move as the store takes it (a step's completion carries it: StepResult's `row`). */
