@@ -6,7 +6,7 @@
  *
  *   npx tsx bench/e2e.ts [--db sqlite|postgres] [--mode automine|blocks|both]
  *                        [--intents N] [--concurrency C] [--block-intents N] [--block-concurrency C]
- *                        [--count-rpc] [--count-sql] [--stages] [--verbose]
+ *                        [--count-rpc] [--count-sql] [--server-statements] [--stages] [--verbose]
  *   npx tsx bench/e2e.ts --db postgres --workers 1,2,4 [--pool N] [--pg-activity] [--intents N] [--concurrency C]
  *   npx tsx bench/e2e.ts --db postgres --workers 1,2,4 --floor-only [--concurrency C] [--floor-units N]
  *
@@ -59,6 +59,7 @@ import { openPostgresActivity, type PostgresActivity } from './support/postgres-
 import { createGroupCpuMeter } from './support/process-cpu.ts';
 import { startRpcCounters } from './support/rpc-counter.ts';
 import { runPool } from './support/run-pool.ts';
+import { openServerStatements } from './support/server-statements.ts';
 import { startSqlCounter } from './support/sql-counter.ts';
 
 /** The issue's marks. Automine: median latency ≤ 1.5 × bare, ≥ 50 intents settled per second. */
@@ -83,6 +84,8 @@ interface Options {
   countRpc: boolean;
   /** Count the process's SQL statements (and large JSON parses) and print them per intent. */
   countSql: boolean;
+  /** --server-statements: the Postgres server's time per statement (pg_stat_statements). */
+  serverStatements: boolean;
   sqlCallers: boolean;
   /** Print the service intents' stages from the event log after each mode (support/e2e-stages.ts). */
   stages: boolean;
@@ -113,6 +116,7 @@ function parseOptions(): Options {
       verbose: { type: 'boolean', default: false },
       'count-rpc': { type: 'boolean', default: false },
       'count-sql': { type: 'boolean', default: false },
+      'server-statements': { type: 'boolean', default: false },
       stages: { type: 'boolean', default: false },
       /** With --count-sql: label each statement with the code that issued it (slow). */
       'sql-callers': { type: 'boolean', default: false },
@@ -149,6 +153,10 @@ function parseOptions(): Options {
     if (values['count-sql'])
       throw new Error('--workers: the statement counts are of one process; run without --workers');
   }
+  if (values['server-statements'] && (values.db !== 'postgres' || workers))
+    throw new Error(
+      '--server-statements reads the Postgres server of the in-process service: --db postgres, no --workers',
+    );
   if ((values['floor-only'] || values['floor-units'] !== undefined) && !workers)
     throw new Error('--floor-only and --floor-units go with --workers (the counts the floor runs)');
   return {
@@ -162,6 +170,7 @@ function parseOptions(): Options {
     verbose: values.verbose ?? false,
     countRpc: values['count-rpc'] ?? false,
     countSql: values['count-sql'] ?? false,
+    serverStatements: values['server-statements'] ?? false,
     stages: values.stages ?? false,
     sqlCallers: values['sql-callers'] ?? false,
     // --workers measures the throughput that grows with processes: automine, where the chain waits for no one.
@@ -369,6 +378,9 @@ async function startInProcessBench(
   const rpcCounters = options.countRpc ? await startRpcCounters(devnet.chainConfigs, shutdown) : [];
   const sqlCounter = options.countSql ? startSqlCounter({ callers: options.sqlCallers }) : undefined;
   if (sqlCounter) shutdown.add('sql counter', async () => sqlCounter.stop());
+  const serverStatements =
+    options.serverStatements && databaseUrl ? await openServerStatements(databaseUrl) : undefined;
+  if (serverStatements) shutdown.add('server statements', () => serverStatements.close());
   const serviceChains = devnet.chainConfigs.map((c, i) =>
     rpcCounters[i] ? { ...c, rpcUrls: [rpcCounters[i].url] } : c,
   );
@@ -411,6 +423,7 @@ async function startInProcessBench(
     },
     rpcCounters,
     ...(sqlCounter && { sqlCounter }),
+    ...(serverStatements && { serverStatements }),
     events: {
       latest: () => app.store.eventLog.latest(project.id),
       after: (seq) =>

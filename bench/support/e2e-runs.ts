@@ -16,6 +16,7 @@ import { type Percentiles, percentiles } from './percentiles.ts';
 import { type GroupCpuMeter, type GroupSpent, sumSpent } from './process-cpu.ts';
 import { formatCounts, type RpcCounter } from './rpc-counter.ts';
 import { runPool } from './run-pool.ts';
+import type { ServerStatements } from './server-statements.ts';
 import { formatParses, formatStatements, type SqlCounter } from './sql-counter.ts';
 
 /** What every intent moves (USDC base units, 6 decimals): small against the solver's 1,000,000 inventory. */
@@ -97,6 +98,8 @@ export interface Bench {
   rpcCounters: RpcCounter[];
   /** --count-sql: the process's statements and large JSON parses. */
   sqlCounter?: SqlCounter;
+  /** --server-statements: the Postgres server's time per statement. */
+  serverStatements?: ServerStatements;
   cpu: CpuMeter;
   /** --workers: CPU per group of processes, beside `cpu`. */
   groupCpu?: GroupCpuMeter;
@@ -175,21 +178,22 @@ export async function runService(
   if (counts.reset) {
     for (const counter of bench.rpcCounters) counter.reset();
     bench.sqlCounter?.reset();
+    await bench.serverStatements?.reset();
   }
   const run = await timed(bench, () =>
     runPool(users, concurrency, (user, i) =>
       runServiceIntent(bench.api, bench.origin, { user, intent: intents[i]! }),
     ),
   );
-  if (!counts.reset && (bench.rpcCounters.length > 0 || bench.sqlCounter)) {
-    noteCounts(bench, counts.countedIntents, 'up to SUCCEEDED');
+  if (!counts.reset && (bench.rpcCounters.length > 0 || bench.sqlCounter || bench.serverStatements)) {
+    await noteCounts(bench, counts.countedIntents, 'up to SUCCEEDED');
     await new Promise((resolve) => setTimeout(resolve, SETTLE_QUIET_MS));
-    noteCounts(bench, counts.countedIntents, `with settlement (${SETTLE_QUIET_MS} ms later)`);
+    await noteCounts(bench, counts.countedIntents, `with settlement (${SETTLE_QUIET_MS} ms later)`);
   }
   return run;
 }
 
-function noteCounts(bench: Bench, intents: number, when: string): void {
+async function noteCounts(bench: Bench, intents: number, when: string): Promise<void> {
   if (bench.rpcCounters.length > 0)
     note(
       `service JSON-RPC calls per intent ${when} (both chains):\n${formatCounts(sumCounts(bench), intents)}`,
@@ -202,6 +206,10 @@ function noteCounts(bench: Bench, intents: number, when: string): void {
       `JSON.parse of texts ≥ 1 kB per intent ${when}, by first key:\n${formatParses(bench.sqlCounter.largeJsonParses(), intents)}`,
     );
   }
+  if (bench.serverStatements)
+    note(
+      `the Postgres server's executor time per intent ${when}, by statement (pg_stat_statements):\n${await bench.serverStatements.report(intents)}`,
+    );
 }
 
 function sumCounts(bench: Bench): Map<string, number> {
