@@ -95,6 +95,14 @@ export interface SendRequest<Row = unknown> {
    */
   unsimulated?: { gasLimit: bigint };
   /**
+   * For a caller with no stage writes (onStage, not recordStage) that writes the journal's mined mark itself,
+   * with its own later write (the fill's step completion, one statement on Postgres): a transaction that
+   * succeeded is not marked mined by the sender; its mark comes back as `SentTransaction.minedMark`. A
+   * reverted one is marked `failed` as usual. Until the caller writes the mark the journal's row stays
+   * `broadcast`; a send that resumes it (the step run again) finds its receipt and hands the mark back again.
+   */
+  holdMinedMark?: boolean;
+  /**
    * The rows `journaled()` gave for this intent, purpose and chain, read by the caller just before: the
    * sender then does not read them again. Only for a caller holding the step lease of the one step that
    * sends this purpose: rows for an (intent, purpose) are written only by that step's own sendOnce (a new
@@ -108,6 +116,8 @@ export interface SentTransaction {
   receipt: TransactionReceipt;
   /** Block timestamp of the receipt's block. */
   minedAt: Date;
+  /** The journal's mined mark, not written: the caller's to write (`SendRequest.holdMinedMark`). */
+  minedMark?: JournalMark;
 }
 
 export interface TransactionSender<Row = unknown> {
@@ -438,12 +448,14 @@ export function createTransactionSender<Row = unknown>(
           const head = await withChainErrors(() => client.getBlockNumber({ cacheTime: 0 }));
           if (head - receipt.blockNumber + 1n < depth) break;
         }
-        if (!marked) await journal.markMined(mined);
+        const held = !marked && req.holdMinedMark === true && mined.status === 'mined';
+        if (!marked && !held) await journal.markMined(mined);
         crashPoint(`${req.purpose}:mined`);
         for (const other of candidates) {
           if (other.hash !== tx.hash) await journal.markReplaced(other.hash);
         }
-        return { hash: tx.hash as Hex, receipt, minedAt: await minedAt(client, receipt) };
+        const sent = { hash: tx.hash as Hex, receipt, minedAt: await minedAt(client, receipt) };
+        return held ? { ...sent, minedMark: mined } : sent;
       }
       // Not at every block: a nonce taken by another user of the key is an anomaly, and the check costs two
       // reads per waiting send.

@@ -8,7 +8,7 @@ import type { ExecutionPlan } from '../intents/plan/types.ts';
 import type { ChainConfig } from '../internal/config-types.ts';
 import type { Logger } from '../internal/logger.ts';
 import type { Metrics } from '../metrics/metrics.ts';
-import type { IntentRecord, RowAdvance, Store, TransactionKind } from '../store/types.ts';
+import type { IntentRecord, IntentStatus, RowAdvance, Store, TransactionKind } from '../store/types.ts';
 import type { Attester } from './attester.ts';
 import type { OrderMemo } from './order-memo.ts';
 import type { RowWrite } from './receipts.ts';
@@ -77,6 +77,17 @@ export type StepResult =
       kind: 'done';
       next: string[];
       row?: { kind: TransactionKind; write: RowWrite; journalMark?: JournalMark | undefined };
+      /**
+       * The intent's end, committed with the completion (one statement on Postgres) instead of moved before
+       * it: its receipt rows (with the journal marks they carry), their events before the status's. Moved
+       * whether or not the step still held its lease, as a move of its own would have been.
+       */
+      end?: { to: IntentStatus; rowsBefore: RowAdvance[] };
+      /**
+       * A send's journal mark with no receipt row to ride in (the fill's mined mark, held by the sender:
+       * `SendRequest.holdMinedMark`), written with the completion.
+       */
+      journalMark?: JournalMark | undefined;
     }
   /** Nothing to do yet (deposit not there, not deep enough): look again later. Not an error. */
   | { kind: 'wait'; afterMs: number; reason: string };

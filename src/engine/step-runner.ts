@@ -209,6 +209,9 @@ export function createStepRunner(ctx: EngineContext, options: StepRunnerOptions)
         ...(result.row && {
           row: rowAdvance(step.intentId, result.row.kind, result.row.write, result.row.journalMark),
         }),
+        // The intent's end and a held journal mark commit with the completion (one statement on Postgres).
+        ...(result.end && { end: { intentId: step.intentId, ...result.end } }),
+        ...(result.journalMark && { journalMark: result.journalMark }),
       });
       log.info('step done', { next: result.next });
       for (const leasedStep of leased) dispatch(leasedStep);

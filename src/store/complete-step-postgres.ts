@@ -14,16 +14,21 @@
  *
  * A receipt row given with the completion (`row`: the step's last write, e.g. origin SUCCEEDED) moves in the
  * same statement, with its NOTIFY when it moved: the step's end and its row commit together, and the next
- * step starts one round trip sooner.
+ * step starts one round trip sooner. So does the intent's end (`end`: a status move with its rows, built by
+ * `statusMoveWith` as updateStatus builds it, the row given with it first) and a journal mark without a row
+ * (`journalMark`: the fill's mined mark). Neither reads `done`: like the row, they are written whether or not
+ * the step was still leased to the caller.
  */
 import { type Kysely, sql } from 'kysely';
+import type { JournalMark } from '../chains/transaction-journal.ts';
 import type { WriteNotifications } from './intent-events-postgres.ts';
+import { statusMoveWith } from './intents.ts';
 import { leasedStepFromRow, prefixedIntentColumns } from './lease-with-intent-postgres.ts';
 import { lower } from './rows.ts';
 import type { Database, IntentStepRow } from './schema.ts';
 import { journalMarkEntry } from './signed-transactions.ts';
 import { movedRowColumns, rowAdvanceQuery } from './transactions.ts';
-import type { LeasedStep, RowAdvance, StepLease, StepsRepo } from './types.ts';
+import type { LeasedStep, RowAdvance, StatusUpdate, StepLease, StepsRepo } from './types.ts';
 
 type CompleteInput = Parameters<StepsRepo['complete']>[0];
 
@@ -39,19 +44,30 @@ interface Successor {
 
 export async function completeStepPostgres(
   db: Kysely<Database>,
-  input: CompleteInput & { enqueue: NonNullable<CompleteInput['enqueue']> },
+  input: CompleteInput,
   now: number,
   notifications: WriteNotifications | undefined,
 ): Promise<{ done: boolean; leased: LeasedStep[] }> {
-  const { id, owner, enqueue, row } = input;
-  const lease = enqueue.leaseMs === undefined ? undefined : { owner, until: now + enqueue.leaseMs };
+  const { id, owner, enqueue, journalMark } = input;
+  const lease = enqueue?.leaseMs === undefined ? undefined : { owner, until: now + enqueue.leaseMs };
   const successors: Successor[] = [
-    ...enqueue.steps.map((step) => successor(step, now, lease)),
-    ...(enqueue.later ?? []).map(({ step, runAt }) => successor(step, runAt.getTime(), undefined)),
+    ...(enqueue?.steps ?? []).map((step) => successor(step, now, lease)),
+    ...(enqueue?.later ?? []).map(({ step, runAt }) => successor(step, runAt.getTime(), undefined)),
   ];
+  const intentId = enqueue?.intentId ?? input.row?.intentId ?? input.end?.intentId ?? '';
+  // With the intent's end, the completion's row is its first row: the row's event, then the end's.
+  const { row, end } = input.end
+    ? {
+        row: undefined,
+        end: {
+          ...input.end,
+          rowsBefore: [...(input.row ? [input.row] : []), ...(input.end.rowsBefore ?? [])],
+        },
+      }
+    : input;
   return journalSteps(
     db,
-    { intentId: enqueue.intentId, successors, done: { id, owner }, row },
+    { intentId, successors, done: { id, owner }, row, end, journalMark },
     now,
     notifications,
   );
@@ -91,7 +107,10 @@ function successor(
   };
 }
 
-/** The insert of `successors`, after the completion of `done` and the move of `row` when given. */
+/**
+ * The insert of `successors`, after the completion of `done`, the move of `row`, the intent's `end` and the
+ * write of `journalMark`, each when given.
+ */
 async function journalSteps(
   db: Kysely<Database>,
   input: {
@@ -99,17 +118,40 @@ async function journalSteps(
     successors: Successor[];
     done?: { id: number; owner: string };
     row?: RowAdvance;
+    end?: StatusUpdate;
+    journalMark?: JournalMark;
   },
   now: number,
   notifications: WriteNotifications | undefined,
 ): Promise<{ done: boolean; leased: LeasedStep[] }> {
-  const { successors, done, row } = input;
+  const { successors, done, row, end } = input;
   const column = <K extends keyof Successor>(key: K) => successors.map((s) => s[key]);
   // The outer SELECT keeps one row when nothing was inserted, so `done` always comes back. A successor
   // leased here comes with its intent's row (lease-with-intent-postgres.ts): the worker runs it at once.
   const moved = row ? sql`${marked(db, row, now)}"moved_row" as (${rowAdvanceQuery(db, row, now)}), ` : sql``;
-  if (row && !notifications) throw new Error('a completion with a receipt row needs in-write notifications');
+  if ((row || end) && !notifications)
+    throw new Error('a completion with a receipt row or an end needs in-write notifications');
   const movedColumns = row && notifications ? sql`, ${movedRowColumns(notifications)}` : sql``;
+  // The end: its rows, then the status (the order of their events), as updateStatus writes them alone.
+  const ended =
+    end && notifications
+      ? statusMoveWith(
+          db,
+          end,
+          { before: end.rowsBefore ?? [], after: end.rowsAfter ?? [] },
+          now,
+          notifications,
+        )
+      : undefined;
+  if (end && !ended) throw new Error(`no status moves to ${end.to}`);
+  const endEntries = ended ? sql`${sql.join(ended.entries)}, ` : sql``;
+  const endColumns = ended
+    ? sql`, ${ended.status} as "end_status", ${ended.written} as "end_written", ${ended.notify} as "end_notified"`
+    : sql``;
+  // A send's journal mark without a row of its own (the fill's mined mark), written with the completion.
+  const mark = input.journalMark
+    ? sql`${journalMarkEntry(db, 'step_marked', input.journalMark, now)}, `
+    : sql``;
   const markDone = done
     ? sql`"done" as (
   update "intent_steps" set "state" = 'done', "lease_owner" = null, "lease_until" = null, "updated_at" = ${now}
@@ -118,8 +160,14 @@ async function journalSteps(
     : sql``;
   const doneColumn = done ? sql`, (select count(*) from "done")::int as "done"` : sql``;
   const { rows } = await sql<
-    IntentStepRow & Record<string, unknown> & { done?: number; row_moved?: number }
-  >`with ${moved}${markDone}"inserted" as (
+    IntentStepRow &
+      Record<string, unknown> & {
+        done?: number;
+        row_moved?: number;
+        end_status?: string;
+        end_written?: number;
+      }
+  >`with ${mark}${moved}${endEntries}${markDone}"inserted" as (
   insert into "intent_steps" ("intent_id", "step", "state", "attempts", "next_attempt_at", "last_error", "lease_owner", "lease_until", "created_at", "updated_at")
   select ${lower(input.intentId)}, s.step, s.state, s.attempts, s.next_attempt_at, null, s.lease_owner, s.lease_until, ${now}::bigint, ${now}::bigint
   from unnest(${column('step')}::text[], ${column('state')}::text[], ${column('attempts')}::int[], ${column('nextAttemptAt')}::bigint[], ${column('leaseOwner')}::text[], ${column('leaseUntil')}::bigint[])
@@ -128,12 +176,14 @@ async function journalSteps(
   on conflict ("intent_id", "step") do nothing
   returning *
 )
-select "inserted".*, ${sql.join(prefixedIntentColumns('i'))}${doneColumn}${movedColumns}
+select "inserted".*, ${sql.join(prefixedIntentColumns('i'))}${doneColumn}${movedColumns}${endColumns}
 from (select 1) as "one" left join "inserted" on true
   left join "intents" as "i" on "i"."intent_id" = "inserted"."intent_id" and "inserted"."state" = 'running'`.execute(
     db,
   );
   if (row && (rows[0]?.row_moved ?? 0) > 0) notifications?.deliver(lower(row.intentId));
+  if (end && (rows[0]?.end_status || (rows[0]?.end_written ?? 0) > 0))
+    notifications?.deliver(lower(end.intentId));
   const leased = rows.filter((r) => r.id !== null && r.state === 'running').map(leasedStepFromRow);
   return { done: (rows[0]?.done ?? 0) > 0, leased };
 }

@@ -138,13 +138,14 @@ export async function createStore(options: CreateStoreOptions): Promise<Store> {
   };
   let closing: Promise<void> | undefined;
   const transactions = createTransactionsRepo(ctx);
+  const intents = createIntentsRepo(ctx, { advanceRow: transactions.advance });
   return {
     capabilities: profile.capabilities,
     projects: createProjectsRepo(ctx),
     accessKeys: createAccessKeysRepo(ctx),
-    intents: createIntentsRepo(ctx, { advanceRow: transactions.advance }),
+    intents,
     transactions,
-    steps: createStepsRepo(ctx, { advanceRow: transactions.advance }),
+    steps: createStepsRepo(ctx, { advanceRow: transactions.advance, updateStatus: intents.updateStatus }),
     nonces: createNoncesRepo(ctx),
     signedTransactions: createSignedTransactionsRepo(ctx, { advanceRow: transactions.advance }),
     expiredQuotes: createExpiredQuotesRepo(ctx),

@@ -1,3 +1,4 @@
+import { DefaultQueryExecutor } from 'kysely';
 import pg from 'pg';
 import { beforeAll, expect, it } from 'vitest';
 import { describeEachDialect } from '../../test/harness/database.ts';
@@ -472,6 +473,156 @@ describeEachDialect('engine journal', ({ openStore, database }) => {
     ).toEqual([null, hash]);
   });
 
+  it('commits the intent’s end with the completion: its rows, then the status, one statement on Postgres', async () => {
+    const intentId = (await store.intents.insert(newIntent(project.id))).intentId;
+    await store.intents.updateStatus({ intentId, to: 'EXECUTING' });
+    const sent = await store.signedTransactions.allocateAndRecord({
+      chainId: 17,
+      fromAddress: randomAddress(),
+      purpose: 'destination-execute',
+      intentId,
+      sign: async (nonce) => ({ raw: `0x${nonce}`, hash: randomHash() }),
+    });
+    await store.signedTransactions.markBroadcast({ hash: sent.hash });
+    await store.transactions.upsert({ intentId, kind: 'destination', chainId: 17, status: 'RELAYED' });
+    const step = await store.steps.enqueue({ intentId, step: 'destination', runAt: new Date(0) });
+    await store.steps.leaseDue({ owner: 'w1', limit: 1000, leaseMs: 60_000 });
+    const before = await store.eventLog.latest(project.id);
+    const woken: string[] = [];
+    const unsubscribe = store.events.subscribe(intentId, () => woken.push(intentId));
+    const { result, statements } = await statementsDuring(() =>
+      store.steps.complete({
+        id: step.id,
+        owner: 'w1',
+        enqueue: { intentId, steps: [] },
+        end: {
+          intentId,
+          to: 'SUCCEEDED',
+          rowsBefore: [
+            {
+              intentId,
+              kind: 'destination',
+              chainId: 17,
+              status: 'SUCCEEDED',
+              txnHash: sent.hash,
+              from: ['RELAYED'],
+              journalMark: { stage: 'mined', status: 'mined', block: 7n, index: 1, hash: sent.hash },
+            },
+          ],
+        },
+      }),
+    );
+    unsubscribe();
+    expect(result).toEqual({ done: true, leased: [] });
+    if (store.capabilities.supportsDataModifyingWith) expect(statements).toHaveLength(1);
+    expect((await store.steps.list(intentId)).map((s) => s.state)).toEqual(['done']);
+    expect((await store.intents.getForEngine(intentId))?.status).toBe('SUCCEEDED');
+    expect((await store.transactions.list(intentId))[0]).toMatchObject({
+      kind: 'destination',
+      status: 'SUCCEEDED',
+      txnHash: sent.hash,
+    });
+    expect(await store.signedTransactions.findByHash(sent.hash)).toMatchObject({
+      status: 'mined',
+      minedBlock: 7,
+    });
+    expect(woken.length).toBeGreaterThan(0);
+    const changes = async (id: string) =>
+      (await store.eventLog.listAfter({ projectId: project.id, after: before, limit: 10_000 }))
+        .filter((e) => e.intentId === id)
+        .map((e) =>
+          e.transactionKind
+            ? `${e.transactionKind} ${e.receiptStates[e.transactionKind]}`
+            : `intent ${e.status}`,
+        );
+    expect(await changes(intentId)).toEqual(['destination SUCCEEDED', 'intent SUCCEEDED']);
+
+    // A step whose lease was lost (taken over) still ends the intent: the end never waits on the lease.
+    const other = (await store.intents.insert(newIntent(project.id))).intentId;
+    await store.intents.updateStatus({ intentId: other, to: 'EXECUTING' });
+    const lost = await store.steps.enqueue({ intentId: other, step: 'destination', runAt: new Date(0) });
+    await store.steps.leaseDue({ owner: 'w1', limit: 1000, leaseMs: 60_000 });
+    const hash = randomHash();
+    const refunded = await store.steps.complete({
+      id: lost.id,
+      owner: 'nobody',
+      enqueue: { intentId: other, steps: [] },
+      end: {
+        intentId: other,
+        to: 'REFUNDED',
+        rowsBefore: [
+          {
+            intentId: other,
+            kind: 'destination',
+            chainId: 17,
+            status: 'FAILED',
+            txnHash: hash,
+            from: ['UNKNOWN'],
+          },
+          {
+            intentId: other,
+            kind: 'refund',
+            chainId: 17,
+            status: 'SUCCEEDED',
+            txnHash: hash,
+            from: ['UNKNOWN'],
+          },
+        ],
+      },
+    });
+    expect(refunded.done).toBe(false);
+    expect((await store.steps.list(other)).map((s) => [s.state, s.leaseOwner])).toEqual([['running', 'w1']]);
+    expect((await store.intents.getForEngine(other))?.status).toBe('REFUNDED');
+    expect(await changes(other)).toEqual([
+      'intent EXECUTING',
+      'destination FAILED',
+      'refund SUCCEEDED',
+      'intent REFUNDED',
+    ]);
+  });
+
+  it('commits a send’s journal mark with a completion that has no row, one statement on Postgres', async () => {
+    const intentId = (await store.intents.insert(newIntent(project.id))).intentId;
+    const sign = async (nonce: number) => ({ raw: `0x${nonce}`, hash: randomHash() });
+    const send = () =>
+      store.signedTransactions.allocateAndRecord({
+        chainId: 18,
+        fromAddress: randomAddress(),
+        purpose: 'solver-fill',
+        intentId,
+        sign,
+      });
+    const fill = await send();
+    await store.signedTransactions.markBroadcast({ hash: fill.hash });
+    const step = await store.steps.enqueue({ intentId, step: 'fill', runAt: new Date(0) });
+    await store.steps.leaseDue({ owner: 'w1', limit: 1000, leaseMs: 60_000 });
+    const { result, statements } = await statementsDuring(() =>
+      store.steps.complete({
+        id: step.id,
+        owner: 'w1',
+        enqueue: { intentId, steps: ['settle'], leaseMs: 60_000 },
+        journalMark: { stage: 'mined', status: 'mined', block: 9n, index: 2, hash: fill.hash },
+      }),
+    );
+    expect(result.done).toBe(true);
+    expect(result.leased.map((s) => s.step)).toEqual(['settle']);
+    if (store.capabilities.supportsDataModifyingWith) expect(statements).toHaveLength(1);
+    expect(await store.signedTransactions.findByHash(fill.hash)).toMatchObject({
+      status: 'mined',
+      minedBlock: 9,
+      minedIndex: 2,
+    });
+    // A completion whose lease was lost writes its mark all the same (the transaction is mined either way).
+    const again = await send();
+    const lost = await store.steps.complete({
+      id: step.id,
+      owner: 'nobody',
+      journalMark: { stage: 'mined', status: 'mined', hash: again.hash },
+    });
+    expect(lost.done).toBe(false);
+    expect((await store.signedTransactions.findByHash(again.hash))?.status).toBe('mined');
+  });
+
   it('journals `later` successors pending until their own time, beside the ones leased now', async () => {
     const intentId = (await store.intents.insert(newIntent(project.id))).intentId;
     const origin = await store.steps.enqueue({ intentId, step: 'origin', runAt: new Date(0) });
@@ -660,3 +811,24 @@ describeEachDialect('engine journal', ({ openStore, database }) => {
     expect(taken.filter((s) => s.intentId === intentId).map((s) => s.step)).toEqual(['deposit']);
   });
 });
+
+/**
+ * The statements the store runs through Kysely while `run` runs (BEGIN and COMMIT of a transaction are not
+ * counted): what a call costs in round trips.
+ */
+async function statementsDuring<T>(run: () => Promise<T>): Promise<{ result: T; statements: string[] }> {
+  const executor = Object.getPrototypeOf(DefaultQueryExecutor.prototype) as {
+    executeQuery: (this: unknown, compiled: { sql: string }, ...rest: unknown[]) => unknown;
+  };
+  const original = executor.executeQuery;
+  const statements: string[] = [];
+  executor.executeQuery = function (this: unknown, compiled, ...rest) {
+    statements.push(compiled.sql);
+    return original.call(this, compiled, ...rest);
+  };
+  try {
+    return { result: await run(), statements };
+  } finally {
+    executor.executeQuery = original;
+  }
+}

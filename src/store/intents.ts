@@ -67,27 +67,7 @@ export function createIntentsRepo(ctx: StoreContext, deps: IntentsRepoDeps): Int
   };
 
   /** The move's UPDATE: the WHERE clause is its guard (see moveStatus); undefined when no status may move. */
-  const statusMove = (update: StatusMove) => {
-    const at = (update.at ?? ctx.now()).getTime();
-    const allowedFrom = predecessorsOf(update.to);
-    if (allowedFrom.length === 0) return undefined;
-    return db
-      .updateTable('intents')
-      .set((eb) => ({
-        status: update.to,
-        updated_at: at,
-        started_at:
-          update.to === 'EXECUTING' ? eb.fn.coalesce('started_at', eb.val(at)) : eb.ref('started_at'),
-        finished_at: isTerminal(update.to) ? at : eb.ref('finished_at'),
-        ...(update.committedAt && { committed_at: update.committedAt.getTime() }),
-        ...(update.executeDeadline && { execute_deadline: update.executeDeadline.getTime() }),
-        ...(update.depositTransactionHash && {
-          deposit_transaction_hash: lower(update.depositTransactionHash),
-        }),
-      }))
-      .where('intent_id', '=', lower(update.intentId))
-      .where('status', 'in', allowedFrom);
-  };
+  const statusMove = (update: StatusMove) => statusMoveQuery(db, update, (update.at ?? ctx.now()).getTime());
 
   /** The result of a move that wrote nothing: the status as stored now (undefined: no such intent). */
   const notMoved = async (intentId: string): Promise<StatusUpdateResult> => {
@@ -136,30 +116,18 @@ export function createIntentsRepo(ctx: StoreContext, deps: IntentsRepoDeps): Int
     inWrite: WriteNotifications,
   ): Promise<StatusUpdateResult> => {
     const intentId = lower(update.intentId);
-    const move = statusMove(update);
-    if (!move) {
+    const now = ctx.now().getTime();
+    const statement = statusMoveWith(db, update, rows, now, inWrite);
+    if (!statement) {
       for (const row of [...rows.before, ...rows.after]) await deps.advanceRow(row);
       return notMoved(intentId);
     }
-    const now = ctx.now().getTime();
-    const parts = orderedParts(db, move, rows, now);
-    // A row's journal mark (a send's mined mark held for its last row) is written whether or not it moves.
-    const marks = [...rows.before, ...rows.after].flatMap((row, i) =>
-      row.journalMark ? [journalMarkEntry(db, `marked_${i}`, row.journalMark, now)] : [],
+    const { rows: result } = await sql<{ status: IntentStatus | null; written: number }>`with ${sql.join(
+      statement.entries,
+    )}
+select ${statement.status} as "status", ${statement.written} as "written", ${statement.notify} as "notified"`.execute(
+      db,
     );
-    const written = sql.join(
-      parts
-        .filter((part) => part.name !== 'moved')
-        .map((part) => sql`(select count(*) from ${sql.table(part.name)})`),
-      sql` + `,
-    );
-    const { rows: result } = await sql<{ status: IntentStatus | null; written: number }>`with ${sql.join([
-      ...marks,
-      ...parts.map((part) => sql`${sql.table(part.name)} as (${part.query})`),
-    ])}
-select (select "status" from "moved") as "status", (${written})::int as "written",
-  (select pg_notify(${sql.lit(inWrite.changeChannel)}, ${inWrite.changePayload(intentId)})
-    where exists (select 1 from "moved") or (${written}) > 0) as "notified"`.execute(db);
     const { status, written: rowsWritten } = result[0] ?? { status: null, written: 0 };
     if (status || rowsWritten > 0) inWrite.deliver(intentId);
     return status ? { updated: true, status } : notMoved(intentId);
@@ -294,6 +262,63 @@ select (select "status" from "moved") as "status", (${written})::int as "written
 
     quotedAtAddresses: (input) => quotedAtAddresses(ctx, input),
     listRecentQuoted: (input) => listRecentQuoted(ctx, input),
+  };
+}
+
+/** A status move's UPDATE at `at` (ms): the WHERE clause is its guard; undefined when no status may move. */
+function statusMoveQuery(db: Kysely<Database>, update: StatusMove, at: number) {
+  const allowedFrom = predecessorsOf(update.to);
+  if (allowedFrom.length === 0) return undefined;
+  return db
+    .updateTable('intents')
+    .set((eb) => ({
+      status: update.to,
+      updated_at: at,
+      started_at: update.to === 'EXECUTING' ? eb.fn.coalesce('started_at', eb.val(at)) : eb.ref('started_at'),
+      finished_at: isTerminal(update.to) ? at : eb.ref('finished_at'),
+      ...(update.committedAt && { committed_at: update.committedAt.getTime() }),
+      ...(update.executeDeadline && { execute_deadline: update.executeDeadline.getTime() }),
+      ...(update.depositTransactionHash && {
+        deposit_transaction_hash: lower(update.depositTransactionHash),
+      }),
+    }))
+    .where('intent_id', '=', lower(update.intentId))
+    .where('status', 'in', allowedFrom);
+}
+
+/**
+ * A status move with its receipt rows as the entries of one data-modifying WITH (Postgres): the rows' journal
+ * marks, then the rows before, the move (`moved`) and the rows after, in that order (orderedParts). Beside
+ * the entries, the select's expressions: `status` the status moved to (null when it did not move), `written`
+ * how many rows moved, `notify` the intent's NOTIFY, sent when either moved. Undefined when no status may
+ * move to `update.to`. updateStatus runs it alone; a step's completion with its own entries beside it
+ * (complete-step-postgres.ts).
+ */
+export function statusMoveWith(
+  db: Kysely<Database>,
+  update: StatusMove,
+  rows: { before: readonly RowAdvance[]; after: readonly RowAdvance[] },
+  now: number,
+  inWrite: WriteNotifications,
+) {
+  const move = statusMoveQuery(db, update, update.at?.getTime() ?? now);
+  if (!move) return undefined;
+  const intentId = lower(update.intentId);
+  const parts = orderedParts(db, move, rows, now);
+  // A row's journal mark (a send's mined mark held for its last row) is written whether or not it moves.
+  const marks = [...rows.before, ...rows.after].flatMap((row, i) =>
+    row.journalMark ? [journalMarkEntry(db, `marked_${i}`, row.journalMark, now)] : [],
+  );
+  const counts = parts
+    .filter((part) => part.name !== 'moved')
+    .map((part) => sql`(select count(*) from ${sql.table(part.name)})`);
+  const written = counts.length > 0 ? sql`(${sql.join(counts, sql` + `)})::int` : sql`0`;
+  return {
+    entries: [...marks, ...parts.map((part) => sql`${sql.table(part.name)} as (${part.query})`)],
+    status: sql`(select "status" from "moved")`,
+    written,
+    notify: sql`(select pg_notify(${sql.lit(inWrite.changeChannel)}, ${inWrite.changePayload(intentId)})
+    where exists (select 1 from "moved") or ${written} > 0)`,
   };
 }
 

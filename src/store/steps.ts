@@ -12,11 +12,14 @@ import type { StoreContext } from './context.ts';
 import { leasedStepFromRow, prefixedIntentColumns } from './lease-with-intent-postgres.ts';
 import { lower, stepFromRow } from './rows.ts';
 import type { Database, IntentStepRow } from './schema.ts';
-import type { IntentStep, RowAdvance, StepsRepo } from './types.ts';
+import { journalMarkUpdate, storedMark } from './signed-transactions.ts';
+import type { IntentStep, RowAdvance, StatusUpdate, StepsRepo } from './types.ts';
 
 export interface StepsRepoDeps {
   /** TransactionsRepo.advance: a completion's receipt row where it cannot ride in the completion's statement. */
   advanceRow(row: RowAdvance): Promise<unknown>;
+  /** IntentsRepo.updateStatus: a completion's end where it cannot ride in the completion's statement. */
+  updateStatus(update: StatusUpdate): Promise<unknown>;
 }
 
 export function createStepsRepo(ctx: StoreContext, deps: StepsRepoDeps): StepsRepo {
@@ -85,21 +88,24 @@ export function createStepsRepo(ctx: StoreContext, deps: StepsRepoDeps): StepsRe
       return Number(result.numUpdatedRows);
     },
 
-    async complete({ id, owner, enqueue, row }) {
+    async complete({ id, owner, enqueue, row, end, journalMark }) {
       const done = async (trx: Kysely<Database>, now: number) =>
         ((await trx.executeQuery(statements.markDone({ id, owner, now }))).numAffectedRows ?? 0n) > 0n;
-      if (row && ctx.capabilities.supportsDataModifyingWith && ctx.notifyInWrite) {
-        // The receipt row, the completion and the successors in one statement: one round trip, not two.
-        const steps = enqueue ?? { intentId: row.intentId, steps: [] };
+      if ((row || end || journalMark) && ctx.capabilities.supportsDataModifyingWith && ctx.notifyInWrite) {
+        // The journal mark, the receipt row, the intent's end, the completion and the successors in one
+        // statement: one round trip, not two or three.
         return completeStepPostgres(
           db,
-          { id, owner, enqueue: steps, row },
+          { id, owner, enqueue, row, end, journalMark },
           ctx.now().getTime(),
           ctx.notifyInWrite,
         );
       }
-      // In the process (SQLite): the row first, on its own, as the step would have written it.
+      // In the process (SQLite): the mark, the row and the end first, each on its own, as the step would
+      // have written them; the end does not wait on the lease either.
+      if (journalMark) await journalMarkUpdate(db, storedMark(journalMark, ctx.now().getTime())).execute();
       if (row) await deps.advanceRow(row);
+      if (end) await deps.updateStatus(end);
       const later = enqueue?.later ?? [];
       if (!enqueue || enqueue.steps.length + later.length === 0) {
         // One statement: nothing else has to commit with it.

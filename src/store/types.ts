@@ -508,11 +508,24 @@ export interface StepsRepo {
       later?: { step: string; runAt: Date }[];
     };
     /**
-     * A receipt row's move that commits with the completion, as `transactions.advance` moves it (without a
-     * journal mark): in the same statement on Postgres, just before it elsewhere. Written whether or not the
-     * step was still leased to `owner`, as the successors are.
+     * A receipt row's move that commits with the completion, as `transactions.advance` moves it, with the
+     * journal mark it carries: in the same statement on Postgres, just before it elsewhere. Written whether
+     * or not the step was still leased to `owner`, as the successors are.
      */
     row?: RowAdvance;
+    /**
+     * The intent's status move that commits with the completion (a step that ends the intent), as
+     * `intents.updateStatus` moves it: its rows and their journal marks, then the status, the NOTIFY sent
+     * when anything moved; with `row`, that row comes first. In the same statement on Postgres, just before
+     * the completion elsewhere. Like `row`, moved whether or not the step was still leased to `owner`.
+     */
+    end?: StatusUpdate;
+    /**
+     * A send's journal mark without a receipt row of its own (the fill's mined mark, held by the sender:
+     * `SendRequest.holdMinedMark`), written with the completion as `markMined` would write it alone: in
+     * the same statement on Postgres, just before it elsewhere; whether or not the lease was lost.
+     */
+    journalMark?: JournalMark;
   }): Promise<{ done: boolean; leased: LeasedStep[] }>;
   /** Records a failure: retry at `retryAt`, or give up (`failed`) when it is absent. */
   fail(input: { id: number; owner: string; error: string; retryAt?: Date }): Promise<boolean>;

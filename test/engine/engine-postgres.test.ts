@@ -6,7 +6,7 @@ import { type Address, encodeFunctionData, erc20Abi } from 'viem';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { accruingVaultAbi } from '../../src/contracts/abis.generated.ts';
 import { AMOUNT_PLACEHOLDER } from '../../src/intents/plan/constants.ts';
-import type { IntentEventRecord } from '../../src/store/types.ts';
+import type { IntentEventRecord, Store } from '../../src/store/types.ts';
 import type { TestDevnetChain } from '../harness/devnet.ts';
 import {
   type EngineFixture,
@@ -69,6 +69,55 @@ it('moves USDC from beta to gamma on Postgres and settles', async () => {
     expect(own.slice(-2)).toEqual([`${kind} RELAYED`, `${kind} SUCCEEDED`]);
     expect(own).not.toContain(`${kind} MINING`);
   }
+  await engine.stop();
+}, 60_000);
+
+it('the fill’s mined mark and the destination’s end commit with their steps’ completions, not on their own', async () => {
+  const [, beta, gamma] = f.net.chains as [TestDevnetChain, TestDevnetChain, TestDevnetChain];
+  const { intentId, plan } = await f.commit(usdcRequest(f.net, beta, gamma, '20'));
+  // The store as the engine uses it, noting the journal's own mined marks, the status moves made on their
+  // own, and the ends that ride with a completion.
+  const markedAlone: string[] = [];
+  const movedAlone: string[] = [];
+  const endedWith: string[] = [];
+  const store: Store = {
+    ...f.store,
+    signedTransactions: {
+      ...f.store.signedTransactions,
+      markMined(mark) {
+        markedAlone.push(mark.hash.toLowerCase());
+        return f.store.signedTransactions.markMined(mark);
+      },
+    },
+    intents: {
+      ...f.store.intents,
+      updateStatus(update) {
+        movedAlone.push(update.to);
+        return f.store.intents.updateStatus(update);
+      },
+    },
+    steps: {
+      ...f.store.steps,
+      complete(input) {
+        if (input.end) endedWith.push(input.end.to);
+        return f.store.steps.complete(input);
+      },
+    },
+  };
+  const engine = await f.startEngine({ store });
+  await engine.requestExecution({ intentId, depositTransactionHash: await f.deposit(plan) });
+  expect((await f.waitForStatus(intentId, ['SUCCEEDED', 'FAILED', 'REFUNDED'])).status).toBe('SUCCEEDED');
+  await f.waitForStep(intentId, 'settle');
+  expect((await f.store.steps.list(intentId)).find((s) => s.step === 'destination')?.state).toBe('done');
+  expect(endedWith).toEqual(['SUCCEEDED']);
+  expect(movedAlone).not.toContain('SUCCEEDED');
+  // The fill is mined in the journal (settlement read it so), by its completion: no mark of its own.
+  const fill = (await f.store.signedTransactions.listForIntent(intentId)).find(
+    (t) => t.purpose === 'solver-fill',
+  );
+  expect(fill).toMatchObject({ status: 'mined' });
+  expect(fill?.minedBlock).toBeGreaterThan(0);
+  expect(markedAlone).not.toContain(fill?.hash.toLowerCase());
   await engine.stop();
 }, 60_000);
 

@@ -37,6 +37,8 @@ const CRASH_POINTS = [
   'origin-execute:mined',
   'solver-fill:signed',
   'solver-fill:broadcast',
+  // The fill is mined, its mark held for the fill step's completion and not yet written.
+  'solver-fill:mined',
   // The destination execution goes out right behind the fill when the fill is still in the pool: either.
   'destination-execute:broadcast,destination-execute-early:broadcast',
   // Settlement goes out in a batch shared between intents (src/engine/settlement-batcher.ts).

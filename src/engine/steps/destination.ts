@@ -98,41 +98,46 @@ export const destinationStep: StepDefinition = {
     const mined = { txnHash: sent.hash, minedAt: sent.minedAt };
     const { intentId } = intent;
     const held = stages.heldMinedMark();
-    // The rows move with the intent's end (one statement on Postgres), their events before the status's.
+    // The rows move with the intent's end, which commits with this step's completion (one statement on
+    // Postgres), their events before the status's.
     if (outcome.callsSucceeded) {
-      await ctx.store.intents.updateStatus({
-        intentId,
-        to: 'SUCCEEDED',
-        rowsBefore: [rowAdvance(intentId, 'destination', { ...base, ...mined, status: 'SUCCEEDED' }, held)],
-      });
-      return { kind: 'done', next: [] };
+      return {
+        kind: 'done',
+        next: [],
+        end: {
+          to: 'SUCCEEDED',
+          rowsBefore: [rowAdvance(intentId, 'destination', { ...base, ...mined, status: 'SUCCEEDED' }, held)],
+        },
+      };
     }
-    await ctx.store.intents.updateStatus({
-      intentId,
-      to: 'REFUNDED',
-      rowsBefore: [
-        rowAdvance(
-          intentId,
-          'destination',
-          {
+    return {
+      kind: 'done',
+      next: [],
+      end: {
+        to: 'REFUNDED',
+        rowsBefore: [
+          rowAdvance(
+            intentId,
+            'destination',
+            {
+              ...base,
+              ...mined,
+              status: 'FAILED',
+              statusReason: `${outcome.reason}; the owner was refunded on the destination chain in the same transaction`,
+            },
+            held,
+          ),
+          rowAdvance(intentId, 'refund', {
             ...base,
             ...mined,
-            status: 'FAILED',
-            statusReason: `${outcome.reason}; the owner was refunded on the destination chain in the same transaction`,
-          },
-          held,
-        ),
-        rowAdvance(intentId, 'refund', {
-          ...base,
-          ...mined,
-          toAddress: d.intent.refundRecipient,
-          tokenAddress: d.intent.depositToken,
-          tokenAmount: d.intent.depositAmount,
-          status: 'SUCCEEDED',
-        }),
-      ],
-    });
-    return { kind: 'done', next: [] };
+            toAddress: d.intent.refundRecipient,
+            tokenAddress: d.intent.depositToken,
+            tokenAmount: d.intent.depositAmount,
+            status: 'SUCCEEDED',
+          }),
+        ],
+      },
+    };
   },
   async giveUp(ctx, { intent, plan }, reason) {
     await writeRow(ctx.store, intent.intentId, 'destination', {

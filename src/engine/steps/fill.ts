@@ -49,6 +49,9 @@ export const fillStep: StepDefinition = {
       ),
       purpose: FILL_PURPOSE,
       intentId: intent.intentId,
+      // The fill's mined mark is written with this step's completion (one statement on Postgres), which
+      // journals settlement: settle reads the fill as mined, and the mark costs no statement of its own.
+      holdMinedMark: true,
       // The destination execution can go out right behind the fill, into the same block (see the
       // destination step): it is journaled once the fill is in the pool, not once the fill is deep enough.
       // Settlement waits for the completion (it needs the fill at depth). A chain with the switch off
@@ -85,7 +88,7 @@ export const fillStep: StepDefinition = {
         details: { hash: sent.hash },
       });
     }
-    return { kind: 'done', next: FILL_SUCCESSORS };
+    return { kind: 'done', next: FILL_SUCCESSORS, journalMark: sent.minedMark };
   },
   async giveUp(ctx, { intent, plan }, reason) {
     // The locked amount stays in the OriginSettler, refundable after fillDeadline + grace (refund path).
