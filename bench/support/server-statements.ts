@@ -29,6 +29,7 @@ interface StatementRow {
   toplevel: boolean;
   calls: string;
   total_exec_time: number;
+  total_plan_time: number;
   shared_blks_hit: string;
 }
 
@@ -51,15 +52,16 @@ export async function openServerStatements(databaseUrl: string): Promise<ServerS
     },
     async report(intents) {
       const { rows } = await client.query<StatementRow>(
-        `select query, toplevel, calls, total_exec_time, shared_blks_hit from pg_stat_statements
+        `select query, toplevel, calls, total_exec_time, total_plan_time, shared_blks_hit from pg_stat_statements
          where dbid = (${dbid}) and query not like '%pg_stat_statements%'
          order by total_exec_time desc`,
       );
       const top = rows.filter((r) => r.toplevel);
       const totalMs = top.reduce((sum, r) => sum + r.total_exec_time, 0);
       const totalCalls = top.reduce((sum, r) => sum + Number(r.calls), 0);
+      const planMs = top.reduce((sum, r) => sum + r.total_plan_time, 0);
       const lines = [
-        `  ${(totalMs / intents).toFixed(2).padStart(7)} ms  ${(totalCalls / intents).toFixed(2).padStart(6)} calls  total (top-level statements)`,
+        `  ${(totalMs / intents).toFixed(2).padStart(7)} ms  ${(totalCalls / intents).toFixed(2).padStart(6)} calls  total (top-level statements), planning ${(planMs / intents).toFixed(2)} ms more (0 unless pg_stat_statements.track_planning is on)`,
         '       ms   calls   µs/call  buffers/call  statement ("nested": run by a trigger or function, inside its caller\'s time)',
       ];
       for (const r of rows.slice(0, TOP_STATEMENTS)) {
