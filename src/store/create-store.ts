@@ -138,13 +138,14 @@ export async function createStore(options: CreateStoreOptions): Promise<Store> {
   };
   let closing: Promise<void> | undefined;
   const transactions = createTransactionsRepo(ctx);
+  const steps = createStepsRepo(ctx, { advanceRow: transactions.advance });
   return {
     capabilities: profile.capabilities,
     projects: createProjectsRepo(ctx),
     accessKeys: createAccessKeysRepo(ctx),
-    intents: createIntentsRepo(ctx, { advanceRow: transactions.advance }),
+    intents: createIntentsRepo(ctx, { advanceRow: transactions.advance, enqueueSteps: steps.enqueueAll }),
     transactions,
-    steps: createStepsRepo(ctx, { advanceRow: transactions.advance }),
+    steps,
     nonces: createNoncesRepo(ctx),
     signedTransactions: createSignedTransactionsRepo(ctx, { advanceRow: transactions.advance }),
     expiredQuotes: createExpiredQuotesRepo(ctx),
