@@ -10,7 +10,8 @@
  * to the caller comes with its intent's row, as the step lease's do.
  *
  * The engine's enqueue with a lease (StepsRepo.enqueueAll) goes through the same insert, with no step to mark
- * done: the steps it leases come back with their intent's row too.
+ * done: the steps it leases come back with their intent's row too. So does a status move's (ExecuteIntent's
+ * steps, move-with-steps-postgres.ts: `insertedEntry`).
  *
  * A receipt row given with the completion (`row`: the step's last write, e.g. origin SUCCEEDED) moves in the
  * same statement, with its NOTIFY when it moved: the step's end and its row commit together, and the next
