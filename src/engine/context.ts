@@ -8,7 +8,15 @@ import type { ExecutionPlan } from '../intents/plan/types.ts';
 import type { ChainConfig } from '../internal/config-types.ts';
 import type { Logger } from '../internal/logger.ts';
 import type { Metrics } from '../metrics/metrics.ts';
-import type { IntentRecord, IntentStatus, RowAdvance, Store, TransactionKind } from '../store/types.ts';
+import type {
+  IntentRecord,
+  IntentStatus,
+  RowAdvance,
+  StatusUpdate,
+  StatusUpdateResult,
+  Store,
+  TransactionKind,
+} from '../store/types.ts';
 import type { Attester } from './attester.ts';
 import type { OrderMemo } from './order-memo.ts';
 import type { RowWrite } from './receipts.ts';
@@ -46,8 +54,15 @@ export interface EngineContext {
    * the insert and runs at once when the loop has a free slot; otherwise the loop is woken (enqueue-steps.ts).
    */
   enqueue(intentId: string, step: string, runAt?: Date): Promise<void>;
-  /** Enqueues several steps of one intent in one statement (each at its `runAt`, default now), as `enqueue` does one. */
-  enqueueAll(intentId: string, steps: readonly { step: string; runAt?: Date | undefined }[]): Promise<void>;
+  /**
+   * Moves an intent's status (store.intents.updateStatus) and journals `steps` of it with the move (each at
+   * its `runAt`, default now; whether or not the status moves), one statement on Postgres; those due now are
+   * leased to this process's step loop as `enqueue` leases one.
+   */
+  moveWithSteps(
+    update: StatusUpdate,
+    steps: readonly { step: string; runAt?: Date | undefined }[],
+  ): Promise<StatusUpdateResult>;
   /** Refund timing (src/engine/refunds/constants.ts defaults; tests shorten them). */
   refundTiming?: Partial<RefundTiming>;
   /** Step runs and lease takeovers are counted here (src/metrics); absent: not counted. */

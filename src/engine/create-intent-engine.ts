@@ -21,7 +21,7 @@ import { type ChainWatchDeps, createChainWatch } from './chain-watch.ts';
 import { ENGINE_STOP_WAIT_MS } from './constants.ts';
 import { chainLookup, type EngineContext, type EngineKeys, type RefundTiming } from './context.ts';
 import { createDepositWatcher } from './deposit-watcher.ts';
-import { enqueueSteps } from './enqueue-steps.ts';
+import { enqueueSteps, moveWithSteps } from './enqueue-steps.ts';
 import { toDepositIntentEntry } from './gasless/index.ts';
 import { createOrderMemo } from './order-memo.ts';
 import { relayRecovery } from './relay-recovery.ts';
@@ -29,7 +29,7 @@ import { retryExecution } from './retry-execution.ts';
 import { createSettlementBatcher } from './settlement-batcher.ts';
 import { startExecution } from './start-execution.ts';
 import { createStepRunner } from './step-runner.ts';
-import { createDueTimes, noteDueTimes } from './step-wakeups.ts';
+import { createDueTimes, noteDueTimes, noteMoveDueTimes } from './step-wakeups.ts';
 import type { IntentEngine } from './types.ts';
 
 export interface IntentEngineOptions {
@@ -72,7 +72,11 @@ export function createIntentEngine(deps: IntentEngineDeps): IntentEngine {
   const { keys } = deps;
   // Every time the engine makes a step due later is noted, so the step loop looks then instead of polling.
   const due = createDueTimes();
-  const store: Store = { ...deps.store, steps: noteDueTimes(deps.store.steps, due) };
+  const store: Store = {
+    ...deps.store,
+    intents: noteMoveDueTimes(deps.store.intents, due),
+    steps: noteDueTimes(deps.store.steps, due),
+  };
   const options = deps.options ?? {};
   const log = deps.log.child({ component: 'engine' });
   const chain = chainLookup(deps.chains, deps.clients);
@@ -119,7 +123,7 @@ export function createIntentEngine(deps: IntentEngineDeps): IntentEngine {
     ...(deps.metrics && { metrics: deps.metrics }),
     // The runner is made from this context just below; these run only after.
     enqueue: (intentId, step, runAt) => enqueueSteps(store.steps, runner, intentId, [{ step, runAt }]),
-    enqueueAll: (intentId, steps) => enqueueSteps(store.steps, runner, intentId, steps),
+    moveWithSteps: (update, steps) => moveWithSteps(store.intents, runner, update, steps),
   };
   const runner = createStepRunner(ctx, {
     workerId,

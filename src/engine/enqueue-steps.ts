@@ -1,11 +1,18 @@
 /**
- * The engine's enqueue (EngineContext.enqueue, enqueueAll): a step this process journals due now is leased to
- * its own step loop by the insert and runs at once, when the loop has a free slot for it. Otherwise (an API
+ * The engine's enqueue (EngineContext.enqueue, moveWithSteps): a step this process journals due now is leased
+ * to its own step loop by the insert and runs at once, when the loop has a free slot for it. Otherwise (an API
  * process, a stopping or busy worker) it is journaled pending and the loop is woken to lease it; on the paths
  * every intent takes (ExecuteIntent's deposit step, the destination step after the fill) that saves a lease
  * statement and the wait for the loop.
  */
-import type { LeasedStep, StepsRepo } from '../store/types.ts';
+import type {
+  IntentsRepo,
+  LeasedStep,
+  StatusUpdate,
+  StatusUpdateResult,
+  StepLease,
+  StepsRepo,
+} from '../store/types.ts';
 import type { StepRunner } from './step-runner.ts';
 
 export type StepsToEnqueue = readonly { step: string; runAt?: Date | undefined }[];
@@ -16,20 +23,48 @@ export async function enqueueSteps(
   intentId: string,
   toEnqueue: StepsToEnqueue,
 ): Promise<void> {
+  await journalOffered(runner, toEnqueue, async (lease) => ({
+    leased: await steps.enqueueAll({ intentId, steps: stepRows(toEnqueue), ...(lease && { lease }) }),
+  }));
+}
+
+/**
+ * A status move with the intent's steps journaled in it (intents.updateStatus's `enqueue`: one statement on
+ * Postgres), the steps due now leased to this process's loop as `enqueueSteps` leases them.
+ */
+export async function moveWithSteps(
+  intents: Pick<IntentsRepo, 'updateStatus'>,
+  runner: Pick<StepRunner, 'offer' | 'kick'>,
+  update: StatusUpdate,
+  toEnqueue: StepsToEnqueue,
+): Promise<StatusUpdateResult> {
+  return journalOffered(runner, toEnqueue, (lease) =>
+    intents.updateStatus({ ...update, enqueue: { steps: stepRows(toEnqueue), ...(lease && { lease }) } }),
+  );
+}
+
+/** `write` journals `toEnqueue` under the loop's offer (if any) and says what it leased: the loop runs those. */
+async function journalOffered<T extends { leased?: LeasedStep[] | undefined }>(
+  runner: Pick<StepRunner, 'offer' | 'kick'>,
+  toEnqueue: StepsToEnqueue,
+  write: (lease: StepLease | undefined) => Promise<T>,
+): Promise<T> {
   const now = Date.now();
   const dueNow = toEnqueue.filter(({ runAt }) => !runAt || runAt.getTime() <= now).length;
   const offer = dueNow > 0 ? runner.offer(dueNow) : undefined;
-  let leased: LeasedStep[] = [];
+  let leased: readonly LeasedStep[] = [];
+  let written: T;
   try {
-    leased = await steps.enqueueAll({
-      intentId,
-      steps: toEnqueue.map(({ step, runAt }) => ({ step, ...(runAt && { runAt }) })),
-      ...(offer && { lease: { owner: offer.owner, leaseMs: offer.leaseMs } }),
-    });
+    written = await write(offer && { owner: offer.owner, leaseMs: offer.leaseMs });
+    leased = written.leased ?? [];
   } finally {
     offer?.adopt(leased);
   }
   // A step due now and not leased here waits for the loop (one journaled before may be due too); a later
   // one's due time is noted as it is journaled (step-wakeups.ts).
   if (leased.length < dueNow) runner.kick();
+  return written;
 }
+
+const stepRows = (toEnqueue: StepsToEnqueue) =>
+  toEnqueue.map(({ step, runAt }) => ({ step, ...(runAt && { runAt }) }));

@@ -52,36 +52,37 @@ export async function startExecution(ctx: EngineContext, input: StartExecutionIn
         ...(paid && { txnHash: hash }),
       })
     : undefined;
-  const moved = await store.intents.updateStatus({
-    intentId,
-    to: 'EXECUTING',
-    ...(hash && { depositTransactionHash: hash }),
-    ...(depositRow && { rowsAfter: [depositRow] }),
-  });
-  // Started by the deposit watcher (before this call, or between the read above and the hash's write): its
-  // deposit step may have counted a native deposit already, with no hash to show for it. The status read
-  // above cannot tell, so the row is looked at every time (given-deposit-hash.ts). The look and the steps'
-  // insert go out together (one round trip): the look needs only the hash's write above committed, and a
-  // deposit step the insert starts looks again after its own write.
-  const givenHash = hash
-    ? recordGivenDepositHash(ctx, {
-        intentId,
-        chainId: intent.originChainId,
-        originAddress: target.to,
-        depositToken: target.token,
-        hash,
-      })
-    : undefined;
   // The origin refund returns the deposit after the origin deadline if the origin never runs, and late
   // deposits (refunds/): journaled to look first at that deadline (originRefundStep.firstLookAt), not now.
-  // Both steps in one statement.
   const firstLook = intent.planJson
     ? originRefundStep.firstLookAt?.(ctx, { intent, plan: loadPlan(intent) })
     : undefined;
-  await Promise.all([
-    givenHash,
-    ctx.enqueueAll(intentId, [{ step: 'deposit' }, { step: originRefundStep.name, runAt: firstLook }]),
-  ]);
+  // The steps are journaled with the move, whether or not it moves (one statement on Postgres, so no one
+  // sees EXECUTING without them): a racing ExecuteIntent or the deposit watcher's start finds them journaled
+  // and leaves them, and a repeat after a crash between the two writes (SQLite) journals them then.
+  const moved = await ctx.moveWithSteps(
+    {
+      intentId,
+      to: 'EXECUTING',
+      ...(hash && { depositTransactionHash: hash }),
+      ...(depositRow && { rowsAfter: [depositRow] }),
+    },
+    [{ step: 'deposit' }, { step: originRefundStep.name, runAt: firstLook }],
+  );
+  // Started by the deposit watcher (before this call, or between the read above and the hash's write): its
+  // deposit step may have counted a native deposit already, with no hash to show for it. The status read
+  // above cannot tell, so the row is looked at (given-deposit-hash.ts), after the hash's write, unless that
+  // write moved the deposit row (`rowsWritten`, Postgres): the row was not SUCCEEDED then, and the deposit
+  // step that writes it SUCCEEDED later looks after its own write and finds the hash.
+  if (hash && moved.rowsWritten !== 1) {
+    await recordGivenDepositHash(ctx, {
+      intentId,
+      chainId: intent.originChainId,
+      originAddress: target.to,
+      depositToken: target.token,
+      hash,
+    });
+  }
   crashPoint('execute:accepted');
   return moved.status ?? intent.status;
 }

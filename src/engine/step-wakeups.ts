@@ -13,7 +13,7 @@
  * A slow poll (STEP_IDLE_POLL_INTERVAL_MS) is the safety net for what neither says: leases of a dead worker
  * that ran out, steps delayed by a worker that died before their time.
  */
-import type { StepsRepo } from '../store/types.ts';
+import type { IntentsRepo, StepsRepo } from '../store/types.ts';
 
 /**
  * How often a worker with nothing due looks at the journal anyway (ms): a step whose due time only a dead
@@ -85,6 +85,17 @@ export function noteDueTimes(steps: StepsRepo, due: Pick<DueTimes, 'note'>): Ste
     requeue(input) {
       note(input.runAt);
       return steps.requeue(input);
+    },
+  };
+}
+
+/** The intents repository, with the due times of the steps a status move journals noted in `due`. */
+export function noteMoveDueTimes(intents: IntentsRepo, due: Pick<DueTimes, 'note'>): IntentsRepo {
+  return {
+    ...intents,
+    updateStatus(update) {
+      for (const step of update.enqueue?.steps ?? []) if (step.runAt) due.note(step.runAt.getTime());
+      return intents.updateStatus(update);
     },
   };
 }

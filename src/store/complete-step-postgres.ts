@@ -10,7 +10,8 @@
  * to the caller comes with its intent's row, as the step lease's do.
  *
  * The engine's enqueue with a lease (StepsRepo.enqueueAll) goes through the same insert, with no step to mark
- * done: the steps it leases come back with their intent's row too.
+ * done: the steps it leases come back with their intent's row too. So does a status move's (ExecuteIntent's
+ * steps, move-with-steps-postgres.ts: `insertedEntry`).
  *
  * A receipt row given with the completion (`row`: the step's last write, e.g. origin SUCCEEDED) moves in the
  * same statement, with its NOTIFY when it moved: the step's end and its row commit together, and the next
@@ -33,7 +34,7 @@ import type { LeasedStep, RowAdvance, StatusUpdate, StepLease, StepsRepo } from 
 type CompleteInput = Parameters<StepsRepo['complete']>[0];
 
 /** One successor's row as the arrays carry it. */
-interface Successor {
+export interface Successor {
   step: string;
   state: 'pending' | 'running';
   attempts: number;
@@ -83,12 +84,21 @@ export async function enqueueStepsPostgres(
   input: { intentId: string; steps: readonly { step: string; runAt?: Date }[]; lease: StepLease },
   now: number,
 ): Promise<LeasedStep[]> {
-  const lease = { owner: input.lease.owner, until: now + input.lease.leaseMs };
-  const successors = input.steps.map(({ step, runAt }) => {
-    const at = runAt?.getTime() ?? now;
-    return successor(step, at, at <= now ? lease : undefined);
-  });
+  const successors = enqueuedSuccessors(input.steps, input.lease, now);
   return (await journalSteps(db, { intentId: input.intentId, successors }, now, undefined)).leased;
+}
+
+/** Steps enqueued outside a completion: those due now leased to `lease` when given, the rest pending. */
+export function enqueuedSuccessors(
+  steps: readonly { step: string; runAt?: Date | undefined }[],
+  lease: StepLease | undefined,
+  now: number,
+): Successor[] {
+  const leased = lease && { owner: lease.owner, until: now + lease.leaseMs };
+  return steps.map(({ step, runAt }) => {
+    const at = runAt?.getTime() ?? now;
+    return successor(step, at, at <= now ? leased : undefined);
+  });
 }
 
 /** A step's row as the arrays carry it: leased when `lease` is given, pending otherwise. */
@@ -125,7 +135,6 @@ async function journalSteps(
   notifications: WriteNotifications | undefined,
 ): Promise<{ done: boolean; leased: LeasedStep[] }> {
   const { successors, done, row, end } = input;
-  const column = <K extends keyof Successor>(key: K) => successors.map((s) => s[key]);
   // The outer SELECT keeps one row when nothing was inserted, so `done` always comes back. A successor
   // leased here comes with its intent's row (lease-with-intent-postgres.ts): the worker runs it at once.
   const moved = row ? sql`${marked(db, row, now)}"moved_row" as (${rowAdvanceQuery(db, row, now)}), ` : sql``;
@@ -167,15 +176,7 @@ async function journalSteps(
         end_status?: string;
         end_written?: number;
       }
-  >`with ${mark}${moved}${endEntries}${markDone}"inserted" as (
-  insert into "intent_steps" ("intent_id", "step", "state", "attempts", "next_attempt_at", "last_error", "lease_owner", "lease_until", "created_at", "updated_at")
-  select ${lower(input.intentId)}, s.step, s.state, s.attempts, s.next_attempt_at, null, s.lease_owner, s.lease_until, ${now}::bigint, ${now}::bigint
-  from unnest(${column('step')}::text[], ${column('state')}::text[], ${column('attempts')}::int[], ${column('nextAttemptAt')}::bigint[], ${column('leaseOwner')}::text[], ${column('leaseUntil')}::bigint[])
-    with ordinality as s(step, state, attempts, next_attempt_at, lease_owner, lease_until, n)
-  order by s.n
-  on conflict ("intent_id", "step") do nothing
-  returning *
-)
+  >`with ${mark}${moved}${endEntries}${markDone}${insertedEntry(input.intentId, successors, now)}
 select "inserted".*, ${sql.join(prefixedIntentColumns('i'))}${doneColumn}${movedColumns}${endColumns}
 from (select 1) as "one" left join "inserted" on true
   left join "intents" as "i" on "i"."intent_id" = "inserted"."intent_id" and "inserted"."state" = 'running'`.execute(
@@ -186,6 +187,23 @@ from (select 1) as "one" left join "inserted" on true
     notifications?.deliver(lower(end.intentId));
   const leased = rows.filter((r) => r.id !== null && r.state === 'running').map(leasedStepFromRow);
   return { done: (rows[0]?.done ?? 0) > 0, leased };
+}
+
+/**
+ * The WITH entry `"inserted"` that journals `successors` of one intent, in their order, a step journaled
+ * before left as it is: the inserted rows.
+ */
+export function insertedEntry(intentId: string, successors: readonly Successor[], now: number) {
+  const column = <K extends keyof Successor>(key: K) => successors.map((s) => s[key]);
+  return sql`"inserted" as (
+  insert into "intent_steps" ("intent_id", "step", "state", "attempts", "next_attempt_at", "last_error", "lease_owner", "lease_until", "created_at", "updated_at")
+  select ${lower(intentId)}, s.step, s.state, s.attempts, s.next_attempt_at, null, s.lease_owner, s.lease_until, ${now}::bigint, ${now}::bigint
+  from unnest(${column('step')}::text[], ${column('state')}::text[], ${column('attempts')}::int[], ${column('nextAttemptAt')}::bigint[], ${column('leaseOwner')}::text[], ${column('leaseUntil')}::bigint[])
+    with ordinality as s(step, state, attempts, next_attempt_at, lease_owner, lease_until, n)
+  order by s.n
+  on conflict ("intent_id", "step") do nothing
+  returning *
+)`;
 }
 
 /** The journal mark that rides with the row (the send's mined mark with its final row), as a WITH entry. */

@@ -23,7 +23,7 @@ import { createSolverInventoryRepo } from './solver-inventory.ts';
 import { createStepsRepo } from './steps.ts';
 import { createTaskLeasesRepo } from './task-leases.ts';
 import { createTransactionsRepo } from './transactions.ts';
-import type { IntentEvents, Store } from './types.ts';
+import type { IntentEvents, StepsRepo, Store } from './types.ts';
 import { createWebhooksRepo } from './webhooks.ts';
 
 export interface CreateStoreOptions {
@@ -138,14 +138,28 @@ export async function createStore(options: CreateStoreOptions): Promise<Store> {
   };
   let closing: Promise<void> | undefined;
   const transactions = createTransactionsRepo(ctx);
-  const intents = createIntentsRepo(ctx, { advanceRow: transactions.advance });
+  // Each repository's SQLite path calls the other's (a completion's end moves the intent's status; a status
+  // move journals its steps), so the steps repository is bound once both exist.
+  const bound: { steps?: StepsRepo } = {};
+  const intents = createIntentsRepo(ctx, {
+    advanceRow: transactions.advance,
+    enqueueSteps: (input) => {
+      if (!bound.steps) throw new Error('the steps repository is not bound yet');
+      return bound.steps.enqueueAll(input);
+    },
+  });
+  const steps = createStepsRepo(ctx, {
+    advanceRow: transactions.advance,
+    updateStatus: intents.updateStatus,
+  });
+  bound.steps = steps;
   return {
     capabilities: profile.capabilities,
     projects: createProjectsRepo(ctx),
     accessKeys: createAccessKeysRepo(ctx),
     intents,
     transactions,
-    steps: createStepsRepo(ctx, { advanceRow: transactions.advance, updateStatus: intents.updateStatus }),
+    steps,
     nonces: createNoncesRepo(ctx),
     signedTransactions: createSignedTransactionsRepo(ctx, { advanceRow: transactions.advance }),
     expiredQuotes: createExpiredQuotesRepo(ctx),

@@ -1,11 +1,11 @@
 import { DefaultQueryExecutor } from 'kysely';
 import pg from 'pg';
-import { beforeAll, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { describeEachDialect } from '../../test/harness/database.ts';
 import { newIntent, randomAddress, randomHash } from './testing.ts';
 import type { Project, Store } from './types.ts';
 
-describeEachDialect('engine journal', ({ openStore, database }) => {
+describeEachDialect('engine journal', ({ openStore, database, dialect }) => {
   let store: Store;
   let project: Project;
   const intentIds: string[] = [];
@@ -753,6 +753,84 @@ describeEachDialect('engine journal', ({ openStore, database }) => {
       enqueue: { intentId: ended, steps: ['fill'] },
     });
     expect(none).toEqual([]);
+  });
+
+  describe("a status move with the intent's steps (ExecuteIntent's start)", () => {
+    /** Counts the statements the store sends through Kysely's executor while `write` runs. */
+    async function statementsOf<T>(write: () => Promise<T>): Promise<{ result: T; statements: number }> {
+      const executor = Object.getPrototypeOf(DefaultQueryExecutor.prototype);
+      const spy = vi.spyOn(executor, 'executeQuery');
+      try {
+        const result = await write();
+        return { result, statements: spy.mock.calls.length };
+      } finally {
+        spy.mockRestore();
+      }
+    }
+    const committed = async () => {
+      const { intentId } = await store.intents.insert(newIntent(project.id, { planJson: '{"route":"z"}' }));
+      await store.intents.updateStatus({ intentId, to: 'COMMITTED' });
+      return intentId;
+    };
+    const start = (intentId: string, later: Date) =>
+      store.intents.updateStatus({
+        intentId,
+        to: 'EXECUTING',
+        depositTransactionHash: randomHash(),
+        rowsAfter: [{ intentId, kind: 'deposit', chainId: 1, status: 'PENDING', from: ['PENDING'] }],
+        enqueue: {
+          steps: [{ step: 'deposit' }, { step: 'origin-refund', runAt: later }],
+          lease: { owner: 'w1', leaseMs: 60_000 },
+        },
+      });
+
+    it('moves the status, writes the row and journals the steps, the due one leased with the intent as moved', async () => {
+      const intentId = await committed();
+      const later = new Date(Date.now() + 3_600_000);
+      const { result, statements } = await statementsOf(() => start(intentId, later));
+      // Postgres: the move, its row, its NOTIFY and the steps' insert are one statement.
+      if (dialect === 'postgres') expect(statements).toBe(1);
+      expect(result).toMatchObject({ updated: true, status: 'EXECUTING' });
+      expect(result.leased?.map((s) => [s.step, s.state, s.attempts, s.leaseOwner])).toEqual([
+        ['deposit', 'running', 1, 'w1'],
+      ]);
+      if (store.capabilities.supportsLeaseWithIntent) {
+        // The row as the move left it, not as it was when the statement began.
+        expect(result.leased![0]!.intent?.status).toBe('EXECUTING');
+        expect(result.leased![0]!.intent).toEqual(await store.intents.getForEngine(intentId));
+        expect(result.rowsWritten).toBe(1);
+      }
+      const journal = await store.steps.list(intentId);
+      expect(journal.map((s) => [s.step, s.state, s.leaseOwner])).toEqual([
+        ['deposit', 'running', 'w1'],
+        ['origin-refund', 'pending', null],
+      ]);
+      expect(journal[1]!.nextAttemptAt).toEqual(later);
+      expect((await store.transactions.list(intentId)).map((r) => [r.kind, r.status])).toEqual([
+        ['deposit', 'PENDING'],
+      ]);
+      // Leased: no other worker's lease takes it.
+      const taken = await store.steps.leaseDue({ owner: 'w2', limit: 1000, leaseMs: 60_000 });
+      expect(taken.filter((s) => s.intentId === intentId)).toEqual([]);
+    });
+
+    it('journals the steps when the status does not move, and leaves steps journaled before as they are', async () => {
+      // EXECUTING with no steps: a start that crashed between its two writes (SQLite).
+      const intentId = await committed();
+      await store.intents.updateStatus({ intentId, to: 'EXECUTING' });
+      const later = new Date(Date.now() + 3_600_000);
+      const first = await statementsOf(() => start(intentId, later));
+      if (dialect === 'postgres') expect(first.statements).toBe(1);
+      expect(first.result).toMatchObject({ updated: false, status: 'EXECUTING' });
+      expect(first.result.leased?.map((s) => [s.step, s.leaseOwner])).toEqual([['deposit', 'w1']]);
+      if (store.capabilities.supportsLeaseWithIntent)
+        expect(first.result.leased![0]!.intent).toEqual(await store.intents.getForEngine(intentId));
+      // A repeat (a racing ExecuteIntent, the deposit watcher's start): nothing journaled, nothing leased.
+      const journal = await store.steps.list(intentId);
+      const repeat = await start(intentId, new Date(later.getTime() + 1_000));
+      expect(repeat).toMatchObject({ updated: false, status: 'EXECUTING', leased: [] });
+      expect(await store.steps.list(intentId)).toEqual(journal);
+    });
   });
 
   it('journals several steps of an intent in one call, each at its time, leaving one journaled before as it is', async () => {

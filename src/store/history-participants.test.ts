@@ -145,8 +145,12 @@ describeEachDialect('intent history by participant', ({ openStore, database }) =
   }
 
   it('fills in the recipient of intents stored before migration 0014', async () => {
-    // As a database migrated before 0014 has it: no column, no indexes, 0014 not recorded.
+    // As a database migrated before 0014 has it: no column, no indexes, 0014 not recorded (nor 0015, after it).
     for (const statement of [
+      'drop index intents_open_fills',
+      'drop index signed_transactions_intent_purpose',
+      'create index signed_transactions_intent on signed_transactions (intent_id)',
+      `delete from kysely_migration where name = '0015_open_fill_indexes'`,
       'drop index intents_project_recipient',
       'drop index intents_project_recipient_created',
       'alter table intents drop column recipient_address',

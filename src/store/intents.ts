@@ -1,10 +1,12 @@
 /** Intents: insert, scoped reads, forward-only status moves, receipts. */
 import { type Compilable, type Kysely, sql, type UpdateQueryBuilder, type UpdateResult } from 'kysely';
 import { type CompiledInsert, compiledInsert, compileOnce } from './compiled-query.ts';
+import { enqueuedSuccessors } from './complete-step-postgres.ts';
 import type { StoreContext } from './context.ts';
 import { createPgQuoteInsert, type QuoteInsert } from './insert-quote-postgres.ts';
 import type { WriteNotifications } from './intent-events-postgres.ts';
 import { intentHistory, intentHistoryIndex, receiptsOf } from './intent-history.ts';
+import { moveWithStepsPostgres } from './move-with-steps-postgres.ts';
 import { listRecentQuoted, quotedAtAddresses } from './quoted-intents.ts';
 import { createReceiptFieldsMemo, pickReceiptFields } from './receipt-fields.ts';
 import { createAggregatedReceiptReads } from './receipt-reads-postgres.ts';
@@ -29,15 +31,24 @@ import { searchIntents } from './search-intents.ts';
 import { journalMarkEntry } from './signed-transactions.ts';
 import { isTerminal, predecessorsOf } from './statuses.ts';
 import { newTransactionRow, rowAdvanceQuery } from './transactions.ts';
-import type { IntentStatus, IntentsRepo, RowAdvance, StatusUpdate, StatusUpdateResult } from './types.ts';
+import type {
+  IntentStatus,
+  IntentsRepo,
+  RowAdvance,
+  StatusUpdate,
+  StatusUpdateResult,
+  StepsRepo,
+} from './types.ts';
 
 export interface IntentsRepoDeps {
   /** TransactionsRepo.advance: a status move's receipt rows where they cannot ride in its statement. */
   advanceRow(row: RowAdvance): Promise<unknown>;
+  /** StepsRepo.enqueueAll: a status move's steps where they cannot ride in its statement (absent: none may). */
+  enqueueSteps?: StepsRepo['enqueueAll'];
 }
 
 /** A status move without its receipt rows. */
-type StatusMove = Omit<StatusUpdate, 'rowsBefore' | 'rowsAfter'>;
+type StatusMove = Omit<StatusUpdate, 'rowsBefore' | 'rowsAfter' | 'enqueue'>;
 
 export function createIntentsRepo(ctx: StoreContext, deps: IntentsRepoDeps): IntentsRepo {
   const { db } = ctx;
@@ -133,6 +144,42 @@ select ${statement.status} as "status", ${statement.written} as "written", ${sta
     return status ? { updated: true, status } : notMoved(intentId);
   };
 
+  /**
+   * A move with the intent's steps: on Postgres one statement (move-with-steps-postgres.ts); elsewhere the
+   * move with its rows, then the steps (calls in the process, no round trip).
+   */
+  const moveWithSteps = async (
+    update: StatusMove,
+    rows: { before: readonly RowAdvance[]; after: readonly RowAdvance[] },
+    enqueue: NonNullable<StatusUpdate['enqueue']>,
+  ): Promise<StatusUpdateResult> => {
+    const move = ctx.capabilities.supportsDataModifyingWith ? statusMove(update) : undefined;
+    if (move && ctx.notifyInWrite) {
+      const now = ctx.now().getTime();
+      return moveWithStepsPostgres(
+        db,
+        {
+          intentId: lower(update.intentId),
+          parts: orderedParts(db, move, rows, now, 'row'),
+          rows: [...rows.before, ...rows.after],
+          successors: enqueuedSuccessors(enqueue.steps, enqueue.lease, now),
+        },
+        now,
+        ctx.notifyInWrite,
+      );
+    }
+    if (!deps.enqueueSteps) throw new Error('this intents repository journals no steps');
+    for (const row of rows.before) await deps.advanceRow(row);
+    const moved = await moveStatus(update);
+    for (const row of rows.after) await deps.advanceRow(row);
+    const leased = await deps.enqueueSteps({
+      intentId: update.intentId,
+      steps: enqueue.steps,
+      ...(enqueue.lease && { lease: enqueue.lease }),
+    });
+    return { ...moved, leased };
+  };
+
   // Postgres writes the quote in one statement with its notifications; elsewhere (SQLite, in-process and
   // without a data-modifying WITH) two inserts in one transaction, then the notifications.
   const insertQuote = ctx.notifyInWrite
@@ -194,7 +241,8 @@ select ${statement.status} as "status", ${statement.written} as "written", ${sta
       return row && lazyIntentFromRow(row);
     },
 
-    async updateStatus({ rowsBefore = [], rowsAfter = [], ...update }) {
+    async updateStatus({ rowsBefore = [], rowsAfter = [], enqueue, ...update }) {
+      if (enqueue) return moveWithSteps(update, { before: rowsBefore, after: rowsAfter }, enqueue);
       const rows = rowsBefore.length + rowsAfter.length;
       if (rows > 0 && ctx.capabilities.supportsDataModifyingWith && ctx.notifyInWrite)
         return moveWithRows(update, { before: rowsBefore, after: rowsAfter }, ctx.notifyInWrite);
@@ -332,6 +380,8 @@ function orderedParts(
   move: UpdateQueryBuilder<Database, 'intents', 'intents', UpdateResult>,
   rows: { before: readonly RowAdvance[]; after: readonly RowAdvance[] },
   now: number,
+  /** What `moved` returns: the status, or (a move with steps) the whole row. */
+  returning: 'status' | 'row' = 'status',
 ): { name: string; query: Compilable }[] {
   const parts: { name: string; query: Compilable }[] = [];
   const addRow = (row: RowAdvance) => {
@@ -342,7 +392,10 @@ function orderedParts(
   const prior = parts.at(-1)?.name;
   // Always true: the condition is there to make the move wait for the part before it.
   const ordered = prior ? move.where(sql<boolean>`(select count(*) from ${sql.table(prior)}) >= 0`) : move;
-  parts.push({ name: 'moved', query: ordered.returning('status') });
+  parts.push({
+    name: 'moved',
+    query: returning === 'row' ? ordered.returningAll() : ordered.returning('status'),
+  });
   for (const row of rows.after) addRow(row);
   return parts;
 }

@@ -7,8 +7,12 @@ import type { StoreContext } from './context.ts';
 import { lower } from './rows.ts';
 import type { SolverInventoryRepo, TokenAmount } from './types.ts';
 
-/** The statuses in which an intent's fill may still be sent (before: not committed; after: ended). */
-const OPEN_STATUSES = ['COMMITTED', 'EXECUTING'];
+/**
+ * The intents whose fill may still be sent (before COMMITTED: not committed; after EXECUTING: ended), as the
+ * partial index `intents_open_fills` (migration 0015) names them: literals, not parameters, so that SQLite
+ * (which matches a partial index's predicate by its text) and a generic Postgres plan can use it.
+ */
+const OPEN_FILL = sql<boolean>`i.status in ('COMMITTED', 'EXECUTING') and i.fill_token_address is not null`;
 /** Journaled fill transactions in these states have landed: the balance read on-chain already shows them. */
 const LANDED = ['mined', 'failed'];
 /** Settle steps in these states have not repaid the solver yet. */
@@ -25,8 +29,7 @@ export function createSolverInventoryRepo(ctx: StoreContext): SolverInventoryRep
           'i.fill_token_address as token',
           'i.fill_amount as amount',
         ])
-        .where('i.status', 'in', OPEN_STATUSES)
-        .where('i.fill_token_address', 'is not', null)
+        .where(OPEN_FILL)
         .$if(chainId !== undefined, (q) => q.where('i.destination_chain_id', '=', chainId!))
         .$if(tokenAddress !== undefined, (q) => q.where('i.fill_token_address', '=', lower(tokenAddress!)))
         .where(({ not, exists, selectFrom }) =>

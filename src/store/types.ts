@@ -235,6 +235,13 @@ export interface StatusUpdate {
   rowsBefore?: readonly RowAdvance[];
   /** As `rowsBefore`, their events after the status's (ExecuteIntent's EXECUTING, then the deposit's row). */
   rowsAfter?: readonly RowAdvance[];
+  /**
+   * Steps journaled with the move, as StepsRepo.enqueueAll journals them (leased to `enqueue.lease` when due
+   * now, a step journaled before left as it is), whether or not the status moves: a repeat after a crash
+   * between the two writes (SQLite) journals them then. On Postgres in the move's own statement, the leased
+   * steps coming back with the intent's row as the move left it.
+   */
+  enqueue?: { steps: readonly { step: string; runAt?: Date }[]; lease?: StepLease };
 }
 
 export interface StatusUpdateResult {
@@ -242,6 +249,13 @@ export interface StatusUpdateResult {
   updated: boolean;
   /** The status now stored; undefined when the intent does not exist. */
   status: IntentStatus | undefined;
+  /** With `enqueue`: the steps this call journaled leased to `enqueue.lease` (as StepsRepo.enqueueAll's). */
+  leased?: LeasedStep[];
+  /**
+   * With `enqueue` on Postgres: how many of `rowsBefore` and `rowsAfter` the statement wrote (a row past the
+   * write's `from` statuses is not). Undefined where the store does not say.
+   */
+  rowsWritten?: number;
 }
 
 export interface SearchIntentsFilter {

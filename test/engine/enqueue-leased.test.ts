@@ -10,7 +10,7 @@
  */
 import { afterEach, beforeAll, expect, it } from 'vitest';
 import type { EngineContext } from '../../src/engine/context.ts';
-import { enqueueSteps } from '../../src/engine/enqueue-steps.ts';
+import { enqueueSteps, moveWithSteps } from '../../src/engine/enqueue-steps.ts';
 import { createStepRunner, type StepRunner } from '../../src/engine/step-runner.ts';
 import { createSilentLogger } from '../../src/internal/logger.ts';
 import { newIntent } from '../../src/store/testing.ts';
@@ -78,6 +78,21 @@ describeEachDialect('enqueue leased to the step loop', ({ openStore }) => {
     const steps = await journal(intentId);
     expect(steps['no-such-step']!.lastError).toContain('unknown step');
     expect(steps['no-such-later-step']).toMatchObject({ state: 'pending', attempts: 0, leaseOwner: null });
+    expect(leaseDueCalls).toBe(calls);
+  });
+
+  it("runs a step journaled with a status move (ExecuteIntent's start) without a lease statement", async () => {
+    const loop = await startRunner();
+    const intentId = await newIntentId();
+    await store.intents.updateStatus({ intentId, to: 'COMMITTED' });
+    const calls = leaseDueCalls;
+    const moved = await moveWithSteps(store.intents, loop, { intentId, to: 'EXECUTING' }, [
+      { step: 'no-such-step' },
+      { step: 'no-such-later-step', runAt: new Date(Date.now() + LATER_MS) },
+    ]);
+    expect(moved).toMatchObject({ updated: true, status: 'EXECUTING' });
+    await until(async () => ranOnce((await journal(intentId))['no-such-step']));
+    expect((await journal(intentId))['no-such-later-step']).toMatchObject({ state: 'pending', attempts: 0 });
     expect(leaseDueCalls).toBe(calls);
   });
 

@@ -16,6 +16,7 @@ import { migration0010 } from './0010_webhooks.ts';
 import { migration0012 } from './0012_task_leases.ts';
 import { migration0013 } from './0013_step_takeovers.ts';
 import { migration0014 } from './0014_intents_recipient.ts';
+import { migration0015 } from './0015_open_fill_indexes.ts';
 
 export function migrationProvider(profile: DialectProfile): MigrationProvider {
   const { columns } = profile;
@@ -32,6 +33,7 @@ export function migrationProvider(profile: DialectProfile): MigrationProvider {
         '0012_task_leases': migration0012(columns),
         '0013_step_takeovers': migration0013(),
         '0014_intents_recipient': migration0014(),
+        '0015_open_fill_indexes': migration0015(),
       };
     },
   };
