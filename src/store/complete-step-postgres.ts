@@ -48,7 +48,7 @@ export async function completeStepPostgres(
   input: CompleteInput,
   now: number,
   notifications: WriteNotifications | undefined,
-): Promise<{ done: boolean; leased: LeasedStep[] }> {
+): Promise<{ done: boolean; leased: LeasedStep[]; ended?: boolean }> {
   const { id, owner, enqueue, journalMark } = input;
   const lease = enqueue?.leaseMs === undefined ? undefined : { owner, until: now + enqueue.leaseMs };
   const successors: Successor[] = [
@@ -133,7 +133,7 @@ async function journalSteps(
   },
   now: number,
   notifications: WriteNotifications | undefined,
-): Promise<{ done: boolean; leased: LeasedStep[] }> {
+): Promise<{ done: boolean; leased: LeasedStep[]; ended?: boolean }> {
   const { successors, done, row, end } = input;
   // The outer SELECT keeps one row when nothing was inserted, so `done` always comes back. A successor
   // leased here comes with its intent's row (lease-with-intent-postgres.ts): the worker runs it at once.
@@ -183,10 +183,10 @@ from (select 1) as "one" left join "inserted" on true
     db,
   );
   if (row && (rows[0]?.row_moved ?? 0) > 0) notifications?.deliver(lower(row.intentId));
-  if (end && (rows[0]?.end_status || (rows[0]?.end_written ?? 0) > 0))
-    notifications?.deliver(lower(end.intentId));
+  const statusMoved = end !== undefined && Boolean(rows[0]?.end_status);
+  if (end && (statusMoved || (rows[0]?.end_written ?? 0) > 0)) notifications?.deliver(lower(end.intentId));
   const leased = rows.filter((r) => r.id !== null && r.state === 'running').map(leasedStepFromRow);
-  return { done: (rows[0]?.done ?? 0) > 0, leased };
+  return { done: (rows[0]?.done ?? 0) > 0, leased, ...(end && { ended: statusMoved }) };
 }
 
 /**

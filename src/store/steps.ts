@@ -19,7 +19,7 @@ export interface StepsRepoDeps {
   /** TransactionsRepo.advance: a completion's receipt row where it cannot ride in the completion's statement. */
   advanceRow(row: RowAdvance): Promise<unknown>;
   /** IntentsRepo.updateStatus: a completion's end where it cannot ride in the completion's statement. */
-  updateStatus(update: StatusUpdate): Promise<unknown>;
+  updateStatus(update: StatusUpdate): Promise<{ updated: boolean }>;
 }
 
 export function createStepsRepo(ctx: StoreContext, deps: StepsRepoDeps): StepsRepo {
@@ -105,17 +105,24 @@ export function createStepsRepo(ctx: StoreContext, deps: StepsRepoDeps): StepsRe
       // have written them; the end does not wait on the lease either.
       if (journalMark) await journalMarkUpdate(db, storedMark(journalMark, ctx.now().getTime())).execute();
       if (row) await deps.advanceRow(row);
-      if (end) await deps.updateStatus(end);
+      const ended = end ? { ended: (await deps.updateStatus(end)).updated } : {};
       const later = enqueue?.later ?? [];
       if (!enqueue || enqueue.steps.length + later.length === 0) {
         // One statement: nothing else has to commit with it.
-        return { done: await done(db, ctx.now().getTime()), leased: [] };
+        return { done: await done(db, ctx.now().getTime()), leased: [], ...ended };
       }
       // The next steps and the completion commit together: a crash between them would leave a done
       // step whose successors were never journaled (or half of them).
-      if (ctx.capabilities.supportsDataModifyingWith)
-        return completeStepPostgres(db, { id, owner, enqueue }, ctx.now().getTime(), ctx.notifyInWrite);
-      return db.transaction().execute(async (trx) => {
+      if (ctx.capabilities.supportsDataModifyingWith) {
+        const completed = await completeStepPostgres(
+          db,
+          { id, owner, enqueue },
+          ctx.now().getTime(),
+          ctx.notifyInWrite,
+        );
+        return { ...completed, ...ended };
+      }
+      const completed = await db.transaction().execute(async (trx) => {
         const now = ctx.now().getTime();
         const intentId = lower(enqueue.intentId);
         const lease = enqueue.leaseMs === undefined ? undefined : { owner, until: now + enqueue.leaseMs };
@@ -138,6 +145,7 @@ export function createStepsRepo(ctx: StoreContext, deps: StepsRepoDeps): StepsRe
         if (pending.length > 0) await trx.executeQuery(statements.insertPending(...shaped(pending)));
         return { done: await done(trx, now), leased };
       });
+      return { ...completed, ...ended };
     },
 
     async fail({ id, owner, error, retryAt }) {

@@ -540,7 +540,12 @@ export interface StepsRepo {
      * the same statement on Postgres, just before it elsewhere; whether or not the lease was lost.
      */
     journalMark?: JournalMark;
-  }): Promise<{ done: boolean; leased: LeasedStep[] }>;
+  }): Promise<{
+    done: boolean;
+    leased: LeasedStep[];
+    /** With `end`: the intent's status moved to `end.to` (counted in the metrics as updateStatus's are). */
+    ended?: boolean;
+  }>;
   /** Records a failure: retry at `retryAt`, or give up (`failed`) when it is absent. */
   fail(input: { id: number; owner: string; error: string; retryAt?: Date }): Promise<boolean>;
   /**
