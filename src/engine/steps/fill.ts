@@ -62,8 +62,8 @@ export const fillStep: StepDefinition = {
       },
     };
     // Independent reads in one round trip: the clock and the inventory only matter on the first attempt
-    // (no journal yet), which is the usual case. The destination's PENDING row goes out beside them: on
-    // Postgres the row and the journal read share one socket write instead of two round trips in a row.
+    // (no journal yet), which is the usual case. The destination's PENDING row goes out beside them, not
+    // after them.
     const [status, journaled, now, inventory] = await Promise.all([
       readFillStatus(dest.client, order.destSettler, orderId),
       // Taken with the lease on Postgres (src/engine/journal.ts): no read. The lease's snapshot holds every
