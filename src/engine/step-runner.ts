@@ -186,7 +186,8 @@ export function createStepRunner(ctx: EngineContext, options: StepRunnerOptions)
         log.info('step skipped: the intent is terminal', { status: intent.status });
         return;
       }
-      input = { intent, plan: plans.load(intent) };
+      // The intent's journal read by the same statement (Postgres), for the steps that read it first thing.
+      input = { intent, plan: plans.load(intent), ...(step.journal && { journal: step.journal }) };
       const result = await definition.run(ctx, input);
       ran(result.kind);
       if (result.kind === 'wait') {

@@ -755,6 +755,177 @@ describeEachDialect('engine journal', ({ openStore, database, dialect }) => {
     expect(none).toEqual([]);
   });
 
+  describe("a leased step comes with its intent's journal where the store reads it in the lease", () => {
+    const withJournal = () => store.capabilities.supportsLeaseWithIntent;
+    /** An intent with an origin execution mined at a block past 2^32 and a fill broadcast, not yet mined. */
+    async function journaled() {
+      const intentId = (await store.intents.insert(newIntent(project.id))).intentId;
+      const from = randomAddress();
+      const origin = await store.signedTransactions.record({
+        chainId: 17,
+        fromAddress: from,
+        // The largest nonce a double holds exactly: the JSON array must not round it.
+        nonce: Number.MAX_SAFE_INTEGER,
+        raw: '0xorigin',
+        hash: randomHash(),
+        purpose: 'origin-execute',
+        intentId,
+      });
+      await store.signedTransactions.markBroadcast({ hash: origin.hash });
+      await store.signedTransactions.markMined({
+        hash: origin.hash,
+        status: 'mined',
+        block: 2n ** 40n + 3n,
+        index: 7,
+      });
+      const fill = await store.signedTransactions.allocateAndRecord({
+        chainId: 18,
+        fromAddress: randomAddress(),
+        purpose: 'solver-fill',
+        intentId,
+        sign: async (nonce) => ({ raw: `0x${nonce}`, hash: randomHash() }),
+      });
+      await store.signedTransactions.markBroadcast({ hash: fill.hash });
+      // Another intent's row stays out of this intent's journal.
+      await store.signedTransactions.allocateAndRecord({
+        chainId: 18,
+        fromAddress: from,
+        purpose: 'solver-fill',
+        intentId: (await store.intents.insert(newIntent(project.id))).intentId,
+        sign: async (nonce) => ({ raw: `0x${nonce}`, hash: randomHash() }),
+      });
+      return { intentId, origin, fill };
+    }
+
+    it('the step lease: the journal as listForIntent reads it, every column mapped alike', async () => {
+      const { intentId } = await journaled();
+      const empty = (await store.intents.insert(newIntent(project.id))).intentId;
+      const runAt = new Date('2034-01-01T00:00:00Z');
+      const ids = [
+        (await store.steps.enqueue({ intentId, step: 'destination', runAt })).id,
+        (await store.steps.enqueue({ intentId: empty, step: 'origin', runAt })).id,
+      ];
+      const leased = (
+        await store.steps.leaseDue({
+          owner: 'w1',
+          limit: 1000,
+          leaseMs: 60_000,
+          now: new Date(runAt.getTime() + 1),
+        })
+      ).filter((s) => ids.includes(s.id));
+      expect(leased.map((s) => s.step)).toEqual(['destination', 'origin']);
+      if (!withJournal()) {
+        for (const step of leased) expect(step.journal).toBeUndefined();
+        return;
+      }
+      const read = await store.signedTransactions.listForIntent(intentId);
+      expect(read.map((t) => [t.purpose, t.status])).toEqual([
+        ['origin-execute', 'mined'],
+        ['solver-fill', 'broadcast'],
+      ]);
+      expect(leased[0]!.journal).toEqual(read);
+      expect(leased[0]!.journal![0]).toMatchObject({
+        nonce: Number.MAX_SAFE_INTEGER,
+        minedBlock: 2 ** 40 + 3,
+        minedIndex: 7,
+        chainId: 17,
+      });
+      expect(leased[0]!.journal![0]!.minedAt).toBeInstanceOf(Date);
+      expect(leased[0]!.journal![1]!.minedAt).toBeNull();
+      expect(leased[1]!.journal).toEqual([]);
+    });
+
+    it("the fill's completion leasing settle: the journal with the fill's mined mark the statement writes", async () => {
+      const { intentId, fill } = await journaled();
+      const step = await store.steps.enqueue({ intentId, step: 'fill', runAt: new Date(0) });
+      await store.steps.leaseDue({ owner: 'w1', limit: 1000, leaseMs: 60_000 });
+      const { leased } = await store.steps.complete({
+        id: step.id,
+        owner: 'w1',
+        enqueue: { intentId, steps: ['settle'], leaseMs: 60_000 },
+        journalMark: { stage: 'mined', status: 'mined', block: 9n, index: 2, hash: fill.hash },
+      });
+      expect(leased.map((s) => s.step)).toEqual(['settle']);
+      if (!withJournal()) return expect(leased[0]!.journal).toBeUndefined();
+      // Settle looks for the fill `mined`: the table read in the statement still has it `broadcast`.
+      const settleJournal = leased[0]!.journal!;
+      expect(settleJournal.find((t) => t.hash === fill.hash)).toMatchObject({
+        status: 'mined',
+        minedBlock: 9,
+        minedIndex: 2,
+      });
+      expect(settleJournal).toEqual(await store.signedTransactions.listForIntent(intentId));
+    });
+
+    it("a completion with its row's mark, the engine's enqueue and a status move: each with the journal as written", async () => {
+      const { intentId, origin, fill } = await journaled();
+      // The origin's completion with its SUCCEEDED row carrying a mark (the origin row again, block 11).
+      const step = await store.steps.enqueue({ intentId, step: 'origin', runAt: new Date(0) });
+      await store.steps.leaseDue({ owner: 'w1', limit: 1000, leaseMs: 60_000 });
+      await store.transactions.upsert({ intentId, kind: 'origin', chainId: 17, status: 'RELAYED' });
+      const completed = await store.steps.complete({
+        id: step.id,
+        owner: 'w1',
+        enqueue: { intentId, steps: ['fill'], leaseMs: 60_000 },
+        row: {
+          intentId,
+          kind: 'origin',
+          chainId: 17,
+          status: 'SUCCEEDED',
+          txnHash: origin.hash,
+          from: ['RELAYED'],
+          journalMark: { stage: 'mined', status: 'mined', block: 11n, index: 1, hash: origin.hash },
+        },
+      });
+      const enqueued = await store.steps.enqueueAll({
+        intentId,
+        steps: [{ step: 'destination' }],
+        lease: { owner: 'w1', leaseMs: 60_000 },
+      });
+      expect([...completed.leased, ...enqueued].map((s) => s.step)).toEqual(['fill', 'destination']);
+      if (!withJournal()) {
+        for (const s of [...completed.leased, ...enqueued]) expect(s.journal).toBeUndefined();
+        return;
+      }
+      const read = await store.signedTransactions.listForIntent(intentId);
+      expect(read.find((t) => t.hash === origin.hash)?.minedBlock).toBe(11);
+      expect(completed.leased[0]!.journal).toEqual(read);
+      expect(enqueued[0]!.journal).toEqual(read);
+      expect(enqueued[0]!.journal!.find((t) => t.hash === fill.hash)?.status).toBe('broadcast');
+
+      // A status move with steps whose row carries a mark: the journal with it applied.
+      const moved = (await store.intents.insert(newIntent(project.id))).intentId;
+      await store.intents.updateStatus({ intentId: moved, to: 'COMMITTED' });
+      const deposit = await store.signedTransactions.allocateAndRecord({
+        chainId: 19,
+        fromAddress: randomAddress(),
+        purpose: 'gasless-deposit',
+        intentId: moved,
+        sign: async (nonce) => ({ raw: `0x${nonce}`, hash: randomHash() }),
+      });
+      const result = await store.intents.updateStatus({
+        intentId: moved,
+        to: 'EXECUTING',
+        rowsAfter: [
+          {
+            intentId: moved,
+            kind: 'deposit',
+            chainId: 19,
+            status: 'SUCCEEDED',
+            txnHash: deposit.hash,
+            from: ['UNKNOWN', 'PENDING'],
+            journalMark: { stage: 'mined', status: 'mined', block: 5n, index: 0, hash: deposit.hash },
+          },
+        ],
+        enqueue: { steps: [{ step: 'deposit' }], lease: { owner: 'w1', leaseMs: 60_000 } },
+      });
+      expect(result.leased?.map((s) => s.step)).toEqual(['deposit']);
+      const movedJournal = await store.signedTransactions.listForIntent(moved);
+      expect(movedJournal.map((t) => [t.status, t.minedBlock])).toEqual([['mined', 5]]);
+      expect(result.leased![0]!.journal).toEqual(movedJournal);
+    });
+  });
+
   describe("a status move with the intent's steps (ExecuteIntent's start)", () => {
     /** Counts the statements the store sends through Kysely's executor while `write` runs. */
     async function statementsOf<T>(write: () => Promise<T>): Promise<{ result: T; statements: number }> {

@@ -54,13 +54,20 @@ export function journalMarkUpdate(db: Kysely<Database>, mark: StoredMark) {
     .where('hash', '=', mark.hash);
 }
 
-/** `journalMarkUpdate` as the part `name` of an enclosing data-modifying WITH (`name as (update …)`). */
+/**
+ * `journalMarkUpdate` as the part `name` of an enclosing data-modifying WITH (`name as (update … returning *)`):
+ * the rows it returns are the rows as written, which the rest of the statement cannot read from the table
+ * (its snapshot is from before), e.g. a leased step's journal (lease-with-intent-postgres.ts, journalColumn).
+ */
 export function journalMarkEntry(db: Kysely<Database>, name: string, mark: JournalMark, now: number) {
-  return sql`${sql.table(name)} as (${journalMarkUpdate(db, storedMark(mark, now))})`;
+  return sql`${sql.table(name)} as (${journalMarkUpdate(db, storedMark(mark, now)).returningAll()})`;
 }
 
-/** The shared row mapping plus where the transaction was mined (migration 0004). */
-function fromRow(row: SignedTransactionRow): SignedTransaction {
+/**
+ * The shared row mapping plus where the transaction was mined (migration 0004): listForIntent's, and the
+ * journal a leased step comes with on Postgres (lease-with-intent-postgres.ts).
+ */
+export function signedTransactionOfRow(row: SignedTransactionRow): SignedTransaction {
   const minedBlock =
     row.mined_block === null || row.mined_block === undefined ? null : Number(row.mined_block);
   return { ...signedTransactionFromRow(row), minedBlock, minedIndex: row.mined_index ?? null };
@@ -111,7 +118,7 @@ export function createSignedTransactionsRepo(
         })
         .returningAll()
         .executeTakeFirstOrThrow();
-      return fromRow(row);
+      return signedTransactionOfRow(row);
     });
     // After the commit, as a step writing it itself would: the row must never name an unrecorded hash.
     if (input.withRecord) await deps.advanceRow(input.withRecord(recorded.hash));
@@ -122,7 +129,7 @@ export function createSignedTransactionsRepo(
     ? createPgAllocateAndRecord({
         db,
         now: () => ctx.now().getTime(),
-        fromRow,
+        fromRow: signedTransactionOfRow,
         fallback: allocateInTransaction,
         notifications: ctx.notifyInWrite,
       })
@@ -149,7 +156,7 @@ export function createSignedTransactionsRepo(
         })
         .returningAll()
         .executeTakeFirstOrThrow();
-      return fromRow(row);
+      return signedTransactionOfRow(row);
     },
 
     async markBroadcast(mark) {
@@ -189,7 +196,7 @@ export function createSignedTransactionsRepo(
         .selectAll()
         .where('hash', '=', lower(hash))
         .executeTakeFirst();
-      return row && fromRow(row);
+      return row && signedTransactionOfRow(row);
     },
 
     async listUnconfirmed(filter = {}) {
@@ -205,7 +212,7 @@ export function createSignedTransactionsRepo(
         .orderBy('nonce')
         .orderBy('id')
         .execute();
-      return rows.map(fromRow);
+      return rows.map(signedTransactionOfRow);
     },
 
     async listAtNonces({ chainId, fromAddress, fromNonce, belowNonce }) {
@@ -219,11 +226,11 @@ export function createSignedTransactionsRepo(
         .orderBy('nonce')
         .orderBy('id')
         .execute();
-      return rows.map(fromRow);
+      return rows.map(signedTransactionOfRow);
     },
 
     async listForIntent(intentId) {
-      return (await listOfIntent(lower(intentId))).map(fromRow);
+      return (await listOfIntent(lower(intentId))).map(signedTransactionOfRow);
     },
   };
 }
