@@ -513,7 +513,7 @@ describeEachDialect('engine journal', ({ openStore, database, dialect }) => {
       }),
     );
     unsubscribe();
-    expect(result).toEqual({ done: true, leased: [] });
+    expect(result).toEqual({ done: true, leased: [], ended: true });
     if (store.capabilities.supportsDataModifyingWith) expect(statements).toHaveLength(1);
     expect((await store.steps.list(intentId)).map((s) => s.state)).toEqual(['done']);
     expect((await store.intents.getForEngine(intentId))?.status).toBe('SUCCEEDED');
@@ -570,7 +570,7 @@ describeEachDialect('engine journal', ({ openStore, database, dialect }) => {
         ],
       },
     });
-    expect(refunded.done).toBe(false);
+    expect(refunded).toMatchObject({ done: false, ended: true });
     expect((await store.steps.list(other)).map((s) => [s.state, s.leaseOwner])).toEqual([['running', 'w1']]);
     expect((await store.intents.getForEngine(other))?.status).toBe('REFUNDED');
     expect(await changes(other)).toEqual([
