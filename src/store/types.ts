@@ -487,11 +487,16 @@ export interface StepsRepo {
    * the worker to run without leasing them again, with their intent's row where the store reads it in the
    * same statement (StoreCapabilities.supportsLeaseWithIntent); the rest stay pending, and a step journaled
    * before is not returned. Without `lease` nothing comes back.
+   *
+   * `journalMark`: a send's journal mark written with the steps (the fill's broadcast mark with the
+   * destination step it journals: `SendRequest.holdBroadcastMark`), in their statement on Postgres, so the
+   * steps never run before the mark; elsewhere the mark first, then the steps.
    */
   enqueueAll(input: {
     intentId: string;
     steps: readonly { step: string; runAt?: Date }[];
     lease?: StepLease;
+    journalMark?: JournalMark;
   }): Promise<LeasedStep[]>;
   /**
    * Leases up to `limit` due steps (pending, or running with an expired lease) to `owner` until
