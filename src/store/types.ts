@@ -242,6 +242,25 @@ export interface StatusUpdate {
    * steps coming back with the intent's row as the move left it.
    */
   enqueue?: { steps: readonly { step: string; runAt?: Date }[]; lease?: StepLease };
+  /**
+   * The move happens only if the fill of `inventory.amount` fits in the solver's inventory (CommitIntent):
+   * `balance - held >= amount`, `held` read in the move's own statement as SolverInventoryRepo.held reads it
+   * (summed as `numeric`), and the result says `held`. Postgres only (`supportsDataModifyingWith`); not with
+   * rows or steps.
+   */
+  inventory?: InventoryCheck;
+}
+
+/** A fill to fit in the solver's inventory of one token on one chain (StatusUpdate.inventory). */
+export interface InventoryCheck {
+  /** The journal purpose of fill transactions: a fill journaled mined or failed holds nothing more. */
+  fillPurpose: string;
+  chainId: number;
+  tokenAddress: string;
+  /** The solver's balance of the token there, read on-chain just before. */
+  balance: bigint;
+  /** What the fill takes. */
+  amount: bigint;
 }
 
 export interface StatusUpdateResult {
@@ -256,6 +275,8 @@ export interface StatusUpdateResult {
    * write's `from` statuses is not). Undefined where the store does not say.
    */
   rowsWritten?: number;
+  /** With `inventory`: what open orders hold of the token, as the move's statement read it. */
+  held?: bigint;
 }
 
 export interface SearchIntentsFilter {
