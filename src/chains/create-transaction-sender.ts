@@ -626,6 +626,8 @@ export function createTransactionSender<Row = unknown>(
         broadcastWritten.catch(() => undefined);
       } else if (req.holdBroadcastMark && req.onStage) {
         await sendRaw(client, latest);
+        // In the pool, its mark not written: the journal's row is still `signed`.
+        crashPoint(`${req.purpose}:sent`);
         // The caller writes the mark with its own stage write (the fill's: the destination step journaled
         // in the mark's statement, so it reads the fill as broadcast).
         await req.onStage('broadcast', latest.hash as Hex, { stage: 'broadcast', hash: latest.hash });
