@@ -70,8 +70,20 @@ export interface SendRequest<Row = unknown> {
   /** What the transaction is for; with intentId it names the transaction (one per intent and purpose). */
   purpose: string;
   intentId?: string;
-  /** Told about each stage (the fill's successor goes out once the fill is in the pool). */
-  onStage?: (stage: SendStage, hash: Hex) => Promise<void>;
+  /**
+   * Told about each stage (the fill's successor goes out once the fill is in the pool). `mark`: the journal's
+   * broadcast mark, given only with `holdBroadcastMark`, for the caller to write with its own write.
+   */
+  onStage?: (stage: SendStage, hash: Hex, mark?: JournalMark) => Promise<void>;
+  /**
+   * For a caller with no stage writes (onStage, not recordStage) whose `onStage('broadcast')` writes anyway
+   * (the fill's, which journals the destination step): the sender does not write the journal's broadcast
+   * mark but hands it to `onStage('broadcast')`, which writes it with its own write (one statement on
+   * Postgres: `StepsRepo.enqueueAll`'s `journalMark`). Until that write commits the journal's row stays
+   * `signed`; a send that resumes it (the step run again, or the start-up re-broadcast) sends the stored
+   * bytes again and hands the mark over again, never signing anew.
+   */
+  holdBroadcastMark?: boolean;
   /**
    * Instead of onStage, for a caller that writes at each stage (a receipt row: RELAYING, RELAYED, MINING):
    * it gets the journal's mark of that stage with it, and writes the mark itself, with its own write (one
@@ -612,11 +624,18 @@ export function createTransactionSender<Row = unknown>(
           hash: latest.hash,
         });
         broadcastWritten.catch(() => undefined);
+      } else if (req.holdBroadcastMark && req.onStage) {
+        await sendRaw(client, latest);
+        // In the pool, its mark not written: the journal's row is still `signed`.
+        crashPoint(`${req.purpose}:sent`);
+        // The caller writes the mark with its own stage write (the fill's: the destination step journaled
+        // in the mark's statement, so it reads the fill as broadcast).
+        await req.onStage('broadcast', latest.hash as Hex, { stage: 'broadcast', hash: latest.hash });
       } else {
         await sendRaw(client, latest);
         // The mark is issued first and the caller's stage work beside it: on one connection the mark commits
-        // before anything the stage work then writes or reads (the fill's destination step reads the fill
-        // as broadcast), one round trip sooner than awaiting the mark first.
+        // before anything the stage work then writes or reads, one round trip sooner than awaiting the mark
+        // first.
         const marked = journal.markBroadcast({ hash: latest.hash });
         await Promise.all([marked, req.onStage?.('broadcast', latest.hash as Hex)]);
       }

@@ -53,8 +53,10 @@ export interface EngineContext {
   /**
    * Enqueues a step (to run at `runAt`, default now). One due now is leased to this process's step loop by
    * the insert and runs at once when the loop has a free slot; otherwise the loop is woken (enqueue-steps.ts).
+   * `journalMark`: a send's journal mark written with the step (StepsRepo.enqueueAll's; one statement on
+   * Postgres): the fill's broadcast mark with the destination step.
    */
-  enqueue(intentId: string, step: string, runAt?: Date): Promise<void>;
+  enqueue(intentId: string, step: string, runAt?: Date, journalMark?: JournalMark): Promise<void>;
   /**
    * Moves an intent's status (store.intents.updateStatus) and journals `steps` of it with the move (each at
    * its `runAt`, default now; whether or not the status moves), one statement on Postgres; those due now are

@@ -122,7 +122,8 @@ export function createIntentEngine(deps: IntentEngineDeps): IntentEngine {
     ...(options.refundTiming && { refundTiming: options.refundTiming }),
     ...(deps.metrics && { metrics: deps.metrics }),
     // The runner is made from this context just below; these run only after.
-    enqueue: (intentId, step, runAt) => enqueueSteps(store.steps, runner, intentId, [{ step, runAt }]),
+    enqueue: (intentId, step, runAt, journalMark) =>
+      enqueueSteps(store.steps, runner, intentId, [{ step, runAt }], journalMark),
     moveWithSteps: (update, steps) => moveWithSteps(store.intents, runner, update, steps),
   };
   const runner = createStepRunner(ctx, {

@@ -5,6 +5,7 @@
  * every intent takes (ExecuteIntent's deposit step, the destination step after the fill) that saves a lease
  * statement and the wait for the loop.
  */
+import type { JournalMark } from '../chains/transaction-journal.ts';
 import type {
   IntentsRepo,
   LeasedStep,
@@ -17,14 +18,21 @@ import type { StepRunner } from './step-runner.ts';
 
 export type StepsToEnqueue = readonly { step: string; runAt?: Date | undefined }[];
 
+/** `journalMark`: a send's journal mark written with the steps (StepsRepo.enqueueAll's). */
 export async function enqueueSteps(
   steps: Pick<StepsRepo, 'enqueueAll'>,
   runner: Pick<StepRunner, 'offer' | 'kick'>,
   intentId: string,
   toEnqueue: StepsToEnqueue,
+  journalMark?: JournalMark,
 ): Promise<void> {
   await journalOffered(runner, toEnqueue, async (lease) => ({
-    leased: await steps.enqueueAll({ intentId, steps: stepRows(toEnqueue), ...(lease && { lease }) }),
+    leased: await steps.enqueueAll({
+      intentId,
+      steps: stepRows(toEnqueue),
+      ...(lease && { lease }),
+      ...(journalMark && { journalMark }),
+    }),
   }));
 }
 

@@ -16,7 +16,7 @@ import type { ChainConfig } from '../internal/config-types.ts';
 import { createContractRead } from '../providers/contract-read.ts';
 import { InsufficientInventoryError, type InventoryView } from '../providers/errors.ts';
 import type { InventorySource } from '../providers/switchyard-bridge.ts';
-import type { Store } from '../store/types.ts';
+import type { InventoryCheck, Store } from '../store/types.ts';
 import { INVENTORY_CACHE_MS } from './constants.ts';
 
 const readBalance = createContractRead(erc20Abi, 'balanceOf');
@@ -27,8 +27,14 @@ export interface SolverInventory extends InventorySource {
   /**
    * Runs `commit` once the fill of `amount` fits in what is available now (read fresh), alone among this
    * process's reservations of the same chain and token; InsufficientInventoryError when it does not fit.
+   * Where the store checks the inventory in a status move (Postgres), only the balance is read here and
+   * `commit` gets the check to make its move with (StatusUpdate.inventory), the open fills' sum read in
+   * the move's statement; its result's `held` decides as the separate read did.
    */
-  reserve<T>(fill: { chainId: number; token: Address; amount: bigint }, commit: () => Promise<T>): Promise<T>;
+  reserve<T extends { held?: bigint }>(
+    fill: { chainId: number; token: Address; amount: bigint },
+    commit: (check: InventoryCheck | undefined) => Promise<T>,
+  ): Promise<T>;
 }
 
 export interface SolverInventoryDeps {
@@ -52,8 +58,10 @@ export function createSolverInventory(deps: SolverInventoryDeps): SolverInventor
       readBalance(deps.getClient(chainId), token, [deps.solver]),
       deps.store.solverInventory.held({ fillPurpose: FILL_PURPOSE, chainId, tokenAddress: token }),
     ]);
-    const holds = held.reduce((sum, h) => sum + h.amount, 0n);
-    return { balance, held: holds, available: balance > holds ? balance - holds : 0n };
+    return viewOf(
+      balance,
+      held.reduce((sum, h) => sum + h.amount, 0n),
+    );
   }
 
   function available(chainId: number, token: Address): Promise<InventoryView> {
@@ -80,23 +88,35 @@ export function createSolverInventory(deps: SolverInventoryDeps): SolverInventor
     read,
     reserve(fill, commit) {
       const key = keyOf(fill.chainId, fill.token);
-      const check = async () => {
+      const refuse = (view: InventoryView) =>
+        new InsufficientInventoryError(fill.chainId, tokenOf(fill.chainId, fill.token), view, fill.amount);
+      // Postgres: the held read rides in the commit's move (one statement, not two).
+      const checkInMove = async () => {
+        const balance = await readBalance(deps.getClient(fill.chainId), fill.token, [deps.solver]);
+        const moved = await commit({
+          fillPurpose: FILL_PURPOSE,
+          chainId: fill.chainId,
+          tokenAddress: fill.token,
+          balance,
+          amount: fill.amount,
+        }).finally(() => views.delete(key));
+        if (moved.held === undefined) throw new Error('the commit did not check the inventory in its move');
+        const view = viewOf(balance, moved.held);
+        // The move's own guard, the same comparison: a refused move wrote nothing.
+        if (view.available < fill.amount) throw refuse(view);
+        return moved;
+      };
+      const checkApart = async () => {
         const view = await read(fill.chainId, fill.token);
-        if (view.available < fill.amount) {
-          throw new InsufficientInventoryError(
-            fill.chainId,
-            tokenOf(fill.chainId, fill.token),
-            view,
-            fill.amount,
-          );
-        }
+        if (view.available < fill.amount) throw refuse(view);
         try {
-          return await commit();
+          return await commit(undefined);
         } finally {
           // The next quote sees this commit's hold instead of a view from before it.
           views.delete(key);
         }
       };
+      const check = deps.store.capabilities.supportsDataModifyingWith ? checkInMove : checkApart;
       const previous = reservations.get(key) ?? Promise.resolve();
       const run = previous.then(check, check);
       const tail = run.catch(() => undefined);
@@ -107,4 +127,8 @@ export function createSolverInventory(deps: SolverInventoryDeps): SolverInventor
       return run;
     },
   };
+}
+
+function viewOf(balance: bigint, held: bigint): InventoryView {
+  return { balance, held, available: balance > held ? balance - held : 0n };
 }

@@ -19,7 +19,8 @@
  * step starts one round trip sooner. So does the intent's end (`end`: a status move with its rows, built by
  * `statusMoveWith` as updateStatus builds it, the row given with it first) and a journal mark without a row
  * (`journalMark`: the fill's mined mark). Neither reads `done`: like the row, they are written whether or not
- * the step was still leased to the caller.
+ * the step was still leased to the caller. The enqueue takes a journal mark too (the fill's broadcast mark
+ * with the destination step).
  */
 import { type Kysely, sql } from 'kysely';
 import type { JournalMark } from '../chains/transaction-journal.ts';
@@ -77,16 +78,23 @@ export async function completeStepPostgres(
 
 /**
  * Journals steps of one intent outside a completion (the engine's enqueue), in one statement with the same
- * insert: the steps due now are leased to `lease.owner` and come back with their intent's row, the later
- * ones stay pending; a step journaled before is left as it is and not returned.
+ * insert: the steps due now are leased to `lease.owner` (when given) and come back with their intent's row,
+ * the later ones stay pending; a step journaled before is left as it is and not returned. `journalMark` (the
+ * fill's broadcast mark with the destination step) is written in the same statement.
  */
 export async function enqueueStepsPostgres(
   db: Kysely<Database>,
-  input: { intentId: string; steps: readonly { step: string; runAt?: Date }[]; lease: StepLease },
+  input: {
+    intentId: string;
+    steps: readonly { step: string; runAt?: Date }[];
+    lease?: StepLease | undefined;
+    journalMark?: JournalMark | undefined;
+  },
   now: number,
 ): Promise<LeasedStep[]> {
+  const { intentId, journalMark } = input;
   const successors = enqueuedSuccessors(input.steps, input.lease, now);
-  return (await journalSteps(db, { intentId: input.intentId, successors }, now, undefined)).leased;
+  return (await journalSteps(db, { intentId, successors, journalMark }, now, undefined)).leased;
 }
 
 /** Steps enqueued outside a completion: those due now leased to `lease` when given, the rest pending. */
@@ -130,7 +138,7 @@ async function journalSteps(
     done?: { id: number; owner: string };
     row?: RowAdvance;
     end?: StatusUpdate;
-    journalMark?: JournalMark;
+    journalMark?: JournalMark | undefined;
   },
   now: number,
   notifications: WriteNotifications | undefined,
@@ -158,7 +166,8 @@ async function journalSteps(
   const endColumns = ended
     ? sql`, ${ended.status} as "end_status", ${ended.written} as "end_written", ${ended.notify} as "end_notified"`
     : sql``;
-  // A send's journal mark without a row of its own (the fill's mined mark), written with the completion.
+  // A send's journal mark without a row of its own (the fill's mined mark with its completion, its broadcast
+  // mark with the destination step's enqueue).
   const mark = input.journalMark
     ? sql`${journalMarkEntry(db, 'step_marked', input.journalMark, now)}, `
     : sql``;

@@ -2,7 +2,7 @@ import { DefaultQueryExecutor } from 'kysely';
 import pg from 'pg';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { describeEachDialect } from '../../test/harness/database.ts';
-import { newIntent, randomAddress, randomHash } from './testing.ts';
+import { newIntent, randomAddress, randomHash, statementsDuring } from './testing.ts';
 import type { Project, Store } from './types.ts';
 
 describeEachDialect('engine journal', ({ openStore, database, dialect }) => {
@@ -1059,25 +1059,44 @@ describeEachDialect('engine journal', ({ openStore, database, dialect }) => {
     const taken = await store.steps.leaseDue({ owner: 'w2', limit: 1000, leaseMs: 60_000 });
     expect(taken.filter((s) => s.intentId === intentId).map((s) => s.step)).toEqual(['deposit']);
   });
-});
 
-/**
- * The statements the store runs through Kysely while `run` runs (BEGIN and COMMIT of a transaction are not
- * counted): what a call costs in round trips.
- */
-async function statementsDuring<T>(run: () => Promise<T>): Promise<{ result: T; statements: string[] }> {
-  const executor = Object.getPrototypeOf(DefaultQueryExecutor.prototype) as {
-    executeQuery: (this: unknown, compiled: { sql: string }, ...rest: unknown[]) => unknown;
-  };
-  const original = executor.executeQuery;
-  const statements: string[] = [];
-  executor.executeQuery = function (this: unknown, compiled, ...rest) {
-    statements.push(compiled.sql);
-    return original.call(this, compiled, ...rest);
-  };
-  try {
-    return { result: await run(), statements };
-  } finally {
-    executor.executeQuery = original;
-  }
-}
+  it('writes a send’s broadcast mark with the steps it journals, one statement on Postgres', async () => {
+    const intentId = (await store.intents.insert(newIntent(project.id))).intentId;
+    const fill = await store.signedTransactions.allocateAndRecord({
+      chainId: 19,
+      fromAddress: randomAddress(),
+      purpose: 'solver-fill',
+      intentId,
+      sign: async (nonce) => ({ raw: `0x${nonce}`, hash: randomHash() }),
+    });
+    expect(fill.status).toBe('signed');
+    const startedAt = Date.now();
+    const { result: leased, statements } = await statementsDuring(() =>
+      store.steps.enqueueAll({
+        intentId,
+        steps: [{ step: 'destination' }],
+        lease: { owner: 'w1', leaseMs: 60_000 },
+        journalMark: { stage: 'broadcast', hash: fill.hash },
+      }),
+    );
+    expect(statements).toHaveLength(store.capabilities.supportsDataModifyingWith ? 1 : 2);
+    expect(leased.map((s) => [s.step, s.state, s.leaseOwner])).toEqual([['destination', 'running', 'w1']]);
+    const marked = await store.signedTransactions.findByHash(fill.hash);
+    expect(marked?.status).toBe('broadcast');
+    expect(marked?.broadcastAt?.getTime()).toBeGreaterThanOrEqual(startedAt);
+    // The step is journaled no earlier than the mark: a destination step never reads the fill as only signed.
+    const [destination] = await store.steps.list(intentId);
+    expect(destination?.createdAt.getTime()).toBeGreaterThanOrEqual(marked!.broadcastAt!.getTime());
+
+    // Again (the fill step run again resumes the fill and hands the mark over again): the step journaled
+    // before is left as it is, and so is the first broadcast time; without a lease the mark still rides.
+    const again = await store.steps.enqueueAll({
+      intentId,
+      steps: [{ step: 'destination' }],
+      journalMark: { stage: 'broadcast', hash: fill.hash, at: new Date(startedAt + 3_600_000) },
+    });
+    expect(again).toEqual([]);
+    expect(await store.signedTransactions.findByHash(fill.hash)).toEqual(marked);
+    expect(await store.steps.list(intentId)).toEqual([destination]);
+  });
+});

@@ -3,6 +3,7 @@ import { type Compilable, type Kysely, sql, type UpdateQueryBuilder, type Update
 import { type CompiledInsert, compiledInsert, compileOnce } from './compiled-query.ts';
 import { enqueuedSuccessors } from './complete-step-postgres.ts';
 import type { StoreContext } from './context.ts';
+import { moveIfHeldFitsPostgres } from './held-fits-postgres.ts';
 import { createPgQuoteInsert, type QuoteInsert } from './insert-quote-postgres.ts';
 import type { WriteNotifications } from './intent-events-postgres.ts';
 import { intentHistory, intentHistoryIndex, receiptsOf } from './intent-history.ts';
@@ -48,7 +49,7 @@ export interface IntentsRepoDeps {
 }
 
 /** A status move without its receipt rows. */
-type StatusMove = Omit<StatusUpdate, 'rowsBefore' | 'rowsAfter' | 'enqueue'>;
+type StatusMove = Omit<StatusUpdate, 'rowsBefore' | 'rowsAfter' | 'enqueue' | 'inventory'>;
 
 export function createIntentsRepo(ctx: StoreContext, deps: IntentsRepoDeps): IntentsRepo {
   const { db } = ctx;
@@ -241,7 +242,17 @@ select ${statement.status} as "status", ${statement.written} as "written", ${sta
       return row && lazyIntentFromRow(row);
     },
 
-    async updateStatus({ rowsBefore = [], rowsAfter = [], enqueue, ...update }) {
+    async updateStatus({ rowsBefore = [], rowsAfter = [], enqueue, inventory, ...update }) {
+      if (inventory) {
+        // CommitIntent's move with its inventory check: one statement (held-fits-postgres.ts).
+        const move = statusMove(update);
+        if (enqueue || rowsBefore.length + rowsAfter.length > 0 || !move)
+          throw new Error('an inventory check goes with a bare status move');
+        if (!ctx.capabilities.supportsDataModifyingWith || !ctx.notifyInWrite)
+          throw new Error('this store checks no inventory in a status move');
+        const intentId = lower(update.intentId);
+        return moveIfHeldFitsPostgres(db, { intentId, move, check: inventory }, ctx.notifyInWrite);
+      }
       if (enqueue) return moveWithSteps(update, { before: rowsBefore, after: rowsAfter }, enqueue);
       const rows = rowsBefore.length + rowsAfter.length;
       if (rows > 0 && ctx.capabilities.supportsDataModifyingWith && ctx.notifyInWrite)

@@ -1,6 +1,6 @@
 import { beforeAll, expect, it } from 'vitest';
 import { describeEachDialect } from '../../test/harness/database.ts';
-import { newIntent, randomAddress, randomHash } from './testing.ts';
+import { newIntent, randomAddress, randomHash, statementsDuring } from './testing.ts';
 import type { IntentStatus, Project, SolverAmounts, Store, TokenAmount } from './types.ts';
 
 const FILL = 'solver-fill';
@@ -97,6 +97,52 @@ describeEachDialect('solver inventory', ({ openStore }) => {
     expect(
       await store.solverInventory.held({ fillPurpose: FILL, chainId: 31_338, tokenAddress: usdc }),
     ).toEqual([{ chainId: 31_338, tokenAddress: usdc, amount: 500n }]);
+  });
+
+  it('moves a commit only when its fill fits, the held sum read in the move: one statement on Postgres', async () => {
+    const chainId = 31_400;
+    const token = { fillTokenAddress: weth };
+    await intent('COMMITTED', { ...token, fillAmount: BIG }, chainId);
+    await intent('EXECUTING', { ...token, fillAmount: BIG + 1n }, chainId);
+    await fill(await intent('EXECUTING', { ...token, fillAmount: BIG }, chainId), 'mined'); // landed
+    await intent('COMMITTED', { fillAmount: BIG }, chainId); // another token
+    const quoted = await intent('QUOTED', { ...token, fillAmount: BIG }, chainId);
+    // Above 2^63, and odd: not a double, summed exactly.
+    const held = 2n * BIG + 1n;
+    expect(await store.solverInventory.held({ fillPurpose: FILL, chainId, tokenAddress: weth })).toEqual([
+      { chainId, tokenAddress: weth, amount: held },
+    ]);
+    const committedAt = new Date('2041-01-01T00:00:00Z');
+    const commit = (balance: bigint) =>
+      store.intents.updateStatus({
+        intentId: quoted,
+        to: 'COMMITTED',
+        committedAt,
+        inventory: {
+          fillPurpose: FILL,
+          chainId,
+          tokenAddress: weth.toUpperCase().replace('0X', '0x'),
+          balance,
+          amount: BIG,
+        },
+      });
+    if (!store.capabilities.supportsDataModifyingWith) {
+      // SQLite reads the held amounts apart (create-solver-inventory.ts): no check in the move.
+      await expect(commit(held + BIG)).rejects.toThrow('this store checks no inventory in a status move');
+      return;
+    }
+    // One unit short: refused, nothing moved, the numbers the refusal reports.
+    const { result: refused, statements } = await statementsDuring(() => commit(held + BIG - 1n));
+    expect(statements).toHaveLength(1);
+    expect(refused).toEqual({ updated: false, status: 'QUOTED', held });
+    expect((await store.intents.getForEngine(quoted))?.committedAt).toBeNull();
+    // A balance below what is held: nothing available, refused as well.
+    expect(await commit(held - 1n)).toEqual({ updated: false, status: 'QUOTED', held });
+    // Exactly enough: committed, its fill held from now on.
+    expect(await commit(held + BIG)).toEqual({ updated: true, status: 'COMMITTED', held });
+    expect(await store.intents.getForEngine(quoted)).toMatchObject({ status: 'COMMITTED', committedAt });
+    // Again: it holds its own fill now, and a committed intent does not move (the idempotent commit).
+    expect(await commit(held + 2n * BIG)).toEqual({ updated: false, status: 'COMMITTED', held: held + BIG });
   });
 
   it('owes the solver the repayment of intents whose settle step is journaled and not done', async () => {

@@ -1,10 +1,12 @@
 /**
  * What the stored intents ask of the solver's inventory (types.ts SolverInventoryRepo). The sums are taken
  * here, in bigint: amounts are TEXT on SQLite, and an 18-decimal token's sum passes 2^63 at 10 tokens.
+ * (CommitIntent's move on Postgres sums them in SQL, as `numeric`: held-fits-postgres.ts.)
  */
-import { sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { StoreContext } from './context.ts';
 import { lower } from './rows.ts';
+import type { Database } from './schema.ts';
 import type { SolverInventoryRepo, TokenAmount } from './types.ts';
 
 /**
@@ -18,31 +20,43 @@ const LANDED = ['mined', 'failed'];
 /** Settle steps in these states have not repaid the solver yet. */
 const UNSETTLED = ['pending', 'running'];
 
+/**
+ * The intents holding the solver's inventory (`i`), of one destination chain and token when given: open, and
+ * no `fillPurpose` transaction of theirs landed. The `held` read selects their amounts; CommitIntent's move
+ * on Postgres their sum (held-fits-postgres.ts).
+ */
+export function openFills(
+  db: Kysely<Database>,
+  { fillPurpose, chainId, tokenAddress }: { fillPurpose: string; chainId?: number; tokenAddress?: string },
+) {
+  return db
+    .selectFrom('intents as i')
+    .where(OPEN_FILL)
+    .$if(chainId !== undefined, (q) => q.where('i.destination_chain_id', '=', chainId!))
+    .$if(tokenAddress !== undefined, (q) => q.where('i.fill_token_address', '=', lower(tokenAddress!)))
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('signed_transactions as s')
+            .select(sql.lit(1).as('one'))
+            .whereRef('s.intent_id', '=', 'i.intent_id')
+            .where('s.purpose', '=', fillPurpose)
+            .where('s.status', 'in', LANDED),
+        ),
+      ),
+    );
+}
+
 export function createSolverInventoryRepo(ctx: StoreContext): SolverInventoryRepo {
   const { db } = ctx;
   return {
-    async held({ fillPurpose, chainId, tokenAddress }) {
-      const rows = await db
-        .selectFrom('intents as i')
+    async held(input) {
+      const rows = await openFills(db, input)
         .select([
           'i.destination_chain_id as chainId',
           'i.fill_token_address as token',
           'i.fill_amount as amount',
         ])
-        .where(OPEN_FILL)
-        .$if(chainId !== undefined, (q) => q.where('i.destination_chain_id', '=', chainId!))
-        .$if(tokenAddress !== undefined, (q) => q.where('i.fill_token_address', '=', lower(tokenAddress!)))
-        .where(({ not, exists, selectFrom }) =>
-          not(
-            exists(
-              selectFrom('signed_transactions as s')
-                .select(sql.lit(1).as('one'))
-                .whereRef('s.intent_id', '=', 'i.intent_id')
-                .where('s.purpose', '=', fillPurpose)
-                .where('s.status', 'in', LANDED),
-            ),
-          ),
-        )
         .execute();
       return sum(rows);
     },

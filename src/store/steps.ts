@@ -40,13 +40,17 @@ export function createStepsRepo(ctx: StoreContext, deps: StepsRepoDeps): StepsRe
       return stepFromRow(row);
     },
 
-    async enqueueAll({ intentId, steps, lease }) {
+    async enqueueAll({ intentId, steps, lease, journalMark }) {
+      if (steps.length === 0 && !journalMark) return [];
+      const now = ctx.now().getTime();
+      // Postgres: the insert a completion's successors go through, which returns each with its intent's row,
+      // with the journal mark in the same statement.
+      if ((lease || journalMark) && ctx.capabilities.supportsDataModifyingWith)
+        return enqueueStepsPostgres(db, { intentId: lower(intentId), steps, lease, journalMark }, now);
+      // Elsewhere (SQLite, in the process) the mark first: the steps never run before it.
+      if (journalMark) await journalMarkUpdate(db, storedMark(journalMark, now)).execute();
       if (steps.length === 0) return [];
       const id = lower(intentId);
-      const now = ctx.now().getTime();
-      // Postgres: the insert a completion's successors go through, which returns each with its intent's row.
-      if (lease && ctx.capabilities.supportsDataModifyingWith)
-        return enqueueStepsPostgres(db, { intentId: id, steps, lease }, now);
       const rows = steps.map(({ step, runAt }) => {
         const at = runAt?.getTime() ?? now;
         return {

@@ -1,5 +1,6 @@
 /** Builders for storage tests: realistic intents without a quote engine. */
 import { randomBytes } from 'node:crypto';
+import { DefaultQueryExecutor } from 'kysely';
 import type { NewIntent } from './types.ts';
 
 export function randomHex(bytes: number): string {
@@ -27,4 +28,27 @@ export function newIntent(projectId: number, overrides: Partial<NewIntent> = {})
     quoteExpiresAt: new Date(Date.now() + 300_000),
     ...overrides,
   };
+}
+
+/**
+ * The statements the store runs through Kysely while `run` runs (BEGIN and COMMIT of a transaction are not
+ * counted): what a call costs in round trips.
+ */
+export async function statementsDuring<T>(
+  run: () => Promise<T>,
+): Promise<{ result: T; statements: string[] }> {
+  const executor = Object.getPrototypeOf(DefaultQueryExecutor.prototype) as {
+    executeQuery: (this: unknown, compiled: { sql: string }, ...rest: unknown[]) => unknown;
+  };
+  const original = executor.executeQuery;
+  const statements: string[] = [];
+  executor.executeQuery = function (this: unknown, compiled, ...rest) {
+    statements.push(compiled.sql);
+    return original.call(this, compiled, ...rest);
+  };
+  try {
+    return { result: await run(), statements };
+  } finally {
+    executor.executeQuery = original;
+  }
 }

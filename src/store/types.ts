@@ -243,6 +243,25 @@ export interface StatusUpdate {
    * steps coming back with the intent's row as the move left it.
    */
   enqueue?: { steps: readonly { step: string; runAt?: Date }[]; lease?: StepLease };
+  /**
+   * The move happens only if the fill of `inventory.amount` fits in the solver's inventory (CommitIntent):
+   * `balance - held >= amount`, `held` read in the move's own statement as SolverInventoryRepo.held reads it
+   * (summed as `numeric`), and the result says `held`. Postgres only (`supportsDataModifyingWith`); not with
+   * rows or steps.
+   */
+  inventory?: InventoryCheck;
+}
+
+/** A fill to fit in the solver's inventory of one token on one chain (StatusUpdate.inventory). */
+export interface InventoryCheck {
+  /** The journal purpose of fill transactions: a fill journaled mined or failed holds nothing more. */
+  fillPurpose: string;
+  chainId: number;
+  tokenAddress: string;
+  /** The solver's balance of the token there, read on-chain just before. */
+  balance: bigint;
+  /** What the fill takes. */
+  amount: bigint;
 }
 
 export interface StatusUpdateResult {
@@ -257,6 +276,8 @@ export interface StatusUpdateResult {
    * write's `from` statuses is not). Undefined where the store does not say.
    */
   rowsWritten?: number;
+  /** With `inventory`: what open orders hold of the token, as the move's statement read it. */
+  held?: bigint;
 }
 
 export interface SearchIntentsFilter {
@@ -490,11 +511,16 @@ export interface StepsRepo {
    * the worker to run without leasing them again, with their intent's row and journal where the store reads
    * them in the same statement (StoreCapabilities.supportsLeaseWithIntent); the rest stay pending, and a step journaled
    * before is not returned. Without `lease` nothing comes back.
+   *
+   * `journalMark`: a send's journal mark written with the steps (the fill's broadcast mark with the
+   * destination step it journals: `SendRequest.holdBroadcastMark`), in their statement on Postgres, so the
+   * steps never run before the mark; elsewhere the mark first, then the steps.
    */
   enqueueAll(input: {
     intentId: string;
     steps: readonly { step: string; runAt?: Date }[];
     lease?: StepLease;
+    journalMark?: JournalMark;
   }): Promise<LeasedStep[]>;
   /**
    * Leases up to `limit` due steps (pending, or running with an expired lease) to `owner` until

@@ -188,6 +188,57 @@ it('the steps take the intent’s journal from their lease: no read of it, and s
   );
 }, 60_000);
 
+it('the fill’s broadcast mark commits with the destination step’s enqueue, not on its own', async () => {
+  const [, beta, gamma] = f.net.chains as [TestDevnetChain, TestDevnetChain, TestDevnetChain];
+  const gammaId = gamma.entry.chainId;
+  expect(f.net.chainConfigs.find((c) => c.chainId === gammaId)?.destinationBehindFill).toBe(true);
+  const { intentId, plan } = await f.commit(usdcRequest(f.net, beta, gamma, '15'));
+  // The journal's broadcast marks written on their own, and the marks that rode with an enqueue.
+  const markedAlone: string[] = [];
+  const enqueuedWith: { steps: string[]; mark: string | undefined }[] = [];
+  const store: Store = {
+    ...f.store,
+    signedTransactions: {
+      ...f.store.signedTransactions,
+      markBroadcast(mark) {
+        markedAlone.push(mark.hash.toLowerCase());
+        return f.store.signedTransactions.markBroadcast(mark);
+      },
+    },
+    steps: {
+      ...f.store.steps,
+      async enqueueAll(input) {
+        const leased = await f.store.steps.enqueueAll(input);
+        if (input.intentId === intentId) {
+          // Written with the steps: the row is broadcast when they are journaled.
+          const fill = input.journalMark
+            ? await f.store.signedTransactions.findByHash(input.journalMark.hash)
+            : undefined;
+          expect(fill?.status ?? 'none').not.toBe('signed');
+          enqueuedWith.push({ steps: input.steps.map((s) => s.step), mark: input.journalMark?.hash });
+        }
+        return leased;
+      },
+    },
+  };
+  const engine = await f.startEngine({ store });
+  await engine.requestExecution({ intentId, depositTransactionHash: await f.deposit(plan) });
+  expect((await f.waitForStatus(intentId, ['SUCCEEDED', 'FAILED', 'REFUNDED'])).status).toBe('SUCCEEDED');
+  await f.waitForStep(intentId, 'settle');
+  const fill = (await f.store.signedTransactions.listForIntent(intentId)).find(
+    (t) => t.purpose === 'solver-fill',
+  );
+  expect(fill).toMatchObject({ status: 'mined' });
+  expect(enqueuedWith).toContainEqual({ steps: ['destination'], mark: fill?.hash });
+  expect(markedAlone).not.toContain(fill?.hash.toLowerCase());
+  // The destination step journaled no earlier than the fill's broadcast mark (one statement: the same time).
+  const destination = (await f.store.steps.list(intentId)).find((s) => s.step === 'destination');
+  expect(fill?.broadcastAt).toBeInstanceOf(Date);
+  expect(destination?.createdAt.getTime()).toBeGreaterThanOrEqual(fill!.broadcastAt!.getTime());
+  expect(destination?.state).toBe('done');
+  await engine.stop();
+}, 60_000);
+
 it('a destination call that reverts: the rows and REFUNDED in one statement, their events in receipt order', async () => {
   const [, beta, gamma] = f.net.chains as [TestDevnetChain, TestDevnetChain, TestDevnetChain];
   const vault = gamma.entry.contracts.usdcVault! as Address;

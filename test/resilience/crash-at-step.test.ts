@@ -36,6 +36,8 @@ const CRASH_POINTS = [
   'origin-execute:broadcast',
   'origin-execute:mined',
   'solver-fill:signed',
+  // The fill is in the pool, its broadcast mark held for the destination step's enqueue and not written.
+  'solver-fill:sent',
   'solver-fill:broadcast',
   // The fill is mined, its mark held for the fill step's completion and not yet written.
   'solver-fill:mined',

@@ -3,10 +3,11 @@
  * DestinationSettler. Idempotent: an order already filled is not filled again (fillStatus is read first),
  * and a journaled fill is resumed. The solver approves the settler once per token (max allowance).
  */
-import { type Address, encodeFunctionData, erc20Abi, maxUint256, type PublicClient } from 'viem';
+import { type Address, encodeFunctionData, erc20Abi, type Hex, maxUint256, type PublicClient } from 'viem';
 import type { SendStage } from '../../chains/create-transaction-sender.ts';
 import { RetryLaterError } from '../../chains/errors.ts';
 import { withChainErrors } from '../../chains/map-chain-error.ts';
+import type { JournalMark } from '../../chains/transaction-journal.ts';
 import { encodeFill } from '../../contracts/calldata.ts';
 import { FillStatus } from '../../contracts/types.ts';
 import { isTerminal } from '../../store/statuses.ts';
@@ -55,10 +56,13 @@ export const fillStep: StepDefinition = {
       // The destination execution can go out right behind the fill, into the same block (see the
       // destination step): it is journaled once the fill is in the pool, not once the fill is deep enough.
       // Settlement waits for the completion (it needs the fill at depth). A chain with the switch off
-      // journals it with settlement: no step polls a fill that is only in the pool.
-      onStage: async (stage: SendStage) => {
+      // journals it with settlement: no step polls a fill that is only in the pool. With the switch on, the
+      // fill's broadcast mark is written with the destination step (one statement on Postgres): the sender
+      // hands it over instead of writing it.
+      holdBroadcastMark: dest.config.destinationBehindFill === true,
+      onStage: async (stage: SendStage, _hash: Hex, mark?: JournalMark) => {
         if (stage === 'broadcast' && dest.config.destinationBehindFill)
-          await ctx.enqueue(intent.intentId, 'destination');
+          await ctx.enqueue(intent.intentId, 'destination', undefined, mark);
       },
     };
     // Independent reads in one round trip: the clock and the inventory only matter on the first attempt

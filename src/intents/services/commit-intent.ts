@@ -6,7 +6,7 @@
  * stays QUOTED.
  * Committing again is idempotent: the same intentId comes back, the window is not extended.
  */
-import type { IntentRecord } from '../../store/types.ts';
+import type { IntentRecord, InventoryCheck } from '../../store/types.ts';
 import { IntentChangedError, IntentNotFoundError, QuoteExpiredError, WrongStatusError } from '../errors.ts';
 import { decodePlan } from '../plan-codec.ts';
 import { firstDifference } from './compare-intent.ts';
@@ -32,13 +32,15 @@ export function createCommitIntent(deps: IntentServicesDeps, now: () => Date): I
     const at = now();
     if (at.getTime() >= record.quoteExpiresAt.getTime())
       throw new QuoteExpiredError(record.quoteExpiresAt, at);
-    const commit = () =>
+    // With the inventory's check where the store makes it in the move (Postgres: one statement).
+    const commit = (inventory?: InventoryCheck) =>
       store.intents.updateStatus({
         intentId,
         to: 'COMMITTED',
         at,
         committedAt: at,
         executeDeadline: new Date(at.getTime() + EXECUTE_WINDOW_MS),
+        ...(inventory && { inventory }),
       });
     const fill = fillOf(record);
     const moved =
@@ -46,7 +48,7 @@ export function createCommitIntent(deps: IntentServicesDeps, now: () => Date): I
         ? await deps.inventory.reserve(fill, commit).catch((error: unknown) => {
             throw refusalOfPlan(error);
           })
-        : await commit();
+        : await commit(undefined);
     // A racing commit of the same intent got there first: that is the idempotent case.
     if (!moved.updated && moved.status !== 'COMMITTED') {
       throw new WrongStatusError(
