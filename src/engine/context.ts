@@ -12,7 +12,6 @@ import type {
   IntentRecord,
   IntentStatus,
   RowAdvance,
-  SignedTransaction,
   StatusUpdate,
   StatusUpdateResult,
   Store,
@@ -83,12 +82,6 @@ export interface RefundTiming {
 export interface StepInput {
   intent: IntentRecord;
   plan: ExecutionPlan;
-  /**
-   * The intent's signed-transaction journal as the statement that leased the step read it (Postgres:
-   * LeasedStep.journal), for the steps that read it at the start of a run to take instead of reading
-   * (src/engine/journal.ts). Absent (SQLite, a step run without a lease): read it.
-   */
-  journal?: readonly SignedTransaction[];
 }
 
 export type StepResult =

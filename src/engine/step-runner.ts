@@ -186,8 +186,7 @@ export function createStepRunner(ctx: EngineContext, options: StepRunnerOptions)
         log.info('step skipped: the intent is terminal', { status: intent.status });
         return;
       }
-      // The intent's journal read by the same statement (Postgres), for the steps that read it first thing.
-      input = { intent, plan: plans.load(intent), ...(step.journal && { journal: step.journal }) };
+      input = { intent, plan: plans.load(intent) };
       const result = await definition.run(ctx, input);
       ran(result.kind);
       if (result.kind === 'wait') {

@@ -7,12 +7,11 @@
  * As in the transaction it replaces, the successors are journaled whether or not the step was still leased
  * to the caller (`done` says which), a successor journaled before is left as it is and not returned, and the
  * steps due now come before the later ones, so a step in both is journaled as due now. Each successor leased
- * to the caller comes with its intent's row and journal, as the step lease's do, the journal with the marks
- * this statement writes applied (lease-with-intent-postgres.ts, journalColumn).
+ * to the caller comes with its intent's row, as the step lease's do.
  *
  * The engine's enqueue with a lease (StepsRepo.enqueueAll) goes through the same insert, with no step to mark
- * done: the steps it leases come back with their intent's row and journal too. So does a status move's
- * (ExecuteIntent's steps, move-with-steps-postgres.ts: `insertedEntry`).
+ * done: the steps it leases come back with their intent's row too. So does a status move's (ExecuteIntent's
+ * steps, move-with-steps-postgres.ts: `insertedEntry`).
  *
  * A receipt row given with the completion (`row`: the step's last write, e.g. origin SUCCEEDED) moves in the
  * same statement, with its NOTIFY when it moved: the step's end and its row commit together, and the next
@@ -26,7 +25,7 @@ import { type Kysely, sql } from 'kysely';
 import type { JournalMark } from '../chains/transaction-journal.ts';
 import type { WriteNotifications } from './intent-events-postgres.ts';
 import { statusMoveWith } from './intents.ts';
-import { journalColumn, leasedStepFromRow, prefixedIntentColumns } from './lease-with-intent-postgres.ts';
+import { leasedStepFromRow, prefixedIntentColumns } from './lease-with-intent-postgres.ts';
 import { lower } from './rows.ts';
 import type { Database, IntentStepRow } from './schema.ts';
 import { journalMarkEntry } from './signed-transactions.ts';
@@ -178,13 +177,6 @@ async function journalSteps(
 ), `
     : sql``;
   const doneColumn = done ? sql`, (select count(*) from "done")::int as "done"` : sql``;
-  // A leased successor's journal with the marks this statement writes applied: the table read here is the
-  // snapshot from before them (settle, leased by the fill's completion, must see the fill `mined`).
-  const journal = journalColumn('i', [
-    ...(input.journalMark ? ['step_marked'] : []),
-    ...(row?.journalMark ? ['marked'] : []),
-    ...(ended?.marks ?? []),
-  ]);
   const { rows } = await sql<
     IntentStepRow &
       Record<string, unknown> & {
@@ -194,7 +186,7 @@ async function journalSteps(
         end_written?: number;
       }
   >`with ${mark}${moved}${endEntries}${markDone}${insertedEntry(input.intentId, successors, now)}
-select "inserted".*, ${sql.join(prefixedIntentColumns('i'))}, ${journal}${doneColumn}${movedColumns}${endColumns}
+select "inserted".*, ${sql.join(prefixedIntentColumns('i'))}${doneColumn}${movedColumns}${endColumns}
 from (select 1) as "one" left join "inserted" on true
   left join "intents" as "i" on "i"."intent_id" = "inserted"."intent_id" and "inserted"."state" = 'running'`.execute(
     db,

@@ -350,8 +350,7 @@ function statusMoveQuery(db: Kysely<Database>, update: StatusMove, at: number) {
  * marks, then the rows before, the move (`moved`) and the rows after, in that order (orderedParts). Beside
  * the entries, the select's expressions: `status` the status moved to (null when it did not move), `written`
  * how many rows moved, `notify` the intent's NOTIFY, sent when either moved. Undefined when no status may
- * move to `update.to`. `marks` names the entries that write journal marks (their RETURNING is the rows as
- * written). updateStatus runs it alone; a step's completion with its own entries beside it
+ * move to `update.to`. updateStatus runs it alone; a step's completion with its own entries beside it
  * (complete-step-postgres.ts).
  */
 export function statusMoveWith(
@@ -366,18 +365,15 @@ export function statusMoveWith(
   const intentId = lower(update.intentId);
   const parts = orderedParts(db, move, rows, now);
   // A row's journal mark (a send's mined mark held for its last row) is written whether or not it moves.
-  const markNames = [...rows.before, ...rows.after].flatMap((row, i) =>
-    row.journalMark ? [{ name: `marked_${i}`, mark: row.journalMark }] : [],
+  const marks = [...rows.before, ...rows.after].flatMap((row, i) =>
+    row.journalMark ? [journalMarkEntry(db, `marked_${i}`, row.journalMark, now)] : [],
   );
-  const marks = markNames.map(({ name, mark }) => journalMarkEntry(db, name, mark, now));
   const counts = parts
     .filter((part) => part.name !== 'moved')
     .map((part) => sql`(select count(*) from ${sql.table(part.name)})`);
   const written = counts.length > 0 ? sql`(${sql.join(counts, sql` + `)})::int` : sql`0`;
   return {
     entries: [...marks, ...parts.map((part) => sql`${sql.table(part.name)} as (${part.query})`)],
-    /** The entries that write journal marks (`update signed_transactions … returning *`), by name. */
-    marks: markNames.map(({ name }) => name),
     status: sql`(select "status" from "moved")`,
     written,
     notify: sql`(select pg_notify(${sql.lit(inWrite.changeChannel)}, ${inWrite.changePayload(intentId)})

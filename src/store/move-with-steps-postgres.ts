@@ -8,14 +8,13 @@
  * As with the two writes it replaces, the steps are journaled whether or not the status moved, a step
  * journaled before is left as it is and not returned, and the NOTIFY is sent when the status or a row moved.
  * A step leased here comes with its intent's row as the move left it (status EXECUTING), not the statement's
- * snapshot from before the move, so the worker runs it at once on what is stored; and with its intent's
- * journal, the rows' journal marks applied (lease-with-intent-postgres.ts, journalColumn).
+ * snapshot from before the move, so the worker runs it at once on what is stored.
  */
 import { type Compilable, type Kysely, sql } from 'kysely';
 import type { Successor } from './complete-step-postgres.ts';
 import { insertedEntry } from './complete-step-postgres.ts';
 import type { WriteNotifications } from './intent-events-postgres.ts';
-import { journalColumn, leasedStepFromRow, prefixedIntentColumns } from './lease-with-intent-postgres.ts';
+import { leasedStepFromRow, prefixedIntentColumns } from './lease-with-intent-postgres.ts';
 import type { Database, IntentStepRow } from './schema.ts';
 import { journalMarkEntry } from './signed-transactions.ts';
 import type { IntentStatus, RowAdvance, StatusUpdateResult } from './types.ts';
@@ -36,10 +35,9 @@ export async function moveWithStepsPostgres(
 ): Promise<StatusUpdateResult & { leased: NonNullable<StatusUpdateResult['leased']>; rowsWritten: number }> {
   const { intentId, parts, rows, successors } = input;
   // A row's journal mark (a send's mined mark held for its last row) is written whether or not it moves.
-  const markNames = rows.flatMap((row, i) =>
-    row.journalMark ? [{ name: `marked_${i}`, mark: row.journalMark }] : [],
+  const marks = rows.flatMap((row, i) =>
+    row.journalMark ? [journalMarkEntry(db, `marked_${i}`, row.journalMark, now)] : [],
   );
-  const marks = markNames.map(({ name, mark }) => journalMarkEntry(db, name, mark, now));
   const rowParts = parts.filter((part) => part.name !== 'moved');
   const written =
     rowParts.length === 0
@@ -67,10 +65,6 @@ export async function moveWithStepsPostgres(
 )`,
   ])}
 select "inserted".*, ${sql.join(prefixedIntentColumns('i'))},
-  ${journalColumn(
-    'i',
-    markNames.map(({ name }) => name),
-  )},
   (select "status" from "moved") as "moved_status", (select "status" from "intent") as "status",
   (${written})::int as "written",
   (select pg_notify(${sql.lit(inWrite.changeChannel)}, ${inWrite.changePayload(intentId)})

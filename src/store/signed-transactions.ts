@@ -54,20 +54,13 @@ export function journalMarkUpdate(db: Kysely<Database>, mark: StoredMark) {
     .where('hash', '=', mark.hash);
 }
 
-/**
- * `journalMarkUpdate` as the part `name` of an enclosing data-modifying WITH (`name as (update … returning *)`):
- * the rows it returns are the rows as written, which the rest of the statement cannot read from the table
- * (its snapshot is from before), e.g. a leased step's journal (lease-with-intent-postgres.ts, journalColumn).
- */
+/** `journalMarkUpdate` as the part `name` of an enclosing data-modifying WITH (`name as (update …)`). */
 export function journalMarkEntry(db: Kysely<Database>, name: string, mark: JournalMark, now: number) {
-  return sql`${sql.table(name)} as (${journalMarkUpdate(db, storedMark(mark, now)).returningAll()})`;
+  return sql`${sql.table(name)} as (${journalMarkUpdate(db, storedMark(mark, now))})`;
 }
 
-/**
- * The shared row mapping plus where the transaction was mined (migration 0004): listForIntent's, and the
- * journal a leased step comes with on Postgres (lease-with-intent-postgres.ts).
- */
-export function signedTransactionOfRow(row: SignedTransactionRow): SignedTransaction {
+/** The shared row mapping plus where the transaction was mined (migration 0004). */
+function fromRow(row: SignedTransactionRow): SignedTransaction {
   const minedBlock =
     row.mined_block === null || row.mined_block === undefined ? null : Number(row.mined_block);
   return { ...signedTransactionFromRow(row), minedBlock, minedIndex: row.mined_index ?? null };
@@ -118,7 +111,7 @@ export function createSignedTransactionsRepo(
         })
         .returningAll()
         .executeTakeFirstOrThrow();
-      return signedTransactionOfRow(row);
+      return fromRow(row);
     });
     // After the commit, as a step writing it itself would: the row must never name an unrecorded hash.
     if (input.withRecord) await deps.advanceRow(input.withRecord(recorded.hash));
@@ -129,7 +122,7 @@ export function createSignedTransactionsRepo(
     ? createPgAllocateAndRecord({
         db,
         now: () => ctx.now().getTime(),
-        fromRow: signedTransactionOfRow,
+        fromRow,
         fallback: allocateInTransaction,
         notifications: ctx.notifyInWrite,
       })
@@ -156,7 +149,7 @@ export function createSignedTransactionsRepo(
         })
         .returningAll()
         .executeTakeFirstOrThrow();
-      return signedTransactionOfRow(row);
+      return fromRow(row);
     },
 
     async markBroadcast(mark) {
@@ -196,7 +189,7 @@ export function createSignedTransactionsRepo(
         .selectAll()
         .where('hash', '=', lower(hash))
         .executeTakeFirst();
-      return row && signedTransactionOfRow(row);
+      return row && fromRow(row);
     },
 
     async listUnconfirmed(filter = {}) {
@@ -212,7 +205,7 @@ export function createSignedTransactionsRepo(
         .orderBy('nonce')
         .orderBy('id')
         .execute();
-      return rows.map(signedTransactionOfRow);
+      return rows.map(fromRow);
     },
 
     async listAtNonces({ chainId, fromAddress, fromNonce, belowNonce }) {
@@ -226,11 +219,11 @@ export function createSignedTransactionsRepo(
         .orderBy('nonce')
         .orderBy('id')
         .execute();
-      return rows.map(signedTransactionOfRow);
+      return rows.map(fromRow);
     },
 
     async listForIntent(intentId) {
-      return (await listOfIntent(lower(intentId))).map(signedTransactionOfRow);
+      return (await listOfIntent(lower(intentId))).map(fromRow);
     },
   };
 }

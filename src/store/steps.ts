@@ -9,7 +9,7 @@ import type { Kysely } from 'kysely';
 import { compileByShape, compileOnce } from './compiled-query.ts';
 import { completeStepPostgres, enqueueStepsPostgres } from './complete-step-postgres.ts';
 import type { StoreContext } from './context.ts';
-import { journalColumn, leasedStepFromRow, prefixedIntentColumns } from './lease-with-intent-postgres.ts';
+import { leasedStepFromRow, prefixedIntentColumns } from './lease-with-intent-postgres.ts';
 import { lower, stepFromRow } from './rows.ts';
 import type { Database, IntentStepRow } from './schema.ts';
 import { journalMarkUpdate, storedMark } from './signed-transactions.ts';
@@ -320,15 +320,13 @@ function compileStatements({ db, capabilities }: StoreContext) {
         .where('id', 'in', due)
         .returningAll();
       if (!capabilities.supportsLeaseWithIntent) return lease.compile();
-      // Each leased step's intent row and journal from the same statement (lease-with-intent-postgres.ts):
-      // the statement writes no journal row, so its snapshot is the journal as a read just after would be.
+      // Each leased step's intent row from the same statement (lease-with-intent-postgres.ts).
       return db
         .with('leased', () => lease)
         .selectFrom('leased')
         .leftJoin('intents as i', 'i.intent_id', 'leased.intent_id')
         .selectAll('leased')
         .select(prefixedIntentColumns('i'))
-        .select(journalColumn('i'))
         .compile();
     }),
 

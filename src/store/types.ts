@@ -58,9 +58,8 @@ export interface StoreCapabilities {
   /** Rows of another table as a JSON array in one column (`json_agg`), so a parent and its children are one read. */
   readonly supportsJsonAggregation: boolean;
   /**
-   * The step lease, and the completion that leases successors, return each leased step's intent row and
-   * the intent's signed-transaction journal from the same statement (LeasedStep.intent, LeasedStep.journal),
-   * so the step runner and the steps do not read them again.
+   * The step lease, and the completion that leases successors, return each leased step's intent row from
+   * the same statement (LeasedStep.intent), so the step runner does not read it again.
    */
   readonly supportsLeaseWithIntent: boolean;
   /**
@@ -484,14 +483,12 @@ export interface IntentStep {
 }
 
 /**
- * A step leased to a worker. `intent` is its intent's row (as IntentsRepo.getForEngine maps it), and
- * `journal` its intent's signed transactions (as SignedTransactionsRepo.listForIntent gives them: id order),
- * read by the statement that took the lease when the store can (StoreCapabilities.supportsLeaseWithIntent),
- * with any journal mark that statement wrote applied; absent, the caller reads them.
+ * A step leased to a worker. `intent` is its intent's row (as IntentsRepo.getForEngine maps it), read by the
+ * statement that took the lease when the store can (StoreCapabilities.supportsLeaseWithIntent); absent,
+ * the caller reads it.
  */
 export interface LeasedStep extends IntentStep {
   intent?: IntentRecord;
-  journal?: SignedTransaction[];
 }
 
 /** A lease a worker takes on the steps it journals: they run at once, in its process. */
@@ -508,8 +505,8 @@ export interface StepsRepo {
    * Journals several steps of one intent in one statement (each at its `runAt`, default now); a step already
    * journaled is left as it is. With `lease` the steps due now (no `runAt`, or one not in the future) are
    * journaled leased to `lease.owner` (running, one attempt counted, until now + leaseMs) and come back, for
-   * the worker to run without leasing them again, with their intent's row and journal where the store reads
-   * them in the same statement (StoreCapabilities.supportsLeaseWithIntent); the rest stay pending, and a step journaled
+   * the worker to run without leasing them again, with their intent's row where the store reads it in the
+   * same statement (StoreCapabilities.supportsLeaseWithIntent); the rest stay pending, and a step journaled
    * before is not returned. Without `lease` nothing comes back.
    *
    * `journalMark`: a send's journal mark written with the steps (the fill's broadcast mark with the

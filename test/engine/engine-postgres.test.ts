@@ -6,7 +6,7 @@ import { type Address, encodeFunctionData, erc20Abi } from 'viem';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { accruingVaultAbi } from '../../src/contracts/abis.generated.ts';
 import { AMOUNT_PLACEHOLDER } from '../../src/intents/plan/constants.ts';
-import type { IntentEventRecord, LeasedStep, SignedTransaction, Store } from '../../src/store/types.ts';
+import type { IntentEventRecord, Store } from '../../src/store/types.ts';
 import type { TestDevnetChain } from '../harness/devnet.ts';
 import {
   type EngineFixture,
@@ -119,73 +119,6 @@ it('the fill’s mined mark and the destination’s end commit with their steps�
   expect(fill?.minedBlock).toBeGreaterThan(0);
   expect(markedAlone).not.toContain(fill?.hash.toLowerCase());
   await engine.stop();
-}, 60_000);
-
-it('the steps take the intent’s journal from their lease: no read of it, and settlement sees the fill mined', async () => {
-  const [, beta, gamma] = f.net.chains as [TestDevnetChain, TestDevnetChain, TestDevnetChain];
-  const { intentId, plan } = await f.commit(usdcRequest(f.net, beta, gamma, '15'));
-  // The store as the engine uses it, noting the journal reads of this intent and each leased step's journal.
-  const reads: string[] = [];
-  const handed = new Map<string, SignedTransaction[] | undefined>();
-  const note = <T extends LeasedStep[] | undefined>(leased: T): T => {
-    for (const step of leased ?? []) if (step.intentId === intentId) handed.set(step.step, step.journal);
-    return leased;
-  };
-  const store: Store = {
-    ...f.store,
-    signedTransactions: {
-      ...f.store.signedTransactions,
-      listForIntent(id) {
-        if (id.toLowerCase() === intentId.toLowerCase()) reads.push(new Error().stack ?? '');
-        return f.store.signedTransactions.listForIntent(id);
-      },
-    },
-    intents: {
-      ...f.store.intents,
-      async updateStatus(update) {
-        const result = await f.store.intents.updateStatus(update);
-        note(result.leased);
-        return result;
-      },
-    },
-    steps: {
-      ...f.store.steps,
-      async leaseDue(input) {
-        return note(await f.store.steps.leaseDue(input));
-      },
-      async enqueueAll(input) {
-        return note(await f.store.steps.enqueueAll(input));
-      },
-      async complete(input) {
-        const result = await f.store.steps.complete(input);
-        note(result.leased);
-        return result;
-      },
-    },
-  };
-  const engine = await f.startEngine({ store });
-  await engine.requestExecution({ intentId, depositTransactionHash: await f.deposit(plan) });
-  expect((await f.waitForStatus(intentId, ['SUCCEEDED', 'FAILED', 'REFUNDED'])).status).toBe('SUCCEEDED');
-  await f.waitForStep(intentId, 'settle');
-  await engine.stop();
-  expect(reads).toEqual([]);
-  expect([...handed.keys()]).toEqual(expect.arrayContaining(['origin', 'fill', 'destination', 'settle']));
-  for (const journal of handed.values()) expect(journal).toBeInstanceOf(Array);
-  const journal = await f.store.signedTransactions.listForIntent(intentId);
-  const fill = journal.find((t) => t.purpose === 'solver-fill');
-  // Settle, leased by the fill's completion (which writes the fill's mined mark in the same statement), got
-  // the fill as the journal holds it now: mined, with its block.
-  expect(fill).toMatchObject({ status: 'mined' });
-  const settle = handed.get('settle')!;
-  expect(settle.find((t) => t.purpose === 'solver-fill')).toEqual(fill);
-  expect(settle.find((t) => t.purpose === 'origin-execute')).toEqual(
-    journal.find((t) => t.purpose === 'origin-execute'),
-  );
-  // The fill step ran on an empty journal; the destination's had the fill in it, sent (or mined).
-  expect(handed.get('fill')?.filter((t) => t.purpose === 'solver-fill')).toEqual([]);
-  expect(['broadcast', 'mined']).toContain(
-    handed.get('destination')?.find((t) => t.purpose === 'solver-fill')?.status,
-  );
 }, 60_000);
 
 it('the fill’s broadcast mark commits with the destination step’s enqueue, not on its own', async () => {

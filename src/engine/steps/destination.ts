@@ -26,7 +26,6 @@ import {
 import { FILL_ABSENT_RECHECK_MS, FILL_LANDING_RECHECK_MS } from '../constants.ts';
 import type { EngineContext, StepDefinition, StepInput, StepResult } from '../context.ts';
 import { AccountCancelledError, UnexpectedOutcomeError } from '../errors.ts';
-import { intentJournal } from '../journal.ts';
 import { rowAdvance, rowStages, writeRow } from '../receipts.ts';
 import { FILL_PURPOSE } from './fill.ts';
 
@@ -69,14 +68,13 @@ export const destinationStep: StepDefinition = {
       purpose: DESTINATION_EARLY_PURPOSE,
     };
     // One read of the intent's journal for the execution, the early execution and the fill; taken before the
-    // balance read below, so a fill that lands in between shows as funded, never as a fill gone missing. On
-    // Postgres it comes with the lease (src/engine/journal.ts), which is earlier still: the same holds.
+    // balance read below, so a fill that lands in between shows as funded, never as a fill gone missing.
     const [journal, state] = await Promise.all([
-      intentJournal(ctx, input),
+      ctx.store.signedTransactions.listForIntent(intent.intentId),
       readAccountState(client, d.address),
     ]);
-    const onChain = (purpose: string, rows = journal) =>
-      rows.filter((t) => t.purpose === purpose && t.chainId === request.chainId);
+    const onChain = (purpose: string) =>
+      journal.filter((t) => t.purpose === purpose && t.chainId === request.chainId);
     const journaled = onChain(DESTINATION_PURPOSE);
     const journaledEarly = onChain(DESTINATION_EARLY_PURPOSE);
     const obtained = await obtainExecution(ctx, input, {
@@ -86,15 +84,6 @@ export const destinationStep: StepDefinition = {
       journaled,
       journaledEarly,
       fill: onChain(FILL_PURPOSE).at(-1)?.status,
-      // A journal taken with the lease that shows no fill in the pool is read again before the step waits
-      // for one (FILL_ABSENT_RECHECK_MS): the fill step's broadcast mark commits beside the statement that
-      // leases this step (the fill's enqueue, issued right after it), and a mark that did not make that
-      // statement's snapshot (another connection) must not cost the wait.
-      ...(input.journal && {
-        readFill: async () =>
-          onChain(FILL_PURPOSE, await ctx.store.signedTransactions.listForIntent(intent.intentId)).at(-1)
-            ?.status,
-      }),
       state,
       behindFill,
     });
@@ -177,8 +166,6 @@ async function obtainExecution(
     journaledEarly: readonly unknown[];
     /** The status of the intent's newest journaled fill, if any. */
     fill: string | undefined;
-    /** Reads that status again: given when `fill` is from the journal taken with the lease. */
-    readFill?: () => Promise<string | undefined>;
     state: Awaited<ReturnType<typeof readAccountState>>;
     /** The chain's `destinationBehindFill`: whether an early execution may be sent. */
     behindFill: boolean;
@@ -206,12 +193,11 @@ async function obtainExecution(
     const receipt = await receiptOf(client, hash);
     return sent({ hash, receipt, minedAt: await minedAt(client, receipt) });
   }
-  let { fill } = known;
+  const { fill } = known;
   // A fill recorded as mined funded the account (the simulation below would catch anything else): no read.
   const funded =
     fill === 'mined' || (await balanceAt(client, d.intent.depositToken, d.address)) >= d.intent.depositAmount;
   if (funded) return sent(await ctx.sender.sendOnce(request));
-  if (fill !== 'broadcast' && known.readFill) fill = await known.readFill();
   const behind = await sendBehindFill(ctx, input.plan, early, {
     fill,
     // At most one early execution per intent, and none on a chain with the switch off.

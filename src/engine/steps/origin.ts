@@ -26,7 +26,6 @@ import {
   recordGaslessDeposit,
   recordGaslessNotRelayed,
 } from '../gasless/index.ts';
-import { journaledFor } from '../journal.ts';
 import { rowAdvance, rowStages, writeRow } from '../receipts.ts';
 
 export const ORIGIN_PURPOSE = 'origin-execute';
@@ -115,7 +114,7 @@ function rememberOrder(
 
 async function executeOnce(
   ctx: EngineContext,
-  input: StepInput,
+  { intent, plan }: StepInput,
   base: { chainId: number; fromAddress: string; toAddress: string },
   gasless: DepositIntentEntry | undefined,
 ): Promise<{
@@ -125,7 +124,6 @@ async function executeOnce(
   /** The journal's mined mark, held for the SUCCEEDED row the completion carries (rowStages). */
   minedMark?: JournalMark | undefined;
 }> {
-  const { intent, plan } = input;
   const o = plan.origin.intent;
   const { client, config } = ctx.chain(o.chainId);
   const data = encodeDeployIfNeededAndExecute(o, await depositAuthData(ctx, { intent, plan }, gasless));
@@ -151,8 +149,7 @@ async function executeOnce(
   };
   // Independent reads in one round trip; the clock is only used on the first attempt (no journal yet).
   const [journaled, state, now] = await Promise.all([
-    // Taken with the lease on Postgres (src/engine/journal.ts): no read.
-    journaledFor(ctx, input, request),
+    ctx.sender.journaled({ ...request }),
     readAccountState(client, plan.origin.address),
     recentChainNow(ctx, o.chainId),
   ]);

@@ -14,7 +14,6 @@ import { OrderStatus } from '../../contracts/types.ts';
 import type { EngineContext, StepDefinition } from '../context.ts';
 import { UnexpectedOutcomeError } from '../errors.ts';
 import { isRetryable } from '../is-retryable.ts';
-import { intentJournal } from '../journal.ts';
 import { FILL_PURPOSE } from './fill.ts';
 import { loadOrder } from './load-order.ts';
 
@@ -30,10 +29,8 @@ export const settleStep: StepDefinition = {
     const dest = ctx.chain(order.destChainId);
     const settler = origin.config.contracts.originSettler;
     // One read of the intent's journal for its settle and its fill: the fill step journals settlement as it
-    // completes, so its rows are final by now, and only this step (its lease held) journals a settle. On
-    // Postgres it comes with the lease (src/engine/journal.ts), with the fill's mined mark its completion
-    // wrote applied when that completion leased this step.
-    const rows = await intentJournal(ctx, input);
+    // completes, so its rows are final by now, and only this step (its lease held) journals a settle.
+    const rows = await ctx.store.signedTransactions.listForIntent(intent.intentId);
     const journaled = rows.filter((t) => t.purpose === SETTLE_PURPOSE && t.chainId === origin.config.chainId);
     const isOver = () => orderOver(ctx, origin.client, settler, orderId);
     if (journaled.length === 0 && (await isOver())) return { kind: 'done', next: [] };
