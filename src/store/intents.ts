@@ -1,5 +1,12 @@
 /** Intents: insert, scoped reads, forward-only status moves, receipts. */
-import { type Compilable, type Kysely, sql, type UpdateQueryBuilder, type UpdateResult } from 'kysely';
+import {
+  type Compilable,
+  type Kysely,
+  type RawBuilder,
+  sql,
+  type UpdateQueryBuilder,
+  type UpdateResult,
+} from 'kysely';
 import { type CompiledInsert, compiledInsert, compileOnce } from './compiled-query.ts';
 import { enqueuedSuccessors } from './complete-step-postgres.ts';
 import type { StoreContext } from './context.ts';
@@ -154,15 +161,17 @@ select ${statement.status} as "status", ${statement.written} as "written", ${sta
     rows: { before: readonly RowAdvance[]; after: readonly RowAdvance[] },
     enqueue: NonNullable<StatusUpdate['enqueue']>,
   ): Promise<StatusUpdateResult> => {
-    const move = ctx.capabilities.supportsDataModifyingWith ? statusMove(update) : undefined;
-    if (move && ctx.notifyInWrite) {
-      const now = ctx.now().getTime();
+    const now = ctx.now().getTime();
+    const statement =
+      ctx.capabilities.supportsDataModifyingWith && ctx.notifyInWrite
+        ? statusMoveWith(db, update, rows, now, ctx.notifyInWrite, 'row')
+        : undefined;
+    if (statement && ctx.notifyInWrite) {
       return moveWithStepsPostgres(
         db,
         {
           intentId: lower(update.intentId),
-          parts: orderedParts(db, move, rows, now, 'row'),
-          rows: [...rows.before, ...rows.after],
+          statement,
           successors: enqueuedSuccessors(enqueue.steps, enqueue.lease, now),
         },
         now,
@@ -345,6 +354,14 @@ function statusMoveQuery(db: Kysely<Database>, update: StatusMove, at: number) {
     .where('status', 'in', allowedFrom);
 }
 
+/** statusMoveWith's WITH entries and the select's expressions that go with them. */
+export interface StatusMoveStatement {
+  entries: RawBuilder<unknown>[];
+  status: RawBuilder<unknown>;
+  written: RawBuilder<unknown>;
+  notify: RawBuilder<unknown>;
+}
+
 /**
  * A status move with its receipt rows as the entries of one data-modifying WITH (Postgres): the rows' journal
  * marks, then the rows before, the move (`moved`) and the rows after, in that order (orderedParts). Beside
@@ -359,11 +376,13 @@ export function statusMoveWith(
   rows: { before: readonly RowAdvance[]; after: readonly RowAdvance[] },
   now: number,
   inWrite: WriteNotifications,
-) {
+  /** What `moved` returns: the status, or (a move with steps, move-with-steps-postgres.ts) the whole row. */
+  returning: 'status' | 'row' = 'status',
+): StatusMoveStatement | undefined {
   const move = statusMoveQuery(db, update, update.at?.getTime() ?? now);
   if (!move) return undefined;
   const intentId = lower(update.intentId);
-  const parts = orderedParts(db, move, rows, now);
+  const parts = orderedParts(db, move, rows, now, returning);
   // A row's journal mark (a send's mined mark held for its last row) is written whether or not it moves.
   const marks = [...rows.before, ...rows.after].flatMap((row, i) =>
     row.journalMark ? [journalMarkEntry(db, `marked_${i}`, row.journalMark, now)] : [],

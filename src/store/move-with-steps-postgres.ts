@@ -10,42 +10,28 @@
  * A step leased here comes with its intent's row as the move left it (status EXECUTING), not the statement's
  * snapshot from before the move, so the worker runs it at once on what is stored.
  */
-import { type Compilable, type Kysely, sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Successor } from './complete-step-postgres.ts';
 import { insertedEntry } from './complete-step-postgres.ts';
 import type { WriteNotifications } from './intent-events-postgres.ts';
+import type { StatusMoveStatement } from './intents.ts';
 import { leasedStepFromRow, prefixedIntentColumns } from './lease-with-intent-postgres.ts';
 import type { Database, IntentStepRow } from './schema.ts';
-import { journalMarkEntry } from './signed-transactions.ts';
-import type { IntentStatus, RowAdvance, StatusUpdateResult } from './types.ts';
+import type { IntentStatus, StatusUpdateResult } from './types.ts';
 
 export async function moveWithStepsPostgres(
   db: Kysely<Database>,
   input: {
     /** Lower case. */
     intentId: string;
-    /** The move's parts in order, `moved` returning the whole row (orderedParts). */
-    parts: readonly { name: string; query: Compilable }[];
-    /** The receipt rows the parts write (for their journal marks). */
-    rows: readonly RowAdvance[];
+    /** The move with its rows and their marks (intents.ts statusMoveWith), `moved` returning the whole row. */
+    statement: StatusMoveStatement;
     successors: readonly Successor[];
   },
   now: number,
   inWrite: WriteNotifications,
 ): Promise<StatusUpdateResult & { leased: NonNullable<StatusUpdateResult['leased']>; rowsWritten: number }> {
-  const { intentId, parts, rows, successors } = input;
-  // A row's journal mark (a send's mined mark held for its last row) is written whether or not it moves.
-  const marks = rows.flatMap((row, i) =>
-    row.journalMark ? [journalMarkEntry(db, `marked_${i}`, row.journalMark, now)] : [],
-  );
-  const rowParts = parts.filter((part) => part.name !== 'moved');
-  const written =
-    rowParts.length === 0
-      ? sql`0`
-      : sql.join(
-          rowParts.map((part) => sql`(select count(*) from ${sql.table(part.name)})`),
-          sql` + `,
-        );
+  const { intentId, statement, successors } = input;
   // The intent as the statement leaves it: the moved row, or the stored one when nothing moved.
   const { rows: result } = await sql<
     IntentStepRow &
@@ -55,8 +41,7 @@ export async function moveWithStepsPostgres(
         written: number;
       }
   >`with ${sql.join([
-    ...marks,
-    ...parts.map((part) => sql`${sql.table(part.name)} as (${part.query})`),
+    ...statement.entries,
     insertedEntry(intentId, [...successors], now),
     sql`"intent" as (
   select * from "moved"
@@ -65,10 +50,8 @@ export async function moveWithStepsPostgres(
 )`,
   ])}
 select "inserted".*, ${sql.join(prefixedIntentColumns('i'))},
-  (select "status" from "moved") as "moved_status", (select "status" from "intent") as "status",
-  (${written})::int as "written",
-  (select pg_notify(${sql.lit(inWrite.changeChannel)}, ${inWrite.changePayload(intentId)})
-    where exists (select 1 from "moved") or (${written}) > 0) as "notified"
+  ${statement.status} as "moved_status", (select "status" from "intent") as "status",
+  ${statement.written} as "written", ${statement.notify} as "notified"
 from (select 1) as "one" left join "inserted" on true
   left join "intent" as "i" on "i"."intent_id" = "inserted"."intent_id" and "inserted"."state" = 'running'`.execute(
     db,
