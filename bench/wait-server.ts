@@ -13,6 +13,7 @@ import { BENCH_CHAINS } from './fixtures/chains.ts';
 import { changeAtRate } from './support/change-at-rate.ts';
 import { loadIntents } from './support/load-intents.ts';
 import { serveBenchMessages } from './support/serve-bench-messages.ts';
+import { startCpuProfile } from './support/cpu-profile.ts';
 
 /** The server holds each call this long (ms): longer than ramp-up + the change phase, so none time out. */
 const HOLD_MS = 120_000;
@@ -109,18 +110,8 @@ function countHeldCalls(store: Store, count: (delta: 1 | -1) => void): void {
  * BENCH_WAIT_CPU_PROF=FILE: a V8 CPU profile of the server during the change phase only (the wake-ups),
  * written to FILE (open it in Chrome DevTools), to find where a wake-up's time goes.
  */
-async function startProfile(): Promise<() => Promise<void>> {
-  const file = process.env.BENCH_WAIT_CPU_PROF;
-  if (!file) return async () => {};
-  const session = new Session();
-  session.connect();
-  await session.post('Profiler.enable');
-  await session.post('Profiler.start');
-  return async () => {
-    const { profile } = await session.post('Profiler.stop');
-    await writeFile(file, JSON.stringify(profile));
-    session.disconnect();
-  };
+function startProfile(): Promise<() => Promise<void>> {
+  return startCpuProfile(process.env.BENCH_WAIT_CPU_PROF);
 }
 
 /**

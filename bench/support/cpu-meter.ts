@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
+import { performance } from 'node:perf_hooks';
 
 /** Kernel clock ticks per second for /proc/<pid>/stat times: 100 on every Linux we run (USER_HZ). */
 const CLOCK_TICKS_PER_SECOND = 100;
@@ -16,6 +17,11 @@ export interface CpuSnapshot {
   selfMs: number;
   /** The chain processes together: user + system milliseconds (0 where /proc is not readable). */
   chainsMs: number;
+  /** This process's main thread alone: user + system milliseconds (from /proc; 0 where it cannot be read). */
+  mainThreadMs: number;
+  /** This process's main thread: milliseconds its event loop was busy (active) and in all (active + idle). */
+  loopActiveMs: number;
+  loopTotalMs: number;
 }
 
 export interface CpuSpent extends CpuSnapshot {
@@ -29,10 +35,13 @@ export interface CpuMeter {
   readonly cores: number;
 }
 
-/** A process's user + system CPU time so far (ms), from /proc; 0 when it cannot be read (gone, not Linux). */
-export function procCpuMs(pid: number): number {
+/**
+ * A process's user + system CPU time so far (ms), or one of its threads' with `thread`, from /proc; 0 when
+ * it cannot be read (gone, not Linux).
+ */
+export function procCpuMs(pid: number, thread?: number): number {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const stat = readFileSync(thread === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${thread}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     const ticks = Number(fields[UTIME_AFTER_COMM]) + Number(fields[UTIME_AFTER_COMM + 1]);
     return (ticks * 1000) / CLOCK_TICKS_PER_SECOND;
@@ -45,9 +54,13 @@ export function procCpuMs(pid: number): number {
 export function createCpuMeter(chainPids: () => number[]): CpuMeter {
   const snapshot = (): CpuSnapshot => {
     const usage = process.cpuUsage();
+    const loop = performance.eventLoopUtilization();
     return {
       selfMs: (usage.user + usage.system) / 1000,
       chainsMs: chainPids().reduce((sum, pid) => sum + procCpuMs(pid), 0),
+      mainThreadMs: procCpuMs(process.pid, process.pid),
+      loopActiveMs: loop.active,
+      loopTotalMs: loop.active + loop.idle,
     };
   };
   return {
@@ -56,7 +69,14 @@ export function createCpuMeter(chainPids: () => number[]): CpuMeter {
       const now = snapshot();
       const selfMs = now.selfMs - start.selfMs;
       const chainsMs = now.chainsMs - start.chainsMs;
-      return { selfMs, chainsMs, totalMs: selfMs + chainsMs };
+      return {
+        selfMs,
+        chainsMs,
+        totalMs: selfMs + chainsMs,
+        mainThreadMs: now.mainThreadMs - start.mainThreadMs,
+        loopActiveMs: now.loopActiveMs - start.loopActiveMs,
+        loopTotalMs: now.loopTotalMs - start.loopTotalMs,
+      };
     },
     cores: availableParallelism(),
   };

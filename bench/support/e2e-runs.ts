@@ -65,6 +65,9 @@ export function pool(a: Run, b: Run): Run {
     selfMs: a.cpu.selfMs + b.cpu.selfMs,
     chainsMs: a.cpu.chainsMs + b.cpu.chainsMs,
     totalMs: a.cpu.totalMs + b.cpu.totalMs,
+    mainThreadMs: a.cpu.mainThreadMs + b.cpu.mainThreadMs,
+    loopActiveMs: a.cpu.loopActiveMs + b.cpu.loopActiveMs,
+    loopTotalMs: a.cpu.loopTotalMs + b.cpu.loopTotalMs,
   };
   return {
     timings: [...a.timings, ...b.timings],
