@@ -11,9 +11,9 @@ import type { Store } from '../src/store/types.ts';
 import { startTestService, throwawayOperator } from '../test/harness/app.ts';
 import { BENCH_CHAINS } from './fixtures/chains.ts';
 import { changeAtRate } from './support/change-at-rate.ts';
+import { startCpuProfile } from './support/cpu-profile.ts';
 import { loadIntents } from './support/load-intents.ts';
 import { serveBenchMessages } from './support/serve-bench-messages.ts';
-import { startCpuProfile } from './support/cpu-profile.ts';
 
 /** The server holds each call this long (ms): longer than ramp-up + the change phase, so none time out. */
 const HOLD_MS = 120_000;

@@ -41,7 +41,10 @@ export interface CpuMeter {
  */
 export function procCpuMs(pid: number, thread?: number): number {
   try {
-    const stat = readFileSync(thread === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${thread}/stat`, 'utf8');
+    const stat = readFileSync(
+      thread === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${thread}/stat`,
+      'utf8',
+    );
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     const ticks = Number(fields[UTIME_AFTER_COMM]) + Number(fields[UTIME_AFTER_COMM + 1]);
     return (ticks * 1000) / CLOCK_TICKS_PER_SECOND;
