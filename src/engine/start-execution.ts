@@ -57,9 +57,9 @@ export async function startExecution(ctx: EngineContext, input: StartExecutionIn
   const firstLook = intent.planJson
     ? originRefundStep.firstLookAt?.(ctx, { intent, plan: loadPlan(intent) })
     : undefined;
-  // The steps are journaled with the move, whether or not it moves (one statement on Postgres, so no one
-  // sees EXECUTING without them): a racing ExecuteIntent or the deposit watcher's start finds them journaled
-  // and leaves them, and a repeat after a crash between the two writes (SQLite) journals them then.
+  // The steps are journaled with the move, whether or not it moves (one statement on Postgres, one
+  // transaction on SQLite, so no one sees EXECUTING without them): a racing ExecuteIntent or the deposit
+  // watcher's start finds them journaled and leaves them.
   const moved = await ctx.moveWithSteps(
     {
       intentId,

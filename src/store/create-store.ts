@@ -100,6 +100,35 @@ async function open(options: CreateStoreOptions): Promise<Opened> {
   return { db, profile: SQLITE_PROFILE, events: createLocalIntentEvents(), closeDriver: () => db.destroy() };
 }
 
+/**
+ * The intents, receipt-row and steps repositories, each of whose SQLite paths calls another's (a completion's
+ * end moves the intent's status; a status move journals its steps), so the steps repository is bound once
+ * all exist. Without data-modifying WITH (SQLite) a status move with its steps runs in a transaction, through
+ * the same repositories wired to it (`inTransaction`, when `transactional`).
+ */
+function wireEngineRepos(ctx: StoreContext, transactional: boolean) {
+  const transactions = createTransactionsRepo(ctx);
+  const bound: { steps?: StepsRepo } = {};
+  const intents = createIntentsRepo(ctx, {
+    advanceRow: transactions.advance,
+    enqueueSteps: (input) => {
+      if (!bound.steps) throw new Error('the steps repository is not bound yet');
+      return bound.steps.enqueueAll(input);
+    },
+    ...(transactional && {
+      // Inside, the same wiring on the transaction, which opens none of its own.
+      inTransaction: (write) =>
+        ctx.db.transaction().execute((trx) => write(wireEngineRepos({ ...ctx, db: trx }, false).intents)),
+    }),
+  });
+  const steps = createStepsRepo(ctx, {
+    advanceRow: transactions.advance,
+    updateStatus: intents.updateStatus,
+  });
+  bound.steps = steps;
+  return { intents, transactions, steps };
+}
+
 export async function createStore(options: CreateStoreOptions): Promise<Store> {
   const opened = await open(options);
   const { db, profile, events } = opened;
@@ -137,22 +166,10 @@ export async function createStore(options: CreateStoreOptions): Promise<Store> {
     notifyInWrite: opened.inWrite,
   };
   let closing: Promise<void> | undefined;
-  const transactions = createTransactionsRepo(ctx);
-  // Each repository's SQLite path calls the other's (a completion's end moves the intent's status; a status
-  // move journals its steps), so the steps repository is bound once both exist.
-  const bound: { steps?: StepsRepo } = {};
-  const intents = createIntentsRepo(ctx, {
-    advanceRow: transactions.advance,
-    enqueueSteps: (input) => {
-      if (!bound.steps) throw new Error('the steps repository is not bound yet');
-      return bound.steps.enqueueAll(input);
-    },
-  });
-  const steps = createStepsRepo(ctx, {
-    advanceRow: transactions.advance,
-    updateStatus: intents.updateStatus,
-  });
-  bound.steps = steps;
+  const { intents, transactions, steps } = wireEngineRepos(
+    ctx,
+    !profile.capabilities.supportsDataModifyingWith,
+  );
   return {
     capabilities: profile.capabilities,
     projects: createProjectsRepo(ctx),

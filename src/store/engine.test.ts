@@ -1,7 +1,7 @@
 import { DefaultQueryExecutor } from 'kysely';
 import pg from 'pg';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { describeEachDialect } from '../../test/harness/database.ts';
+import { describeEachDialect, rawExecute } from '../../test/harness/database.ts';
 import { newIntent, randomAddress, randomHash, statementsDuring } from './testing.ts';
 import type { Project, Store } from './types.ts';
 
@@ -815,7 +815,7 @@ describeEachDialect('engine journal', ({ openStore, database, dialect }) => {
     });
 
     it('journals the steps when the status does not move, and leaves steps journaled before as they are', async () => {
-      // EXECUTING with no steps: a start that crashed between its two writes (SQLite).
+      // EXECUTING with no steps journaled: moved by an updateStatus without `enqueue`.
       const intentId = await committed();
       await store.intents.updateStatus({ intentId, to: 'EXECUTING' });
       const later = new Date(Date.now() + 3_600_000);
@@ -830,6 +830,55 @@ describeEachDialect('engine journal', ({ openStore, database, dialect }) => {
       const repeat = await start(intentId, new Date(later.getTime() + 1_000));
       expect(repeat).toMatchObject({ updated: false, status: 'EXECUTING', leased: [] });
       expect(await store.steps.list(intentId)).toEqual(journal);
+    });
+
+    it('commits the move, its row and its steps together or not at all', async () => {
+      // A step the database refuses, behind the store's back: the insert of the steps fails after the move
+      // (SQLite writes them one after another) or inside it (Postgres, one statement).
+      const refuse =
+        dialect === 'postgres'
+          ? [
+              `create function refuse_step() returns trigger language plpgsql as $$
+               begin raise exception 'step refused'; end $$`,
+              `create trigger refuse_step before insert on intent_steps for each row
+               when (new.step = 'refused') execute function refuse_step()`,
+            ]
+          : [
+              `create trigger refuse_step before insert on intent_steps when new.step = 'refused'
+               begin select raise(abort, 'step refused'); end`,
+            ];
+      for (const statement of refuse) await rawExecute(database(), statement);
+      try {
+        const intentId = await committed();
+        await expect(
+          store.intents.updateStatus({
+            intentId,
+            to: 'EXECUTING',
+            depositTransactionHash: randomHash(),
+            rowsAfter: [{ intentId, kind: 'deposit', chainId: 1, status: 'PENDING', from: ['PENDING'] }],
+            enqueue: {
+              steps: [{ step: 'deposit' }, { step: 'refused' }],
+              lease: { owner: 'w1', leaseMs: 60_000 },
+            },
+          }),
+        ).rejects.toThrow(/step refused/);
+        // Nothing of it stands: a crash at that point would have left the same.
+        const stored = await store.intents.getForEngine(intentId);
+        expect([stored?.status, stored?.depositTransactionHash]).toEqual(['COMMITTED', null]);
+        expect(await store.transactions.list(intentId)).toEqual([]);
+        expect(await store.steps.list(intentId)).toEqual([]);
+        // And the store goes on: the next start of the same intent writes all of it.
+        expect(await start(intentId, new Date(Date.now() + 3_600_000))).toMatchObject({
+          updated: true,
+          status: 'EXECUTING',
+        });
+        expect((await store.steps.list(intentId)).map((s) => s.step)).toEqual(['deposit', 'origin-refund']);
+      } finally {
+        await rawExecute(
+          database(),
+          'drop trigger refuse_step' + (dialect === 'postgres' ? ' on intent_steps' : ''),
+        );
+      }
     });
   });
 

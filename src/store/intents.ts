@@ -53,6 +53,11 @@ export interface IntentsRepoDeps {
   advanceRow(row: RowAdvance): Promise<unknown>;
   /** StepsRepo.enqueueAll: a status move's steps where they cannot ride in its statement (absent: none may). */
   enqueueSteps?: StepsRepo['enqueueAll'];
+  /**
+   * Where a status move and its steps cannot be one statement (SQLite): runs `write` in one transaction with
+   * an intents repository bound to it, so the move, its rows and the steps commit together or not at all.
+   */
+  inTransaction?: <T>(write: (scoped: IntentsRepo) => Promise<T>) => Promise<T>;
 }
 
 /** A status move without its receipt rows. */
@@ -154,7 +159,9 @@ select ${statement.status} as "status", ${statement.written} as "written", ${sta
 
   /**
    * A move with the intent's steps: on Postgres one statement (move-with-steps-postgres.ts); elsewhere the
-   * move with its rows, then the steps (calls in the process, no round trip).
+   * move with its rows, then the steps (calls in the process, no round trip), in one transaction where the
+   * store offers one (`inTransaction`): a crash between the move and the steps would leave an EXECUTING
+   * intent that no step ever runs.
    */
   const moveWithSteps = async (
     update: StatusMove,
@@ -176,6 +183,11 @@ select ${statement.status} as "status", ${statement.written} as "written", ${sta
         },
         now,
         ctx.notifyInWrite,
+      );
+    }
+    if (deps.inTransaction) {
+      return deps.inTransaction((scoped) =>
+        scoped.updateStatus({ ...update, rowsBefore: rows.before, rowsAfter: rows.after, enqueue }),
       );
     }
     if (!deps.enqueueSteps) throw new Error('this intents repository journals no steps');
