@@ -99,8 +99,8 @@ describeEachDialect('webhook dispatcher', ({ dialect, openStore }) => {
     expect(ids()).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
     for (const r of receiver.received) {
       const header = String(r.headers['switchyard-signature']);
-      expect(verify(hook.secret, header, r.body)).toBe(true);
-      expect(verify(hook.secret, header, `${r.body} `)).toBe(false);
+      expect(verify(hook.readSecret(), header, r.body)).toBe(true);
+      expect(verify(hook.readSecret(), header, `${r.body} `)).toBe(false);
       expect(verify('whsec_other', header, r.body)).toBe(false);
       expect(r.headers['switchyard-event-id']).toBe(String(r.json.id));
       expect(r.headers['switchyard-event-type']).toBe(r.json.type);
@@ -111,7 +111,7 @@ describeEachDialect('webhook dispatcher', ({ dialect, openStore }) => {
       /t=(\d+)/,
       (_, t) => `t=${Number(t) - 600}`,
     );
-    expect(verify(hook.secret, stale, receiver.received[0]!.body)).toBe(false);
+    expect(verify(hook.readSecret(), stale, receiver.received[0]!.body)).toBe(false);
     expect(receiver.received.slice(0, 4).map((r) => [r.json.type, r.json.data.intentId])).toEqual([
       ['intent.committed', first],
       ['transaction.deposit', first],
@@ -226,7 +226,7 @@ describeEachDialect('webhook dispatcher', ({ dialect, openStore }) => {
     const byEndpoint = new Map<string, number[]>();
     for (const r of receiver.received) {
       const secretHeader = String(r.headers['switchyard-signature']);
-      const hook = hooks.find((h) => verify(h.secret, secretHeader, r.body))!;
+      const hook = hooks.find((h) => verify(h.readSecret(), secretHeader, r.body))!;
       byEndpoint.set(String(hook.id), [...(byEndpoint.get(String(hook.id)) ?? []), r.json.id]);
     }
     expect([...byEndpoint.values()]).toEqual(hooks.map(() => Array.from({ length: 20 }, (_, i) => i + 1)));

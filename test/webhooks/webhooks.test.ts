@@ -55,7 +55,7 @@ it('delivers an intent’s events in order, signed, with the bytes the stream se
   const ids = receiver.received.map((r) => r.json.id);
   expect(ids).toEqual(ids.map((_, i) => hook.handledSeq + 1 + i));
   for (const r of receiver.received) {
-    expect(verify(hook.secret, String(r.headers['switchyard-signature']), r.body)).toBe(true);
+    expect(verify(hook.readSecret(), String(r.headers['switchyard-signature']), r.body)).toBe(true);
     expect(r.json.data.intentId).toBe(intent.intentId);
   }
   expect(receiver.received[0]!.json.type).toBe('intent.committed');
