@@ -3,6 +3,10 @@
  * holds its cursor into it and its retry state. The dispatcher leases endpoints (at most one holder each;
  * SKIP LOCKED on Postgres), and every write it makes afterwards checks that it still holds the lease, so a
  * process that lost it (it stalled past the lease, another took over) cannot move the cursor.
+ *
+ * Secrets are encrypted as they are written when the store has WEBHOOK_SECRETS_KEY (webhook-secret-cipher.ts)
+ * and decrypted only when an endpoint's secret is read (`readSecret`), so a process without the key can still
+ * list and lease endpoints, and fails only where it would sign.
  */
 import type { Kysely } from 'kysely';
 import { ConfigError } from '../internal/errors.ts';

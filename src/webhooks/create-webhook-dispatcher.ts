@@ -20,12 +20,8 @@ import { eventTypeOf, matchesEventTypes } from '../events/event-types.ts';
 import { FeedEvent } from '../events/feed-event.ts';
 import type { EventsObserver } from '../events/observer.ts';
 import type { Logger } from '../internal/logger.ts';
-import {
-  type Store,
-  type WebhookDeliveryInput,
-  type WebhookEndpoint,
-  WebhookSecretUnreadableError,
-} from '../store/index.ts';
+import { WebhookSecretUnreadableError } from '../store/errors.ts';
+import type { Store, WebhookDeliveryInput, WebhookEndpoint } from '../store/index.ts';
 import { createPostAgents, type PostOutcome } from './post-webhook.ts';
 import { DEFAULT_RETRY_POLICY, nextAttemptAt, type RetryPolicy } from './retry-delay.ts';
 import { isSuccess, sendDelivery } from './send-delivery.ts';
