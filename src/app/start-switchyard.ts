@@ -302,6 +302,7 @@ async function openStore(config: SwitchyardConfig, log: Logger, shutdown: Shutdo
   const store = await createStore({
     ...(config.databaseUrl ? { databaseUrl: config.databaseUrl } : {}),
     ...(config.databasePoolSize !== undefined && { poolSize: config.databasePoolSize }),
+    webhookSecretsKey: config.webhookSecretsKey,
     sqlitePath: join(config.dataDir, 'switchyard.sqlite'),
     log: log.child({ component: 'store' }),
   });

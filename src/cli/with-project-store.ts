@@ -4,14 +4,15 @@
  * (exit 1), whichever step found it missing.
  */
 import { createLogger } from '../internal/logger.ts';
-import { createStore } from '../store/create-store.ts';
+import { type CreateStoreOptions, createStore } from '../store/create-store.ts';
 import { ProjectNotFoundError } from '../store/errors.ts';
 import type { StoreLocation } from '../store/store-location.ts';
 import type { Store } from '../store/types.ts';
 
 export async function withProjectStore(
   command: string,
-  location: StoreLocation,
+  /** With the secrets' key when commands read webhook secrets (`webhooks test`). */
+  location: StoreLocation & Pick<CreateStoreOptions, 'webhookSecretsKey'>,
   projectName: string,
   run: (store: Store) => Promise<number>,
 ): Promise<number> {

@@ -2,6 +2,7 @@
  * The shape of Switchyard's resolved configuration: one typed object, built once at start-up
  * (defaults ← environment ← config file ← CLI flags) and passed to every factory.
  */
+import type { KeyObject } from 'node:crypto';
 import type { Address } from 'viem';
 
 export interface TokenConfig {
@@ -137,6 +138,11 @@ export interface SwitchyardConfig {
    */
   metrics?: MetricsListenConfig;
   webhooks?: WebhooksConfig;
+  /**
+   * WEBHOOK_SECRETS_KEY (environment only): webhook signing secrets are stored encrypted with it
+   * (AES-256-GCM). Absent: they are stored plain, and an encrypted one cannot be read (docs/webhooks.md).
+   */
+  webhookSecretsKey?: KeyObject;
 }
 
 export interface WebhooksConfig {

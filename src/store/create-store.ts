@@ -2,6 +2,7 @@
  * Opens the store: PostgreSQL when `databaseUrl` is a postgres:// URL, otherwise the embedded
  * SQLite file at `sqlitePath`. Migrations run before the store is returned.
  */
+import type { KeyObject } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
 import { ConfigError } from '../internal/errors.ts';
 import type { Logger } from '../internal/logger.ts';
@@ -24,6 +25,7 @@ import { createStepsRepo } from './steps.ts';
 import { createTaskLeasesRepo } from './task-leases.ts';
 import { createTransactionsRepo } from './transactions.ts';
 import type { IntentEvents, StepsRepo, Store } from './types.ts';
+import { createWebhookSecretCipher } from './webhook-secret-cipher.ts';
 import { createWebhooksRepo } from './webhooks.ts';
 
 export interface CreateStoreOptions {
@@ -36,6 +38,11 @@ export interface CreateStoreOptions {
   log: Logger;
   /** The clock used for timestamps; tests may pin it. */
   now?: () => Date;
+  /**
+   * WEBHOOK_SECRETS_KEY (AES-256): webhook signing secrets are written encrypted with it and read back
+   * through it. Without it they are written plain (src/store/webhook-secret-cipher.ts).
+   */
+  webhookSecretsKey?: KeyObject | undefined;
 }
 
 interface Opened {
@@ -184,7 +191,9 @@ export async function createStore(options: CreateStoreOptions): Promise<Store> {
     gauges: createGaugesRepo(ctx),
     taskLeases: createTaskLeasesRepo(ctx),
     eventLog: createEventLogRepo(ctx),
-    webhooks: createWebhooksRepo(ctx),
+    webhooks: createWebhooksRepo(ctx, {
+      secrets: options.webhookSecretsKey && createWebhookSecretCipher(options.webhookSecretsKey),
+    }),
     events,
     async ping() {
       const started = performance.now();

@@ -58,3 +58,25 @@ export class DatabaseUnavailableError extends SwitchyardError {
     super(`the database is unavailable: ${(cause as Error)?.message ?? String(cause)}`, { cause });
   }
 }
+
+/**
+ * A webhook endpoint's signing secret is stored encrypted and this process cannot decrypt it: it has no
+ * WEBHOOK_SECRETS_KEY (`no-key`), or another key than the one that encrypted it, or the stored value is
+ * damaged (`wrong-key`). A configuration problem: deliveries wait until every process has the right key.
+ */
+export class WebhookSecretUnreadableError extends SwitchyardError {
+  override readonly name = 'WebhookSecretUnreadableError';
+  constructor(
+    readonly endpointId: number,
+    readonly problem: 'no-key' | 'wrong-key',
+  ) {
+    super(
+      `webhook endpoint ${endpointId}: its signing secret is encrypted and ` +
+        (problem === 'no-key'
+          ? 'this process has no WEBHOOK_SECRETS_KEY'
+          : 'WEBHOOK_SECRETS_KEY is not the key it was encrypted with (or the stored value is damaged)') +
+        '; every process of the deployment needs the same WEBHOOK_SECRETS_KEY',
+      { details: { endpointId, problem } },
+    );
+  }
+}

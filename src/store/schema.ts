@@ -163,6 +163,7 @@ export interface WebhookEndpointsTable {
   id: Generated<number>;
   project_id: number;
   url: string;
+  /** `whsec_…` as given, or `enc:v1:<iv>.<ciphertext>.<tag>` when written under WEBHOOK_SECRETS_KEY. */
   secret: string;
   /** `*`, or a comma-separated list of event types and `prefix.*` patterns. */
   event_types: string;

@@ -736,8 +736,12 @@ export interface WebhookEndpoint {
   id: number;
   projectId: number;
   url: string;
-  /** The signing secret (HMAC-SHA256 key). Shown once when the endpoint is added. */
-  secret: string;
+  /**
+   * The signing secret (HMAC-SHA256 key), decrypted when it is stored encrypted (WEBHOOK_SECRETS_KEY). Shown
+   * once when the endpoint is added. Throws WebhookSecretUnreadableError when this process cannot decrypt it;
+   * read only where the secret is used, so listing or leasing endpoints never needs the key.
+   */
+  readSecret(): string;
   /** Event types and `prefix.*` patterns; `['*']` for every event. */
   eventTypes: string[];
   /** `failing` once its retries ran out: nothing is sent until it is resumed or replayed. */
@@ -827,6 +831,11 @@ export interface WebhooksRepo {
   reactivate(input: { projectId: number; id: number; handledSeq?: number }): Promise<boolean>;
   /** The endpoint's latest delivery attempts, newest first. */
   deliveries(input: { endpointId: number; limit: number }): Promise<WebhookDelivery[]>;
+  /**
+   * Encrypts every secret still stored plain with the configured WEBHOOK_SECRETS_KEY; answers how many it
+   * encrypted (0 on a second run). A ConfigError when the store was opened without the key.
+   */
+  encryptPlainSecrets(): Promise<number>;
   /** Deletes up to `limit` delivery records older than `before`, oldest first; answers how many went. */
   deleteDeliveriesOlderThan(input: { before: Date; limit: number }): Promise<number>;
 }

@@ -49,13 +49,13 @@ describeEachDialect('webhooks', ({ dialect, openStore }) => {
     expect(endpoint).toMatchObject({
       projectId: project.id,
       url: 'https://hooks.example/a',
-      secret: 'whsec_test',
       eventTypes: ['intent.*', 'ping'],
       state: 'active',
       handledSeq: latest,
       attempts: 0,
       failingSince: null,
     });
+    expect(endpoint.readSecret()).toBe('whsec_test');
     const other = await store.projects.create('hooks-other');
     expect(await store.webhooks.get({ projectId: other.id, id: endpoint.id })).toBeUndefined();
     expect(await store.webhooks.remove({ projectId: other.id, id: endpoint.id })).toBe(false);

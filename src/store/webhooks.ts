@@ -3,9 +3,15 @@
  * holds its cursor into it and its retry state. The dispatcher leases endpoints (at most one holder each;
  * SKIP LOCKED on Postgres), and every write it makes afterwards checks that it still holds the lease, so a
  * process that lost it (it stalled past the lease, another took over) cannot move the cursor.
+ *
+ * Secrets are encrypted as they are written when the store has WEBHOOK_SECRETS_KEY (webhook-secret-cipher.ts)
+ * and decrypted only when an endpoint's secret is read (`readSecret`), so a process without the key can still
+ * list and lease endpoints, and fails only where it would sign.
  */
 import type { Kysely } from 'kysely';
+import { ConfigError } from '../internal/errors.ts';
 import type { StoreContext } from './context.ts';
+import { WebhookSecretUnreadableError } from './errors.ts';
 import { toDate } from './rows.ts';
 import type { Database, WebhookDeliveryRow, WebhookEndpointRow } from './schema.ts';
 import type {
@@ -15,15 +21,48 @@ import type {
   WebhookEndpointState,
   WebhooksRepo,
 } from './types.ts';
+import { isEncryptedSecret, type WebhookSecretCipher } from './webhook-secret-cipher.ts';
 
 /** Delivery records looked at per retention batch: the head of the log, by id. */
 const HEAD_PAGE = 1_000;
 const HTTP_SUCCESS_MIN = 200;
 const HTTP_SUCCESS_MAX = 299;
 
-export function createWebhooksRepo(ctx: StoreContext): WebhooksRepo {
+export interface WebhooksRepoDeps {
+  /**
+   * Encrypts secrets as they are written and decrypts them as they are read (WEBHOOK_SECRETS_KEY). Without
+   * it secrets are written plain, and an encrypted one cannot be read.
+   */
+  secrets?: WebhookSecretCipher | undefined;
+}
+
+export function createWebhooksRepo(ctx: StoreContext, deps: WebhooksRepoDeps = {}): WebhooksRepo {
   const { db, capabilities } = ctx;
+  const { secrets } = deps;
   const now = () => ctx.now().getTime();
+
+  // A plain secret (stored before the key was set) is read as it is, so turning the key on breaks nothing.
+  const readSecret = (endpointId: number, stored: string): string => {
+    if (!isEncryptedSecret(stored)) return stored;
+    if (!secrets) throw new WebhookSecretUnreadableError(endpointId, 'no-key');
+    const secret = secrets.decrypt(stored);
+    if (secret === null) throw new WebhookSecretUnreadableError(endpointId, 'wrong-key');
+    return secret;
+  };
+
+  const endpointFromRow = (row: WebhookEndpointRow): WebhookEndpoint => ({
+    id: row.id,
+    projectId: row.project_id,
+    url: row.url,
+    readSecret: () => readSecret(row.id, row.secret),
+    eventTypes: row.event_types.split(','),
+    state: row.state as WebhookEndpointState,
+    handledSeq: Number(row.handled_seq),
+    attempts: row.attempts,
+    failingSince: toDate(row.failing_since),
+    nextAttemptAt: toDate(row.next_attempt_at),
+    createdAt: toDate(row.created_at),
+  });
 
   const insertDelivery = (q: Kysely<Database>, endpointId: number, d: WebhookDeliveryInput, at: number) =>
     q
@@ -48,7 +87,7 @@ export function createWebhooksRepo(ctx: StoreContext): WebhooksRepo {
         .values((eb) => ({
           project_id: projectId,
           url,
-          secret,
+          secret: secrets ? secrets.encrypt(secret) : secret,
           event_types: eventTypes.join(','),
           state: 'active',
           handled_seq: eb.fn.coalesce(
@@ -232,6 +271,28 @@ export function createWebhooksRepo(ctx: StoreContext): WebhooksRepo {
       return rows.map(deliveryFromRow);
     },
 
+    async encryptPlainSecrets() {
+      if (!secrets)
+        throw new ConfigError(
+          'WEBHOOK_SECRETS_KEY is not set: there is no key to encrypt webhook secrets with ' +
+            '(32 bytes as 64 hex characters; `openssl rand -hex 32`)',
+        );
+      const rows = await db.selectFrom('webhook_endpoints').select(['id', 'secret']).orderBy('id').execute();
+      let encrypted = 0;
+      for (const row of rows) {
+        if (isEncryptedSecret(row.secret)) continue;
+        // Only the value read: a secret changed meanwhile (another run) is left to that writer.
+        const result = await db
+          .updateTable('webhook_endpoints')
+          .set({ secret: secrets.encrypt(row.secret), updated_at: now() })
+          .where('id', '=', row.id)
+          .where('secret', '=', row.secret)
+          .executeTakeFirst();
+        if (result.numUpdatedRows > 0n) encrypted += 1;
+      }
+      return encrypted;
+    },
+
     async deleteDeliveriesOlderThan({ before, limit }) {
       // The oldest records come first by id: reading the head, never scanning the log for old rows.
       const head = await db
@@ -259,22 +320,6 @@ export function createWebhooksRepo(ctx: StoreContext): WebhooksRepo {
         .executeTakeFirst();
       return Number(result.numDeletedRows);
     },
-  };
-}
-
-function endpointFromRow(row: WebhookEndpointRow): WebhookEndpoint {
-  return {
-    id: row.id,
-    projectId: row.project_id,
-    url: row.url,
-    secret: row.secret,
-    eventTypes: row.event_types.split(','),
-    state: row.state as WebhookEndpointState,
-    handledSeq: Number(row.handled_seq),
-    attempts: row.attempts,
-    failingSince: toDate(row.failing_since),
-    nextAttemptAt: toDate(row.next_attempt_at),
-    createdAt: toDate(row.created_at),
   };
 }
 

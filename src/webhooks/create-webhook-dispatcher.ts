@@ -20,6 +20,7 @@ import { eventTypeOf, matchesEventTypes } from '../events/event-types.ts';
 import { FeedEvent } from '../events/feed-event.ts';
 import type { EventsObserver } from '../events/observer.ts';
 import type { Logger } from '../internal/logger.ts';
+import { WebhookSecretUnreadableError } from '../store/errors.ts';
 import type { Store, WebhookDeliveryInput, WebhookEndpoint } from '../store/index.ts';
 import { createPostAgents, type PostOutcome } from './post-webhook.ts';
 import { DEFAULT_RETRY_POLICY, nextAttemptAt, type RetryPolicy } from './retry-delay.ts';
@@ -88,12 +89,23 @@ export function createWebhookDispatcher(deps: WebhookDispatcherDeps): WebhookDis
   let delayed: NodeJS.Timeout | undefined;
   let unsubscribe: (() => void) | undefined;
 
-  const send = (endpoint: WebhookEndpoint, event: FeedEvent) =>
-    sendDelivery(
-      endpoint,
+  const send = async (endpoint: WebhookEndpoint, event: FeedEvent): Promise<PostOutcome> => {
+    let secret: string;
+    try {
+      secret = endpoint.readSecret();
+    } catch (error) {
+      if (!(error instanceof WebhookSecretUnreadableError)) throw error;
+      // A process without the deployment's key: a failed attempt like a refused connection (recorded,
+      // retried with backoff), so the event waits in the log until the operator sets the key.
+      log.warn(error.message, { endpointId: endpoint.id, problem: error.problem });
+      return { status: null, error: error.message, latencyMs: 0 };
+    }
+    return sendDelivery(
+      { url: endpoint.url, secret },
       { id: event.seq, type: eventTypeOf(event.record), body: event.json },
       { allowPrivateTargets: deps.allowPrivateTargets, agents, timeoutMs: options.timeoutMs, now },
     );
+  };
 
   const report = (endpoint: WebhookEndpoint, delivery: WebhookDeliveryInput, outcome: PostOutcome) =>
     observer?.webhookAttempt?.({

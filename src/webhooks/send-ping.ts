@@ -25,7 +25,8 @@ export async function sendPing(
   // Its own connections, closed after: a kept-alive socket would hold the command's process open.
   const agents = createPostAgents();
   const outcome = await sendDelivery(
-    endpoint,
+    // A secret this process cannot decrypt throws here, before anything is sent or recorded.
+    { url: endpoint.url, secret: endpoint.readSecret() },
     { id: PING_EVENT_ID, type: PING_EVENT_TYPE, body },
     { allowPrivateTargets: options.allowPrivateTargets, agents, now: () => at },
   ).finally(() => {

@@ -75,3 +75,31 @@ describe('resolveConfig: stepLeaseMs', () => {
     );
   });
 });
+
+describe('resolveConfig: WEBHOOK_SECRETS_KEY', () => {
+  const KEY = 'a1'.repeat(32);
+  const resolveFrom = (env: NodeJS.ProcessEnv) => resolveConfigFile({ chains: [chain(1)] }, env);
+
+  it('is unset without the variable (or when it is empty), and a 32-byte key when it is 64 hex characters', () => {
+    expect(resolveFrom({}).webhookSecretsKey).toBeUndefined();
+    expect(resolveFrom({ WEBHOOK_SECRETS_KEY: '' }).webhookSecretsKey).toBeUndefined();
+    const key = resolveFrom({ WEBHOOK_SECRETS_KEY: KEY }).webhookSecretsKey;
+    expect(key?.type).toBe('secret');
+    expect(key?.symmetricKeySize).toBe(32);
+    expect(key?.export().toString('hex')).toBe(KEY);
+  });
+
+  it.each([
+    ['too short', KEY.slice(0, 62)],
+    ['too long', `${KEY}00`],
+    ['not hex', `${KEY.slice(0, 62)}zz`],
+    ['base64 of 32 bytes', Buffer.alloc(32, 7).toString('base64')],
+  ])('refuses a key %s, naming the variable and the form, without repeating the value', (_, value) => {
+    const bad = () => resolveFrom({ WEBHOOK_SECRETS_KEY: value });
+    expect(bad).toThrow(ConfigError);
+    expect(bad).toThrow(
+      /^WEBHOOK_SECRETS_KEY must be 64 hex characters \(32 bytes; `openssl rand -hex 32`\), got \d+ characters/,
+    );
+    expect(bad).not.toThrow(value);
+  });
+});

@@ -22,7 +22,7 @@ import { devnetOperator } from '../../src/app/devnet-operator.ts';
 import { type StartSwitchyardOptions, startSwitchyard } from '../../src/app/start-switchyard.ts';
 import type { IntentEngine } from '../../src/engine/types.ts';
 import type { OperatorKeys } from '../../src/intents/operator-from-env.ts';
-import type { ChainConfig } from '../../src/internal/config-types.ts';
+import type { ChainConfig, SwitchyardConfig } from '../../src/internal/config-types.ts';
 import { createSilentLogger, type Logger } from '../../src/internal/logger.ts';
 import { createShutdown } from '../../src/internal/shutdown.ts';
 import type { PriceSource } from '../../src/pricing/index.ts';
@@ -76,6 +76,8 @@ export interface TestServiceOptions extends AssemblyOptions {
   metrics?: boolean;
   /** The explorer page opens with this service's access key filled in, as on `switchyard start`'s devnet. */
   explorerWithKey?: boolean;
+  /** WEBHOOK_SECRETS_KEY, as `serve` resolves it: webhook secrets stored encrypted. */
+  webhookSecretsKey?: SwitchyardConfig['webhookSecretsKey'];
 }
 
 export interface TestService {
@@ -114,6 +116,7 @@ export async function startTestService(options: TestServiceOptions): Promise<Tes
         ...(options.metrics && { metrics: { host: TEST_HOST, port: TEST_PORT } }),
         // Webhook receivers in tests listen on loopback, as on the devnet.
         webhooks: { allowPrivateTargets: true },
+        ...(options.webhookSecretsKey && { webhookSecretsKey: options.webhookSecretsKey }),
       },
       operator: options.operator,
       log: options.log ?? createSilentLogger(),

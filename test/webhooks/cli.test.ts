@@ -3,9 +3,11 @@
  * real receiver on loopback: add prints the id and secret once, list and log show the endpoint and its
  * attempts, test pings (signed, recorded), replay and resume set where deliveries go on from, remove; the
  * target guard refuses loopback unless the config or a devnet data dir allows it; bad input is refused
- * naming the flag.
+ * naming the flag; encrypt-secrets converts plain secrets once with WEBHOOK_SECRETS_KEY, after which only a
+ * command with the key can sign.
  */
 import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,9 +15,10 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createSilentLogger } from '../../src/internal/logger.ts';
 import { createStore } from '../../src/store/create-store.ts';
+import { WebhookSecretUnreadableError } from '../../src/store/errors.ts';
 import { newIntent } from '../../src/store/testing.ts';
 import type { Store } from '../../src/store/types.ts';
-import { describeEachDialect } from '../harness/database.ts';
+import { describeEachDialect, rawQuery } from '../harness/database.ts';
 import { loadDocsVerifier } from './support/docs-snippet.ts';
 import { type Receiver, startReceiver } from './support/receiver.ts';
 
@@ -65,13 +68,15 @@ describeEachDialect('switchyard webhooks', ({ database }) => {
   });
 
   /** The CLI on this block's database: --config (its store and policy), or the environment and --data-dir. */
-  const cli = async (...args: string[]) => {
+  const cliWith = async (extraEnv: NodeJS.ProcessEnv, args: string[]) => {
     const { databaseUrl, sqlitePath } = database().options;
     const usesConfig = args.includes('--config');
     const env = {
       ...process.env,
       DATABASE_URL: usesConfig ? '' : (databaseUrl ?? ''),
       SWITCHYARD_DATA_DIR: sqlitePath ? join(sqlitePath, '..') : dataDir,
+      WEBHOOK_SECRETS_KEY: '',
+      ...extraEnv,
     };
     try {
       const { stdout, stderr } = await exec(process.execPath, [BIN, 'webhooks', ...args], { env });
@@ -81,6 +86,7 @@ describeEachDialect('switchyard webhooks', ({ database }) => {
       return { code: e.code, stdout: e.stdout, stderr: e.stderr };
     }
   };
+  const cli = (...args: string[]) => cliWith({}, args);
   const withConfig = (...args: string[]) => cli(...args, '--config', configPath);
 
   it('refuses a loopback URL unless the config or a devnet allows it; bad input names its flag', async () => {
@@ -189,5 +195,70 @@ describeEachDialect('switchyard webhooks', ({ database }) => {
       `removed webhook endpoint ${id}`,
     );
     expect(await store.webhooks.get({ projectId: project!.id, id: Number(id) })).toBeUndefined();
+  });
+
+  it('encrypt-secrets: refuses without a key, encrypts plain secrets once; then only a command with the key signs', async () => {
+    const KEY = randomBytes(32).toString('hex');
+    const keyed = (...args: string[]) =>
+      cliWith({ WEBHOOK_SECRETS_KEY: KEY }, [...args, '--config', configPath]);
+    const project = await store.projects.findByName('hooks-cli');
+    const column = async (id: string) =>
+      (
+        await rawQuery<{ secret: string }>(
+          database(),
+          `SELECT secret FROM webhook_endpoints WHERE id = ${Number(id)}`,
+        )
+      )[0]!.secret;
+
+    const added = await withConfig('add', '--project', 'hooks-cli', '--url', receiver.url);
+    const [, id, secret] = /^id: (\d+)\nsecret: (whsec_\S+)\n$/.exec(added.stdout) ?? [];
+    expect(await column(id!)).toBe(secret);
+
+    const refused = await cli('encrypt-secrets');
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('encrypt-secrets needs WEBHOOK_SECRETS_KEY in the environment');
+    const malformed = await cliWith({ WEBHOOK_SECRETS_KEY: KEY.slice(1) }, ['encrypt-secrets']);
+    expect(malformed.code).toBe(1);
+    expect(malformed.stderr).toBe(
+      'switchyard: WEBHOOK_SECRETS_KEY must be 64 hex characters (32 bytes; `openssl rand -hex 32`), got 63 characters\n',
+    );
+    expect(await column(id!)).toBe(secret);
+
+    const first = await keyed('encrypt-secrets');
+    expect(first.code).toBe(0);
+    expect(first.stdout).toMatch(/^encrypted [1-9]\d* webhook signing secrets? in /);
+    expect((await keyed('encrypt-secrets')).stdout).toMatch(/^encrypted 0 webhook signing secrets in /);
+    expect(await column(id!)).toMatch(/^enc:v1:/);
+    expect(await column(id!)).not.toContain(secret!);
+    const unkeyed = await store.webhooks.get({ projectId: project!.id, id: Number(id) });
+    expect(() => unkeyed!.readSecret()).toThrow(WebhookSecretUnreadableError);
+
+    // With the key the ping is signed with the secret shown when it was added.
+    const pinged = await keyed('test', '--project', 'hooks-cli', '--id', id!);
+    expect(pinged.code).toBe(0);
+    const verify = await loadDocsVerifier();
+    expect(
+      verify(
+        secret!,
+        String(receiver.received.at(-1)!.headers['switchyard-signature']),
+        receiver.received.at(-1)!.body,
+      ),
+    ).toBe(true);
+    // Without it the command says which endpoint and why, and sends nothing.
+    const count = receiver.received.length;
+    const blind = await withConfig('test', '--project', 'hooks-cli', '--id', id!);
+    expect(blind.code).toBe(1);
+    expect(blind.stderr).toBe(
+      `switchyard: webhook endpoint ${id}: its signing secret is encrypted and this process has no WEBHOOK_SECRETS_KEY; ` +
+        'every process of the deployment needs the same WEBHOOK_SECRETS_KEY\n',
+    );
+    expect(receiver.received.length).toBe(count);
+
+    // Added with the key: stored encrypted from the start.
+    const second = await keyed('add', '--project', 'hooks-cli', '--url', receiver.url);
+    const [, id2, secret2] = /^id: (\d+)\nsecret: (whsec_\S+)\n$/.exec(second.stdout) ?? [];
+    expect(await column(id2!)).toMatch(/^enc:v1:/);
+    expect(await column(id2!)).not.toContain(secret2!);
+    for (const endpoint of [id, id2]) await keyed('remove', '--project', 'hooks-cli', '--id', endpoint!);
   });
 });

@@ -3,10 +3,13 @@
  * changed through the store: signed deliveries (checked with docs/webhooks.md's own snippet) in event order,
  * event type filters, a receiver down for a while getting every event later and in order, retries running
  * out (the endpoint failing, then resumed), the target guard, and two dispatchers (two processes on Postgres)
- * never delivering one event twice. With devnet intents and the official client: test/webhooks/webhooks.test.ts.
+ * never delivering one event twice; secrets encrypted at rest (WEBHOOK_SECRETS_KEY) signing as the plain
+ * secret, and a process without the key, or with another, holding the events back until one with the key
+ * delivers them. With devnet intents and the official client: test/webhooks/webhooks.test.ts.
  */
+import { createSecretKey, randomBytes } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import { createSilentLogger } from '../../src/internal/logger.ts';
+import { createSilentLogger, type Logger } from '../../src/internal/logger.ts';
 import { newIntent, randomHash } from '../../src/store/testing.ts';
 import type { Store } from '../../src/store/types.ts';
 import {
@@ -61,8 +64,8 @@ describeEachDialect('webhook dispatcher', ({ dialect, openStore }) => {
     return projectId;
   };
   const created: { id: number; projectId: number }[] = [];
-  const endpoint = async (eventTypes = ['*']) => {
-    const hook = await store.webhooks.create({
+  const endpoint = async (eventTypes = ['*'], on = store) => {
+    const hook = await on.webhooks.create({
       projectId,
       url: receiver.url,
       secret: `whsec_${randomHash()}`,
@@ -99,8 +102,8 @@ describeEachDialect('webhook dispatcher', ({ dialect, openStore }) => {
     expect(ids()).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
     for (const r of receiver.received) {
       const header = String(r.headers['switchyard-signature']);
-      expect(verify(hook.secret, header, r.body)).toBe(true);
-      expect(verify(hook.secret, header, `${r.body} `)).toBe(false);
+      expect(verify(hook.readSecret(), header, r.body)).toBe(true);
+      expect(verify(hook.readSecret(), header, `${r.body} `)).toBe(false);
       expect(verify('whsec_other', header, r.body)).toBe(false);
       expect(r.headers['switchyard-event-id']).toBe(String(r.json.id));
       expect(r.headers['switchyard-event-type']).toBe(r.json.type);
@@ -111,7 +114,7 @@ describeEachDialect('webhook dispatcher', ({ dialect, openStore }) => {
       /t=(\d+)/,
       (_, t) => `t=${Number(t) - 600}`,
     );
-    expect(verify(hook.secret, stale, receiver.received[0]!.body)).toBe(false);
+    expect(verify(hook.readSecret(), stale, receiver.received[0]!.body)).toBe(false);
     expect(receiver.received.slice(0, 4).map((r) => [r.json.type, r.json.data.intentId])).toEqual([
       ['intent.committed', first],
       ['transaction.deposit', first],
@@ -213,6 +216,75 @@ describeEachDialect('webhook dispatcher', ({ dialect, openStore }) => {
     expect(receiver.received).toEqual([]);
   });
 
+  it('with WEBHOOK_SECRETS_KEY, deliveries are signed with the plain secret, which the column does not hold', async () => {
+    await project('encrypted');
+    const keyed = await openStore({ webhookSecretsKey: createSecretKey(randomBytes(32)) });
+    const secret = `whsec_${randomHash()}`;
+    const hook = await keyed.webhooks.create({ projectId, url: receiver.url, secret, eventTypes: ['*'] });
+    created.push(hook);
+    // The same row read by a store without the key: encrypted, so it cannot sign with it.
+    const unkeyed = await store.webhooks.get({ projectId, id: hook.id });
+    expect(() => unkeyed!.readSecret()).toThrow(/has no WEBHOOK_SECRETS_KEY/);
+    dispatcher(FAST, true, keyed);
+    await runIntent();
+    await receiver.until((r) => r.length === 4);
+    for (const r of receiver.received)
+      expect(verify(secret, String(r.headers['switchyard-signature']), r.body)).toBe(true);
+  });
+
+  it('a process without the key, or with another, logs why, records failed attempts and delivers nothing; one with the key then delivers every event', async () => {
+    await project('no-key');
+    const key = createSecretKey(randomBytes(32));
+    const keyed = await openStore({ webhookSecretsKey: key });
+    const wrong = await openStore({ webhookSecretsKey: createSecretKey(randomBytes(32)) });
+    const secret = `whsec_${randomHash()}`;
+    const hook = await keyed.webhooks.create({ projectId, url: receiver.url, secret, eventTypes: ['*'] });
+    created.push(hook);
+    await runIntent();
+    for (const [on, cause] of [
+      [store, 'this process has no WEBHOOK_SECRETS_KEY'],
+      [wrong, 'WEBHOOK_SECRETS_KEY is not the key it was encrypted with'],
+    ] as const) {
+      const warnings: string[] = [];
+      const recording: Logger = {
+        debug: () => {},
+        info: () => {},
+        warn: (msg) => warnings.push(msg),
+        error: () => {},
+        child: () => recording,
+      };
+      const d = createWebhookDispatcher({
+        store: on,
+        log: recording,
+        allowPrivateTargets: true,
+        options: FAST,
+      });
+      running.push(d);
+      d.start();
+      const message = `webhook endpoint ${hook.id}: its signing secret is encrypted and ${cause}`;
+      await waitFor(async () =>
+        (await store.webhooks.deliveries({ endpointId: hook.id, limit: 100 })).some((x) =>
+          x.error?.startsWith(message),
+        ),
+      );
+      await d.stop();
+      expect(warnings.some((w) => w.startsWith(message))).toBe(true);
+    }
+    // Nothing went out and nothing was marked delivered: the cursor is where it was, the endpoint active.
+    expect(receiver.received).toEqual([]);
+    const held = await store.webhooks.get({ projectId, id: hook.id });
+    expect(held).toMatchObject({ handledSeq: 0, state: 'active' });
+    expect(held!.attempts).toBeGreaterThanOrEqual(2);
+    const log = await store.webhooks.deliveries({ endpointId: hook.id, limit: 100 });
+    expect(log.every((x) => !x.ok && x.statusCode === null && x.eventSeq === 1)).toBe(true);
+    // The configuration fixed: the next attempt delivers, in order, signed with the plain secret.
+    dispatcher(FAST, true, keyed);
+    await receiver.until((r) => r.length === 4);
+    expect(ids()).toEqual([1, 2, 3, 4]);
+    for (const r of receiver.received)
+      expect(verify(secret, String(r.headers['switchyard-signature']), r.body)).toBe(true);
+  });
+
   it('two dispatchers (two processes on Postgres) deliver each event once', async () => {
     await project('two');
     const hooks = await Promise.all([endpoint(), endpoint(), endpoint()]);
@@ -226,7 +298,7 @@ describeEachDialect('webhook dispatcher', ({ dialect, openStore }) => {
     const byEndpoint = new Map<string, number[]>();
     for (const r of receiver.received) {
       const secretHeader = String(r.headers['switchyard-signature']);
-      const hook = hooks.find((h) => verify(h.secret, secretHeader, r.body))!;
+      const hook = hooks.find((h) => verify(h.readSecret(), secretHeader, r.body))!;
       byEndpoint.set(String(hook.id), [...(byEndpoint.get(String(hook.id)) ?? []), r.json.id]);
     }
     expect([...byEndpoint.values()]).toEqual(hooks.map(() => Array.from({ length: 20 }, (_, i) => i + 1)));

@@ -3,8 +3,10 @@
  * on loopback: every event of an intent is delivered in order, signed (checked with docs/webhooks.md's own
  * snippet), with the very bytes the event stream sends for the same id; with the receiver down for a while,
  * the events of an intent that ran meanwhile all arrive later, in order, once each, and the delivery log
- * shows the refused attempts. Crashes of `serve` between a change and its delivery: webhooks-crash.test.ts.
+ * shows the refused attempts. The service runs with WEBHOOK_SECRETS_KEY, so the secret is stored encrypted
+ * and each delivery is signed with the plain one. Crashes of `serve` between a change and its delivery: webhooks-crash.test.ts.
  */
+import { createSecretKey, randomBytes } from 'node:crypto';
 import { TrailsApi } from '@0xtrails/api';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { WebhookEndpoint } from '../../src/store/types.ts';
@@ -21,17 +23,21 @@ let api: TrailsApi;
 let receiver: Receiver;
 let verify: VerifySignature;
 let hook: WebhookEndpoint;
+let secret: string;
 beforeAll(async () => {
-  svc = await startE2eService();
+  svc = await startE2eService({ webhookSecretsKey: createSecretKey(randomBytes(32)) });
   api = new TrailsApi(svc.key, { hostname: svc.url });
   receiver = await startReceiver();
   verify = await loadDocsVerifier();
+  secret = newWebhookSecret();
   hook = await svc.store.webhooks.create({
     projectId: svc.projectId,
     url: receiver.url,
-    secret: newWebhookSecret(),
+    secret,
     eventTypes: ['*'],
   });
+  // Stored encrypted already: the service's store has the key from its config.
+  expect(await svc.store.webhooks.encryptPlainSecrets()).toBe(0);
 });
 afterAll(async () => {
   await receiver?.stop();
@@ -55,7 +61,7 @@ it('delivers an intent’s events in order, signed, with the bytes the stream se
   const ids = receiver.received.map((r) => r.json.id);
   expect(ids).toEqual(ids.map((_, i) => hook.handledSeq + 1 + i));
   for (const r of receiver.received) {
-    expect(verify(hook.secret, String(r.headers['switchyard-signature']), r.body)).toBe(true);
+    expect(verify(secret, String(r.headers['switchyard-signature']), r.body)).toBe(true);
     expect(r.json.data.intentId).toBe(intent.intentId);
   }
   expect(receiver.received[0]!.json.type).toBe('intent.committed');

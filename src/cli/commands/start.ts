@@ -17,6 +17,7 @@ import { ConfigError } from '../../internal/errors.ts';
 import { createLogger } from '../../internal/logger.ts';
 import { createShutdown } from '../../internal/shutdown.ts';
 import { resolveMetricsListen } from '../../metrics/resolve-metrics-listen.ts';
+import { resolveWebhookSecretsKey } from '../../webhooks/resolve-secrets-key.ts';
 
 export async function run(argv: string[]): Promise<number> {
   const parsed = parseDevnetArgs('start', argv, process.env);
@@ -26,6 +27,8 @@ export async function run(argv: string[]): Promise<number> {
   }
   const host = process.env.HOST ?? DEFAULT_HOST;
   const port = parsePort(process.env.PORT);
+  // Before the devnet starts: a malformed key is refused at once, not after the chains are up.
+  const webhookSecretsKey = resolveWebhookSecretsKey(process.env);
   const log = createLogger();
   const shutdown = createShutdown((name, error) => log.error('shutdown step failed', { name, error }));
   const signals = listenForStopSignals();
@@ -48,6 +51,7 @@ export async function run(argv: string[]): Promise<number> {
         role: 'all',
         chains: devnet.chainConfigs,
         ...(metrics && { metrics }),
+        ...(webhookSecretsKey && { webhookSecretsKey }),
         // Webhook receivers on a developer's machine are on loopback.
         webhooks: { allowPrivateTargets: true },
       },

@@ -2,17 +2,22 @@
  * `switchyard webhooks add|list|remove|test|replay|resume|log --project NAME`: a project's webhook
  * endpoints in the configured store (docs/webhooks.md). The store and the target policy come from
  * `--config FILE` (a serve config), else from DATABASE_URL or the data dir, where a devnet allows loopback
- * and private targets as `switchyard start` does.
+ * and private targets as `switchyard start` does. WEBHOOK_SECRETS_KEY comes from the environment either way;
+ * `encrypt-secrets` encrypts every project's plain secrets with it.
  */
+import type { KeyObject } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { resolveConfig } from '../../api/resolve-config.ts';
 import { devnetFilePath } from '../../devnet/devnet-file.ts';
 import { ALL_EVENT_TYPES, parseEventTypes } from '../../events/event-types.ts';
+import { createLogger } from '../../internal/logger.ts';
+import { createStore } from '../../store/create-store.ts';
 import { ProjectNotFoundError } from '../../store/errors.ts';
 import { resolveDataDir, resolveStoreLocation, type StoreLocation } from '../../store/store-location.ts';
 import type { Project, Store, WebhookDelivery, WebhookEndpoint } from '../../store/types.ts';
 import { parseSince } from '../../webhooks/parse-since.ts';
+import { resolveWebhookSecretsKey } from '../../webhooks/resolve-secrets-key.ts';
 import { isSuccess } from '../../webhooks/send-delivery.ts';
 import { sendPing } from '../../webhooks/send-ping.ts';
 import { newWebhookSecret } from '../../webhooks/signature.ts';
@@ -28,6 +33,7 @@ const USAGE = `usage:
   switchyard webhooks replay  --project NAME --id ID --since TIME
   switchyard webhooks resume  --project NAME --id ID
   switchyard webhooks log     --project NAME --id ID [--limit N]
+  switchyard webhooks encrypt-secrets
 each also takes [--config FILE | --data-dir DIR]
 
 'add' prints the endpoint's id and signing secret on stdout, once. --events is a comma-separated list of
@@ -35,7 +41,9 @@ event types or prefixes (intent.succeeded,transaction.*; default *). --since is 
 seconds, or a duration back from now (30m, 6h, 2d). The store is the one 'serve --config FILE' uses, else
 PostgreSQL when DATABASE_URL is set, else <data-dir>/switchyard.sqlite (--data-dir, SWITCHYARD_DATA_DIR,
 ./.switchyard). Loopback and private-range URLs are refused unless the config sets
-webhooks.allowPrivateTargets, or the data dir holds a devnet. See docs/webhooks.md.
+webhooks.allowPrivateTargets, or the data dir holds a devnet. With WEBHOOK_SECRETS_KEY set (64 hex
+characters) secrets are stored encrypted; 'encrypt-secrets' encrypts the ones stored plain before it was
+set, in every project, and prints how many. See docs/webhooks.md.
 `;
 
 /** Rows `log` prints when --limit is not given. */
@@ -89,12 +97,14 @@ export async function run(argv: string[]): Promise<number> {
     process.stdout.write(USAGE);
     return values.help ? 0 : 2;
   }
+  if (action === 'encrypt-secrets') return encryptSecrets(values);
   const handler = ACTIONS[action];
   if (!handler) return usageError(`unknown action '${action}'`);
   if (!values.project) return usageError('--project NAME is required');
-  const { location, allowPrivateTargets } = storeSettings(values);
+  const { location, allowPrivateTargets, webhookSecretsKey } = storeSettings(values);
   const projectName = values.project;
-  return withProjectStore('webhooks', location, projectName, async (store) => {
+  const at = { ...location, webhookSecretsKey };
+  return withProjectStore('webhooks', at, projectName, async (store) => {
     const project = await store.projects.findByName(projectName);
     if (!project) throw new ProjectNotFoundError(projectName);
     return handler({ store, project, values, allowPrivateTargets });
@@ -111,34 +121,72 @@ const ACTIONS: Record<string, (ctx: Context) => Promise<number>> = {
   log: withEndpoint(log),
 };
 
-/** The store, and whether private targets are allowed: from the serve config, or the data dir. */
-function storeSettings(values: Values): { location: StoreLocation; allowPrivateTargets: boolean } {
+interface StoreSettings {
+  location: StoreLocation;
+  allowPrivateTargets: boolean;
+  webhookSecretsKey: KeyObject | undefined;
+}
+
+/**
+ * The store, whether private targets are allowed, and the secrets' key: from the serve config, or the data
+ * dir and the environment.
+ */
+function storeSettings(values: Values): StoreSettings {
   if (values.config) {
     const config = resolveConfig({ configPath: values.config, env: process.env, flags: {} });
     const location = config.databaseUrl
       ? resolveStoreLocation({ env: { DATABASE_URL: config.databaseUrl } })
       : resolveStoreLocation({ dataDir: config.dataDir, env: {} });
-    return { location, allowPrivateTargets: config.webhooks?.allowPrivateTargets ?? false };
+    return {
+      location,
+      allowPrivateTargets: config.webhooks?.allowPrivateTargets ?? false,
+      webhookSecretsKey: config.webhookSecretsKey,
+    };
   }
   const dataDir = resolveDataDir(values['data-dir'], process.env);
   return {
     location: resolveStoreLocation({ dataDir, env: process.env }),
     // `switchyard start` delivers to loopback targets; its data dir holds devnet.json.
     allowPrivateTargets: existsSync(devnetFilePath(dataDir)),
+    webhookSecretsKey: resolveWebhookSecretsKey(process.env),
   };
+}
+
+/** Every project's secrets at once: a database-wide step an operator takes when turning the key on. */
+async function encryptSecrets(values: Values): Promise<number> {
+  const { location, webhookSecretsKey } = storeSettings(values);
+  if (!webhookSecretsKey) {
+    process.stderr.write(
+      'switchyard webhooks: encrypt-secrets needs WEBHOOK_SECRETS_KEY in the environment ' +
+        '(64 hex characters, 32 bytes: `openssl rand -hex 32`), the same key every process of the ' +
+        'deployment is started with\n',
+    );
+    return 1;
+  }
+  const store = await createStore({ ...location, webhookSecretsKey, log: createLogger({ level: 'warn' }) });
+  try {
+    const encrypted = await store.webhooks.encryptPlainSecrets();
+    process.stdout.write(
+      `encrypted ${encrypted} webhook signing secret${encrypted === 1 ? '' : 's'} in ${location.description}\n`,
+    );
+    return 0;
+  } finally {
+    await store.close();
+  }
 }
 
 async function add({ store, project, values, allowPrivateTargets }: Context): Promise<number> {
   if (!values.url) return usageError('add needs --url URL');
   const url = await checkWebhookTarget(values.url, allowPrivateTargets);
   const eventTypes = values.events === undefined ? ALL_EVENT_TYPES : parseEventTypes(values.events);
+  const secret = newWebhookSecret();
   const endpoint = await store.webhooks.create({
     projectId: project.id,
     url: url.href,
-    secret: newWebhookSecret(),
+    secret,
     eventTypes: [...eventTypes],
   });
-  process.stdout.write(`id: ${endpoint.id}\nsecret: ${endpoint.secret}\n`);
+  process.stdout.write(`id: ${endpoint.id}\nsecret: ${secret}\n`);
   process.stderr.write(
     `webhook endpoint ${endpoint.id} of project '${project.name}' → ${endpoint.url} ` +
       `(events: ${endpoint.eventTypes.join(',')}), from event ${endpoint.handledSeq + 1} on. ` +

@@ -5,7 +5,12 @@
  * official client (or plain fetch), and the chains.
  */
 import type { Address, Hex } from 'viem';
-import { FAST_ENGINE_OPTIONS, startTestSwitchyard, type TestSwitchyard } from '../../harness/app.ts';
+import {
+  FAST_ENGINE_OPTIONS,
+  startTestSwitchyard,
+  type TestSwitchyard,
+  type TestSwitchyardOptions,
+} from '../../harness/app.ts';
 import { balanceOf } from '../../harness/balances.ts';
 import type { TestDevnetChain } from '../../harness/devnet.ts';
 
@@ -17,11 +22,15 @@ export interface E2eService extends TestSwitchyard {
   balance(chainId: number | bigint, token: string, holder: string): Promise<bigint>;
 }
 
-export async function startE2eService(): Promise<E2eService> {
+/** `extra`: production settings a suite turns on (the webhook secrets' key). */
+export async function startE2eService(
+  extra: Pick<TestSwitchyardOptions, 'webhookSecretsKey'> = {},
+): Promise<E2eService> {
   const app = await startTestSwitchyard({
     engineOptions: FAST_ENGINE_OPTIONS,
     intentServices: { serviceFeeBps: E2E_SERVICE_FEE_BPS },
     rateLimit: false,
+    ...extra,
   });
   return {
     ...app,

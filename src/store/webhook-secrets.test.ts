@@ -1,0 +1,113 @@
+/**
+ * Webhook signing secrets at rest (WEBHOOK_SECRETS_KEY), on SQLite and Postgres, looking at the column as
+ * stored: encrypted with a key and read back through the repository; a plain secret stored before the key
+ * still read; encryptPlainSecrets converting plain rows once; a store without the key, or with another one,
+ * refusing to read an encrypted secret with an error naming the endpoint, while listing and leasing still work.
+ */
+import { createSecretKey, randomBytes } from 'node:crypto';
+import { beforeAll, expect, it } from 'vitest';
+import { describeEachDialect, rawQuery } from '../../test/harness/database.ts';
+import { ConfigError } from '../internal/errors.ts';
+import { WebhookSecretUnreadableError } from './errors.ts';
+import { newIntent } from './testing.ts';
+import type { Project, Store } from './types.ts';
+
+const newKey = () => createSecretKey(randomBytes(32));
+const newSecret = () => `whsec_${randomBytes(32).toString('base64url')}`;
+
+describeEachDialect('webhook secrets at rest', ({ database, openStore }) => {
+  const key = newKey();
+  let keyed: Store;
+  let plain: Store;
+  let project: Project;
+  beforeAll(async () => {
+    keyed = await openStore({ webhookSecretsKey: key });
+    plain = await openStore();
+    project = await keyed.projects.create('secrets');
+  });
+
+  const add = (store: Store, secret: string) =>
+    store.webhooks.create({
+      projectId: project.id,
+      url: 'https://hooks.example/s',
+      secret,
+      eventTypes: ['*'],
+    });
+  const stored = async (id: number) =>
+    (
+      await rawQuery<{ secret: string }>(database(), `SELECT secret FROM webhook_endpoints WHERE id = ${id}`)
+    )[0]!.secret;
+
+  it('with a key the column holds an enc:v1: value, not the secret, and every read gives the secret back', async () => {
+    const secret = newSecret();
+    const endpoint = await add(keyed, secret);
+    const column = await stored(endpoint.id);
+    expect(column).toMatch(/^enc:v1:[\w-]+\.[\w-]+\.[\w-]+$/);
+    expect(column).not.toContain(secret);
+    expect(column).not.toContain(secret.slice('whsec_'.length));
+    expect(endpoint.readSecret()).toBe(secret);
+    expect((await keyed.webhooks.get({ projectId: project.id, id: endpoint.id }))?.readSecret()).toBe(secret);
+    const listed = (await keyed.webhooks.list(project.id)).find((e) => e.id === endpoint.id);
+    expect(listed?.readSecret()).toBe(secret);
+    // The same secret again is another value: a fresh IV each time.
+    const again = await add(keyed, secret);
+    expect(await stored(again.id)).not.toBe(column);
+    expect(again.readSecret()).toBe(secret);
+  });
+
+  it('a plain secret stored before the key was set is read unchanged with the key', async () => {
+    const secret = newSecret();
+    const endpoint = await add(plain, secret);
+    expect(await stored(endpoint.id)).toBe(secret);
+    expect((await keyed.webhooks.get({ projectId: project.id, id: endpoint.id }))?.readSecret()).toBe(secret);
+    expect(await stored(endpoint.id)).toBe(secret);
+  });
+
+  it('without the key, or with another, an encrypted secret is refused naming the endpoint; the endpoint is still listed and leased', async () => {
+    const endpoint = await add(keyed, newSecret());
+    const other = await openStore({ webhookSecretsKey: newKey() });
+    const refusal = (store: Store) => async () =>
+      (await store.webhooks.get({ projectId: project.id, id: endpoint.id }))!.readSecret();
+
+    await expect(refusal(plain)()).rejects.toThrow(WebhookSecretUnreadableError);
+    await expect(refusal(plain)()).rejects.toMatchObject({ endpointId: endpoint.id, problem: 'no-key' });
+    await expect(refusal(plain)()).rejects.toThrow(
+      `webhook endpoint ${endpoint.id}: its signing secret is encrypted and this process has no WEBHOOK_SECRETS_KEY`,
+    );
+    await expect(refusal(other)()).rejects.toMatchObject({ endpointId: endpoint.id, problem: 'wrong-key' });
+    await expect(refusal(other)()).rejects.toThrow(
+      `webhook endpoint ${endpoint.id}: its signing secret is encrypted and WEBHOOK_SECRETS_KEY is not the key it was encrypted with`,
+    );
+
+    // Reading rows never needs the key: only reading the secret does.
+    expect((await plain.webhooks.list(project.id)).map((e) => e.id)).toContain(endpoint.id);
+    const { intentId } = await keyed.intents.insert(newIntent(project.id));
+    await keyed.intents.updateStatus({ intentId, to: 'COMMITTED' });
+    const leased = await plain.webhooks.leaseDue({ owner: 'no-key', leaseMs: 10_000, limit: 100 });
+    expect(leased.map((e) => e.id)).toContain(endpoint.id);
+    for (const e of leased) await plain.webhooks.release({ id: e.id, owner: 'no-key' });
+  });
+
+  it('encryptPlainSecrets encrypts every plain secret in place, once; a store without the key refuses', async () => {
+    const secrets = [newSecret(), newSecret()];
+    const endpoints = await Promise.all(secrets.map((s) => add(plain, s)));
+    const plainBefore = await rawQuery<{ n: number | string }>(
+      database(),
+      `SELECT COUNT(*) AS n FROM webhook_endpoints WHERE secret NOT LIKE 'enc:%'`,
+    );
+    expect(Number(plainBefore[0]!.n)).toBeGreaterThanOrEqual(2);
+
+    await expect(plain.webhooks.encryptPlainSecrets()).rejects.toThrow(ConfigError);
+    await expect(plain.webhooks.encryptPlainSecrets()).rejects.toThrow(/^WEBHOOK_SECRETS_KEY is not set/);
+
+    expect(await keyed.webhooks.encryptPlainSecrets()).toBe(Number(plainBefore[0]!.n));
+    expect(await keyed.webhooks.encryptPlainSecrets()).toBe(0);
+    for (const [i, endpoint] of endpoints.entries()) {
+      const column = await stored(endpoint.id);
+      expect(column).toMatch(/^enc:v1:/);
+      expect(column).not.toContain(secrets[i]);
+      const read = await keyed.webhooks.get({ projectId: project.id, id: endpoint.id });
+      expect(read?.readSecret()).toBe(secrets[i]);
+    }
+  });
+});
