@@ -772,14 +772,15 @@ describeEachDialect('engine journal', ({ openStore, database, dialect }) => {
       await store.intents.updateStatus({ intentId, to: 'COMMITTED' });
       return intentId;
     };
-    const start = (intentId: string, later: Date) =>
+    /** ExecuteIntent's start; `second` stands in for its `origin-refund` step. */
+    const start = (intentId: string, later: Date, second = 'origin-refund') =>
       store.intents.updateStatus({
         intentId,
         to: 'EXECUTING',
         depositTransactionHash: randomHash(),
         rowsAfter: [{ intentId, kind: 'deposit', chainId: 1, status: 'PENDING', from: ['PENDING'] }],
         enqueue: {
-          steps: [{ step: 'deposit' }, { step: 'origin-refund', runAt: later }],
+          steps: [{ step: 'deposit' }, { step: second, runAt: later }],
           lease: { owner: 'w1', leaseMs: 60_000 },
         },
       });
@@ -850,18 +851,7 @@ describeEachDialect('engine journal', ({ openStore, database, dialect }) => {
       for (const statement of refuse) await rawExecute(database(), statement);
       try {
         const intentId = await committed();
-        await expect(
-          store.intents.updateStatus({
-            intentId,
-            to: 'EXECUTING',
-            depositTransactionHash: randomHash(),
-            rowsAfter: [{ intentId, kind: 'deposit', chainId: 1, status: 'PENDING', from: ['PENDING'] }],
-            enqueue: {
-              steps: [{ step: 'deposit' }, { step: 'refused' }],
-              lease: { owner: 'w1', leaseMs: 60_000 },
-            },
-          }),
-        ).rejects.toThrow(/step refused/);
+        await expect(start(intentId, new Date(), 'refused')).rejects.toThrow(/step refused/);
         // Nothing of it stands: a crash at that point would have left the same.
         const stored = await store.intents.getForEngine(intentId);
         expect([stored?.status, stored?.depositTransactionHash]).toEqual(['COMMITTED', null]);
