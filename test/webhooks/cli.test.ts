@@ -224,6 +224,11 @@ describeEachDialect('switchyard webhooks', ({ database }) => {
     );
     expect(await column(id!)).toBe(secret);
 
+    const scoped = await keyed('encrypt-secrets', '--project', 'hooks-cli');
+    expect(scoped.code).toBe(2);
+    expect(scoped.stderr).toContain('encrypt-secrets covers every project; drop --project');
+    expect(await column(id!)).toBe(secret);
+
     const first = await keyed('encrypt-secrets');
     expect(first.code).toBe(0);
     expect(first.stdout).toMatch(/^encrypted [1-9]\d* webhook signing secrets? in /);

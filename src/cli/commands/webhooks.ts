@@ -97,7 +97,11 @@ export async function run(argv: string[]): Promise<number> {
     process.stdout.write(USAGE);
     return values.help ? 0 : 2;
   }
-  if (action === 'encrypt-secrets') return encryptSecrets(values);
+  if (action === 'encrypt-secrets') {
+    // It converts every project's secrets: a --project would suggest it converts one only.
+    if (values.project) return usageError('encrypt-secrets covers every project; drop --project');
+    return encryptSecrets(values);
+  }
   const handler = ACTIONS[action];
   if (!handler) return usageError(`unknown action '${action}'`);
   if (!values.project) return usageError('--project NAME is required');
