@@ -7,6 +7,7 @@
  * Conventions: amounts are bigint base units; times are `Date`; addresses and hashes are returned
  * lowercase (callers checksum for display); every read of an intent is scoped to a project.
  */
+import type { KeyObject } from 'node:crypto';
 import type {
   JournalMark,
   SignedTransaction,
@@ -776,6 +777,15 @@ export interface WebhookDelivery extends WebhookDeliveryInput {
   createdAt: Date;
 }
 
+export interface SecretsEncrypted {
+  /** Plain secrets now encrypted. */
+  encrypted: number;
+  /** Secrets the previous key opened, now under the configured key. */
+  reencrypted: number;
+  /** Endpoints whose encrypted secret neither key opens (left as they are). */
+  unreadable: number[];
+}
+
 export interface WebhooksRepo {
   /** A new active endpoint that starts after the project's latest event (it gets what happens next). */
   create(input: {
@@ -832,10 +842,12 @@ export interface WebhooksRepo {
   /** The endpoint's latest delivery attempts, newest first. */
   deliveries(input: { endpointId: number; limit: number }): Promise<WebhookDelivery[]>;
   /**
-   * Encrypts every secret still stored plain with the configured WEBHOOK_SECRETS_KEY; answers how many it
-   * encrypted (0 on a second run). A ConfigError when the store was opened without the key.
+   * Encrypts every secret still stored plain with the configured WEBHOOK_SECRETS_KEY and, given the key being
+   * rotated out (`previousKey`), re-encrypts under the configured key every secret that one opens. Answers
+   * how many of each (0 on a second run) and the endpoints whose secret neither key opens. A ConfigError
+   * when the store was opened without the key.
    */
-  encryptPlainSecrets(): Promise<number>;
+  encryptSecrets(input?: { previousKey?: KeyObject | undefined }): Promise<SecretsEncrypted>;
   /** Deletes up to `limit` delivery records older than `before`, oldest first; answers how many went. */
   deleteDeliveriesOlderThan(input: { before: Date; limit: number }): Promise<number>;
 }

@@ -1,7 +1,8 @@
 /**
  * Webhook signing secrets at rest (WEBHOOK_SECRETS_KEY), on SQLite and Postgres, looking at the column as
  * stored: encrypted with a key and read back through the repository; a plain secret stored before the key
- * still read; encryptPlainSecrets converting plain rows once; a store without the key, or with another one,
+ * still read; encryptSecrets converting plain rows once, and re-encrypting under a new key what the key being
+ * rotated out opens; a store without the key, or with another one,
  * refusing to read an encrypted secret with an error naming the endpoint, while listing and leasing still work.
  */
 import { createSecretKey, randomBytes } from 'node:crypto';
@@ -88,7 +89,7 @@ describeEachDialect('webhook secrets at rest', ({ database, openStore }) => {
     for (const e of leased) await plain.webhooks.release({ id: e.id, owner: 'no-key' });
   });
 
-  it('encryptPlainSecrets encrypts every plain secret in place, once; a store without the key refuses', async () => {
+  it('encryptSecrets encrypts every plain secret in place, once; a store without the key refuses', async () => {
     const secrets = [newSecret(), newSecret()];
     const endpoints = await Promise.all(secrets.map((s) => add(plain, s)));
     const plainBefore = await rawQuery<{ n: number | string }>(
@@ -97,11 +98,15 @@ describeEachDialect('webhook secrets at rest', ({ database, openStore }) => {
     );
     expect(Number(plainBefore[0]!.n)).toBeGreaterThanOrEqual(2);
 
-    await expect(plain.webhooks.encryptPlainSecrets()).rejects.toThrow(ConfigError);
-    await expect(plain.webhooks.encryptPlainSecrets()).rejects.toThrow(/^WEBHOOK_SECRETS_KEY is not set/);
+    await expect(plain.webhooks.encryptSecrets()).rejects.toThrow(ConfigError);
+    await expect(plain.webhooks.encryptSecrets()).rejects.toThrow(/^WEBHOOK_SECRETS_KEY is not set/);
 
-    expect(await keyed.webhooks.encryptPlainSecrets()).toBe(Number(plainBefore[0]!.n));
-    expect(await keyed.webhooks.encryptPlainSecrets()).toBe(0);
+    expect(await keyed.webhooks.encryptSecrets()).toEqual({
+      encrypted: Number(plainBefore[0]!.n),
+      reencrypted: 0,
+      unreadable: [],
+    });
+    expect(await keyed.webhooks.encryptSecrets()).toEqual({ encrypted: 0, reencrypted: 0, unreadable: [] });
     for (const [i, endpoint] of endpoints.entries()) {
       const column = await stored(endpoint.id);
       expect(column).toMatch(/^enc:v1:/);
@@ -109,5 +114,42 @@ describeEachDialect('webhook secrets at rest', ({ database, openStore }) => {
       const read = await keyed.webhooks.get({ projectId: project.id, id: endpoint.id });
       expect(read?.readSecret()).toBe(secrets[i]);
     }
+  });
+
+  it('rotating the key: encryptSecrets with the previous key re-encrypts what it opens under the new one, once, and names what neither opens', async () => {
+    const oldKey = newKey();
+    const lost = newKey();
+    const [oldStore, lostStore] = [
+      await openStore({ webhookSecretsKey: oldKey }),
+      await openStore({ webhookSecretsKey: lost }),
+    ];
+    const secrets = [newSecret(), newSecret()];
+    const rotated = await Promise.all(secrets.map((s) => add(oldStore, s)));
+    const orphan = await add(lostStore, newSecret());
+    const before = await stored(rotated[0]!.id);
+
+    // Without the previous key the new one opens none of them: named, left as they are.
+    const unrotated = await keyed.webhooks.encryptSecrets();
+    expect(unrotated.reencrypted).toBe(0);
+    expect(unrotated.unreadable).toEqual(expect.arrayContaining([...rotated.map((e) => e.id), orphan.id]));
+    expect(await stored(rotated[0]!.id)).toBe(before);
+
+    const first = await keyed.webhooks.encryptSecrets({ previousKey: oldKey });
+    expect(first).toMatchObject({ encrypted: 0, reencrypted: 2 });
+    expect(first.unreadable).toContain(orphan.id);
+    expect(first.unreadable).not.toContain(rotated[0]!.id);
+    expect((await keyed.webhooks.encryptSecrets({ previousKey: oldKey })).reencrypted).toBe(0);
+    for (const [i, endpoint] of rotated.entries()) {
+      expect(await stored(endpoint.id)).not.toBe(before);
+      expect((await keyed.webhooks.get({ projectId: project.id, id: endpoint.id }))?.readSecret()).toBe(
+        secrets[i],
+      );
+      // The old key no longer opens it: a process still started with it is refused, not misled.
+      await expect(
+        (async () =>
+          (await oldStore.webhooks.get({ projectId: project.id, id: endpoint.id }))!.readSecret())(),
+      ).rejects.toMatchObject({ problem: 'wrong-key' });
+    }
+    await lostStore.webhooks.remove({ projectId: project.id, id: orphan.id });
   });
 });

@@ -15,13 +15,18 @@ import { WebhookSecretUnreadableError } from './errors.ts';
 import { toDate } from './rows.ts';
 import type { Database, WebhookDeliveryRow, WebhookEndpointRow } from './schema.ts';
 import type {
+  SecretsEncrypted,
   WebhookDelivery,
   WebhookDeliveryInput,
   WebhookEndpoint,
   WebhookEndpointState,
   WebhooksRepo,
 } from './types.ts';
-import { isEncryptedSecret, type WebhookSecretCipher } from './webhook-secret-cipher.ts';
+import {
+  createWebhookSecretCipher,
+  isEncryptedSecret,
+  type WebhookSecretCipher,
+} from './webhook-secret-cipher.ts';
 
 /** Delivery records looked at per retention batch: the head of the log, by id. */
 const HEAD_PAGE = 1_000;
@@ -271,26 +276,33 @@ export function createWebhooksRepo(ctx: StoreContext, deps: WebhooksRepoDeps = {
       return rows.map(deliveryFromRow);
     },
 
-    async encryptPlainSecrets() {
+    async encryptSecrets({ previousKey } = {}) {
       if (!secrets)
         throw new ConfigError(
           'WEBHOOK_SECRETS_KEY is not set: there is no key to encrypt webhook secrets with ' +
             '(32 bytes as 64 hex characters; `openssl rand -hex 32`)',
         );
+      const previous = previousKey && createWebhookSecretCipher(previousKey);
       const rows = await db.selectFrom('webhook_endpoints').select(['id', 'secret']).orderBy('id').execute();
-      let encrypted = 0;
+      const done: SecretsEncrypted = { encrypted: 0, reencrypted: 0, unreadable: [] };
       for (const row of rows) {
-        if (isEncryptedSecret(row.secret)) continue;
+        const plain = !isEncryptedSecret(row.secret);
+        if (!plain && secrets.decrypt(row.secret) !== null) continue;
+        const secret = plain ? row.secret : previous?.decrypt(row.secret);
+        if (secret === null || secret === undefined) {
+          done.unreadable.push(row.id);
+          continue;
+        }
         // Only the value read: a secret changed meanwhile (another run) is left to that writer.
         const result = await db
           .updateTable('webhook_endpoints')
-          .set({ secret: secrets.encrypt(row.secret), updated_at: now() })
+          .set({ secret: secrets.encrypt(secret), updated_at: now() })
           .where('id', '=', row.id)
           .where('secret', '=', row.secret)
           .executeTakeFirst();
-        if (result.numUpdatedRows > 0n) encrypted += 1;
+        if (result.numUpdatedRows > 0n) done[plain ? 'encrypted' : 'reencrypted'] += 1;
       }
-      return encrypted;
+      return done;
     },
 
     async deleteDeliveriesOlderThan({ before, limit }) {

@@ -264,6 +264,66 @@ describeEachDialect('switchyard webhooks', ({ database }) => {
     const [, id2, secret2] = /^id: (\d+)\nsecret: (whsec_\S+)\n$/.exec(second.stdout) ?? [];
     expect(await column(id2!)).toMatch(/^enc:v1:/);
     expect(await column(id2!)).not.toContain(secret2!);
-    for (const endpoint of [id, id2]) await keyed('remove', '--project', 'hooks-cli', '--id', endpoint!);
+
+    // Rotating the key: the new key with the old one as WEBHOOK_SECRETS_PREVIOUS_KEY re-encrypts both, and
+    // the ping is then signed, with the new key alone, by the secret shown when the endpoint was added.
+    const NEW_KEY = randomBytes(32).toString('hex');
+    const rotating = (...args: string[]) =>
+      cliWith({ WEBHOOK_SECRETS_KEY: NEW_KEY, WEBHOOK_SECRETS_PREVIOUS_KEY: KEY }, [
+        ...args,
+        '--config',
+        configPath,
+      ]);
+    const unrotated = await cliWith({ WEBHOOK_SECRETS_KEY: NEW_KEY }, [
+      'encrypt-secrets',
+      '--config',
+      configPath,
+    ]);
+    expect(unrotated.code).toBe(1);
+    expect(unrotated.stderr).toContain(
+      `open with neither WEBHOOK_SECRETS_KEY (endpoints ${id}, ${id2}): set WEBHOOK_SECRETS_PREVIOUS_KEY`,
+    );
+    const before = await column(id!);
+    const rotated = await rotating('encrypt-secrets');
+    expect(rotated.code).toBe(0);
+    expect(rotated.stdout).toMatch(
+      /^encrypted 0 webhook signing secrets, re-encrypted 2 from WEBHOOK_SECRETS_PREVIOUS_KEY in /,
+    );
+    expect(await column(id!)).toMatch(/^enc:v1:/);
+    expect(await column(id!)).not.toBe(before);
+    const renewed = await cliWith({ WEBHOOK_SECRETS_KEY: NEW_KEY }, [
+      'test',
+      '--project',
+      'hooks-cli',
+      '--id',
+      id!,
+      '--config',
+      configPath,
+    ]);
+    expect(renewed.code).toBe(0);
+    expect(
+      verify(
+        secret!,
+        String(receiver.received.at(-1)!.headers['switchyard-signature']),
+        receiver.received.at(-1)!.body,
+      ),
+    ).toBe(true);
+    const malformedPrevious = await cliWith(
+      { WEBHOOK_SECRETS_KEY: NEW_KEY, WEBHOOK_SECRETS_PREVIOUS_KEY: 'x' },
+      ['encrypt-secrets', '--config', configPath],
+    );
+    expect(malformedPrevious.code).toBe(1);
+    expect(malformedPrevious.stderr).toContain('WEBHOOK_SECRETS_PREVIOUS_KEY must be 64 hex characters');
+    for (const endpoint of [id, id2]) {
+      await cliWith({ WEBHOOK_SECRETS_KEY: NEW_KEY }, [
+        'remove',
+        '--project',
+        'hooks-cli',
+        '--id',
+        endpoint!,
+        '--config',
+        configPath,
+      ]);
+    }
   });
 });

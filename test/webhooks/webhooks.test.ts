@@ -37,7 +37,7 @@ beforeAll(async () => {
     eventTypes: ['*'],
   });
   // Stored encrypted already: the service's store has the key from its config.
-  expect(await svc.store.webhooks.encryptPlainSecrets()).toBe(0);
+  expect((await svc.store.webhooks.encryptSecrets()).encrypted).toBe(0);
 });
 afterAll(async () => {
   await receiver?.stop();

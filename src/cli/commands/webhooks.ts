@@ -17,7 +17,10 @@ import { ProjectNotFoundError } from '../../store/errors.ts';
 import { resolveDataDir, resolveStoreLocation, type StoreLocation } from '../../store/store-location.ts';
 import type { Project, Store, WebhookDelivery, WebhookEndpoint } from '../../store/types.ts';
 import { parseSince } from '../../webhooks/parse-since.ts';
-import { resolveWebhookSecretsKey } from '../../webhooks/resolve-secrets-key.ts';
+import {
+  resolveWebhookSecretsKey,
+  resolveWebhookSecretsPreviousKey,
+} from '../../webhooks/resolve-secrets-key.ts';
 import { isSuccess } from '../../webhooks/send-delivery.ts';
 import { sendPing } from '../../webhooks/send-ping.ts';
 import { newWebhookSecret } from '../../webhooks/signature.ts';
@@ -43,7 +46,8 @@ PostgreSQL when DATABASE_URL is set, else <data-dir>/switchyard.sqlite (--data-d
 ./.switchyard). Loopback and private-range URLs are refused unless the config sets
 webhooks.allowPrivateTargets, or the data dir holds a devnet. With WEBHOOK_SECRETS_KEY set (64 hex
 characters) secrets are stored encrypted; 'encrypt-secrets' encrypts the ones stored plain before it was
-set, in every project, and prints how many. See docs/webhooks.md.
+set, in every project, and prints how many; with WEBHOOK_SECRETS_PREVIOUS_KEY set to the key being replaced
+it also re-encrypts under WEBHOOK_SECRETS_KEY every secret that key opens. See docs/webhooks.md.
 `;
 
 /** Rows `log` prints when --limit is not given. */
@@ -156,9 +160,13 @@ function storeSettings(values: Values): StoreSettings {
   };
 }
 
-/** Every project's secrets at once: a database-wide step an operator takes when turning the key on. */
+/**
+ * Every project's secrets at once: a database-wide step an operator takes when turning the key on, or when
+ * rotating it (WEBHOOK_SECRETS_PREVIOUS_KEY, the key being replaced; docs/webhooks.md, "Rotating the key").
+ */
 async function encryptSecrets(values: Values): Promise<number> {
   const { location, webhookSecretsKey } = storeSettings(values);
+  const previousKey = resolveWebhookSecretsPreviousKey(process.env);
   if (!webhookSecretsKey) {
     process.stderr.write(
       'switchyard webhooks: encrypt-secrets needs WEBHOOK_SECRETS_KEY in the environment ' +
@@ -169,11 +177,17 @@ async function encryptSecrets(values: Values): Promise<number> {
   }
   const store = await createStore({ ...location, webhookSecretsKey, log: createLogger({ level: 'warn' }) });
   try {
-    const encrypted = await store.webhooks.encryptPlainSecrets();
-    process.stdout.write(
-      `encrypted ${encrypted} webhook signing secret${encrypted === 1 ? '' : 's'} in ${location.description}\n`,
+    const { encrypted, reencrypted, unreadable } = await store.webhooks.encryptSecrets({ previousKey });
+    const secrets = (n: number) => `${n} webhook signing secret${n === 1 ? '' : 's'}`;
+    const rotated = previousKey ? `, re-encrypted ${reencrypted} from WEBHOOK_SECRETS_PREVIOUS_KEY` : '';
+    process.stdout.write(`encrypted ${secrets(encrypted)}${rotated} in ${location.description}\n`);
+    if (unreadable.length === 0) return 0;
+    process.stderr.write(
+      `switchyard webhooks: ${secrets(unreadable.length)} open with neither WEBHOOK_SECRETS_KEY` +
+        `${previousKey ? ' nor WEBHOOK_SECRETS_PREVIOUS_KEY' : ''} (endpoints ${unreadable.join(', ')}): ` +
+        `${previousKey ? 'left as they are' : 'set WEBHOOK_SECRETS_PREVIOUS_KEY to the key they were encrypted with'}\n`,
     );
-    return 0;
+    return 1;
   } finally {
     await store.close();
   }
