@@ -16,6 +16,9 @@ export interface RpcCounter {
   stop(): Promise<void>;
 }
 
+/** The key under which the HTTP exchanges are counted beside the calls. */
+export const HTTP_EXCHANGES = '(HTTP exchanges)';
+
 export async function startRpcCounter(target: string): Promise<RpcCounter> {
   const counts = new Map<string, number>();
   const server: Server = createServer((req, res) => {
@@ -23,6 +26,8 @@ export async function startRpcCounter(target: string): Promise<RpcCounter> {
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const body = Buffer.concat(chunks).toString('utf8');
+      // One HTTP exchange may carry a batch: anvil pays per exchange as well as per call.
+      counts.set(HTTP_EXCHANGES, (counts.get(HTTP_EXCHANGES) ?? 0) + 1);
       try {
         const parsed = JSON.parse(body) as { method?: string } | { method?: string }[];
         for (const call of Array.isArray(parsed) ? parsed : [parsed]) {
@@ -57,7 +62,6 @@ export async function startRpcCounter(target: string): Promise<RpcCounter> {
   };
 }
 
-/** "method count" lines, most calls first, each count divided by `per` (calls per intent). */
 /** A counting proxy in front of each chain's first RPC URL, in the chains' order, stopped by `shutdown`. */
 export async function startRpcCounters(
   chains: readonly { rpcUrls: readonly string[] }[],
@@ -72,9 +76,11 @@ export async function startRpcCounters(
   return counters;
 }
 
+/** "method count" lines, most calls first, each count divided by `per` (calls per intent). */
 export function formatCounts(counts: Map<string, number>, per: number): string {
-  const sorted = [...counts].sort((a, b) => b[1] - a[1]);
+  const exchanges = counts.get(HTTP_EXCHANGES) ?? 0;
+  const sorted = [...counts].filter(([key]) => key !== HTTP_EXCHANGES).sort((a, b) => b[1] - a[1]);
   const total = sorted.reduce((n, [, c]) => n + c, 0);
-  const lines = sorted.map(([method, c]) => `  ${method.padEnd(28)} ${(c / per).toFixed(2)}`);
-  return [`  ${'total'.padEnd(28)} ${(total / per).toFixed(2)}`, ...lines].join('\n');
+  const line = (label: string, c: number) => `  ${label.padEnd(28)} ${(c / per).toFixed(2)}`;
+  return [line('total', total), line(HTTP_EXCHANGES, exchanges), ...sorted.map(([m, c]) => line(m, c))].join('\n');
 }

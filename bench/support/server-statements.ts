@@ -62,13 +62,13 @@ export async function openServerStatements(databaseUrl: string): Promise<ServerS
       const planMs = top.reduce((sum, r) => sum + r.total_plan_time, 0);
       const lines = [
         `  ${(totalMs / intents).toFixed(2).padStart(7)} ms  ${(totalCalls / intents).toFixed(2).padStart(6)} calls  total (top-level statements), planning ${(planMs / intents).toFixed(2)} ms more (0 unless pg_stat_statements.track_planning is on)`,
-        '       ms   calls   µs/call  buffers/call  statement ("nested": run by a trigger or function, inside its caller\'s time)',
+        '       ms   calls   µs/call  plan µs/call  buffers/call  statement ("nested": run by a trigger or function, inside its caller\'s time)',
       ];
       for (const r of rows.slice(0, TOP_STATEMENTS)) {
         const calls = Number(r.calls);
         const text = r.query.replace(/\s+/g, ' ').slice(0, QUERY_PREFIX_CHARS);
         lines.push(
-          `  ${(r.total_exec_time / intents).toFixed(2).padStart(7)}  ${(calls / intents).toFixed(2).padStart(6)}  ${((1000 * r.total_exec_time) / calls).toFixed(0).padStart(8)}  ${(Number(r.shared_blks_hit) / calls).toFixed(0).padStart(12)}  ${r.toplevel ? '' : '(nested) '}${text}`,
+          `  ${(r.total_exec_time / intents).toFixed(2).padStart(7)}  ${(calls / intents).toFixed(2).padStart(6)}  ${((1000 * r.total_exec_time) / calls).toFixed(0).padStart(8)}  ${((1000 * r.total_plan_time) / calls).toFixed(0).padStart(12)}  ${(Number(r.shared_blks_hit) / calls).toFixed(0).padStart(12)}  ${r.toplevel ? '' : '(nested) '}${text}`,
         );
       }
       return lines.join('\n');
