@@ -1,6 +1,7 @@
 /**
  * Resolves `switchyard serve` configuration once into a SwitchyardConfig: defaults ← environment
- * (HOST, PORT, SWITCHYARD_DATA_DIR, DATABASE_URL, DATABASE_POOL_SIZE, WEBHOOK_SECRETS_KEY) ← config file (JSON) ← CLI flags. A bad field is a
+ * (HOST, PORT, SWITCHYARD_DATA_DIR, DATABASE_URL, DATABASE_POOL_SIZE, WEBHOOK_SECRETS_KEY,
+ * WEBHOOK_SECRETS_PREVIOUS_KEY) ← config file (JSON) ← CLI flags. A bad field is a
  * ConfigError naming it (`chains[1].rpcUrls: is required`).
  */
 import { readFileSync } from 'node:fs';
@@ -10,7 +11,7 @@ import { parseGwei } from 'viem';
 import type { ChainConfig, SwitchyardConfig } from '../internal/config-types.ts';
 import { ConfigError } from '../internal/errors.ts';
 import { resolveMetricsListen } from '../metrics/resolve-metrics-listen.ts';
-import { resolveWebhookSecretsKey } from '../webhooks/resolve-secrets-key.ts';
+import { resolveWebhookSecretsKeys } from '../webhooks/resolve-secrets-key.ts';
 import { InvalidArgumentError } from './errors/rpc-errors.ts';
 import { Address, Amount, Bool, ChainId, NonNegativeInt, Opt, Str } from './schemas/wire.ts';
 import { compileRequestDecoder } from './validate-request.ts';
@@ -194,8 +195,9 @@ export function resolveConfig({ configPath, env, flags }: ConfigInputs): Switchy
   if (metrics) config.metrics = metrics;
   if (file.webhooks) config.webhooks = { allowPrivateTargets: file.webhooks.allowPrivateTargets ?? false };
   // The environment only, like every other secret: a config file is copied around and checked in.
-  const webhookSecretsKey = resolveWebhookSecretsKey(env);
-  if (webhookSecretsKey) config.webhookSecretsKey = webhookSecretsKey;
+  const { key, previousKey } = resolveWebhookSecretsKeys(env);
+  if (key) config.webhookSecretsKey = key;
+  if (previousKey) config.webhookSecretsPreviousKey = previousKey;
   const ids = new Set<number>();
   config.chains.forEach((c, i) => {
     if (ids.has(c.chainId)) throw new ConfigError(`chains[${i}].chainId: ${c.chainId} is listed twice`);

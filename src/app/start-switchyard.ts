@@ -303,6 +303,7 @@ async function openStore(config: SwitchyardConfig, log: Logger, shutdown: Shutdo
     ...(config.databaseUrl ? { databaseUrl: config.databaseUrl } : {}),
     ...(config.databasePoolSize !== undefined && { poolSize: config.databasePoolSize }),
     webhookSecretsKey: config.webhookSecretsKey,
+    webhookSecretsPreviousKey: config.webhookSecretsPreviousKey,
     sqlitePath: join(config.dataDir, 'switchyard.sqlite'),
     log: log.child({ component: 'store' }),
   });

@@ -11,8 +11,8 @@ import type { Store } from '../store/types.ts';
 
 export async function withProjectStore(
   command: string,
-  /** With the secrets' key when commands read webhook secrets (`webhooks test`). */
-  location: StoreLocation & Pick<CreateStoreOptions, 'webhookSecretsKey'>,
+  /** With the secrets' keys when commands read webhook secrets (`webhooks test`). */
+  location: StoreLocation & Pick<CreateStoreOptions, 'webhookSecretsKey' | 'webhookSecretsPreviousKey'>,
   projectName: string,
   run: (store: Store) => Promise<number>,
 ): Promise<number> {

@@ -143,6 +143,11 @@ export interface SwitchyardConfig {
    * (AES-256-GCM). Absent: they are stored plain, and an encrypted one cannot be read (docs/webhooks.md).
    */
   webhookSecretsKey?: KeyObject;
+  /**
+   * WEBHOOK_SECRETS_PREVIOUS_KEY (environment only, and only beside `webhookSecretsKey`): the key being
+   * rotated out. It only decrypts, so secrets not yet re-encrypted still sign (docs/webhooks.md).
+   */
+  webhookSecretsPreviousKey?: KeyObject;
 }
 
 export interface WebhooksConfig {

@@ -25,7 +25,7 @@ import { createStepsRepo } from './steps.ts';
 import { createTaskLeasesRepo } from './task-leases.ts';
 import { createTransactionsRepo } from './transactions.ts';
 import type { IntentEvents, StepsRepo, Store } from './types.ts';
-import { createWebhookSecretCipher } from './webhook-secret-cipher.ts';
+import { createWebhookSecretKeyring } from './webhook-secret-cipher.ts';
 import { createWebhooksRepo } from './webhooks.ts';
 
 export interface CreateStoreOptions {
@@ -43,6 +43,8 @@ export interface CreateStoreOptions {
    * through it. Without it they are written plain (src/store/webhook-secret-cipher.ts).
    */
   webhookSecretsKey?: KeyObject | undefined;
+  /** WEBHOOK_SECRETS_PREVIOUS_KEY, during a rotation: read with too, never written with. */
+  webhookSecretsPreviousKey?: KeyObject | undefined;
 }
 
 interface Opened {
@@ -192,7 +194,10 @@ export async function createStore(options: CreateStoreOptions): Promise<Store> {
     taskLeases: createTaskLeasesRepo(ctx),
     eventLog: createEventLogRepo(ctx),
     webhooks: createWebhooksRepo(ctx, {
-      secrets: options.webhookSecretsKey && createWebhookSecretCipher(options.webhookSecretsKey),
+      secrets: createWebhookSecretKeyring({
+        key: options.webhookSecretsKey,
+        previousKey: options.webhookSecretsPreviousKey,
+      }),
     }),
     events,
     async ping() {

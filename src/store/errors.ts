@@ -61,22 +61,29 @@ export class DatabaseUnavailableError extends SwitchyardError {
 
 /**
  * A webhook endpoint's signing secret is stored encrypted and this process cannot decrypt it: it has no
- * WEBHOOK_SECRETS_KEY (`no-key`), or another key than the one that encrypted it, or the stored value is
- * damaged (`wrong-key`). A configuration problem: deliveries wait until every process has the right key.
+ * WEBHOOK_SECRETS_KEY (`no-key`), or neither its key nor its previous key is the one that encrypted it, or
+ * the stored value is damaged or was copied from another endpoint's row (`wrong-key`). A configuration
+ * problem, or tampering: deliveries wait until every process has the right key.
  */
 export class WebhookSecretUnreadableError extends SwitchyardError {
   override readonly name = 'WebhookSecretUnreadableError';
   constructor(
     readonly endpointId: number,
     readonly problem: 'no-key' | 'wrong-key',
+    { withPreviousKey = false }: { withPreviousKey?: boolean } = {},
   ) {
     super(
       `webhook endpoint ${endpointId}: its signing secret is encrypted and ` +
-        (problem === 'no-key'
-          ? 'this process has no WEBHOOK_SECRETS_KEY'
-          : 'WEBHOOK_SECRETS_KEY is not the key it was encrypted with (or the stored value is damaged)') +
+        (problem === 'no-key' ? 'this process has no WEBHOOK_SECRETS_KEY' : wrongKey(withPreviousKey)) +
         '; every process of the deployment needs the same WEBHOOK_SECRETS_KEY',
       { details: { endpointId, problem } },
     );
   }
+}
+
+function wrongKey(withPreviousKey: boolean): string {
+  const keys = withPreviousKey
+    ? 'neither WEBHOOK_SECRETS_KEY nor WEBHOOK_SECRETS_PREVIOUS_KEY is'
+    : 'WEBHOOK_SECRETS_KEY is not';
+  return `${keys} the key it was encrypted with (or the stored value is damaged, or is another endpoint's)`;
 }

@@ -163,7 +163,10 @@ export interface WebhookEndpointsTable {
   id: Generated<number>;
   project_id: number;
   url: string;
-  /** `whsec_…` as given, or `enc:v1:<iv>.<ciphertext>.<tag>` when written under WEBHOOK_SECRETS_KEY. */
+  /**
+   * `whsec_…` as given, or `enc:v2:<iv>.<ciphertext>.<tag>` (bound to this row) when written under
+   * WEBHOOK_SECRETS_KEY; `enc:v1:…` (unbound) from earlier releases until `webhooks encrypt-secrets`.
+   */
   secret: string;
   /** `*`, or a comma-separated list of event types and `prefix.*` patterns. */
   event_types: string;

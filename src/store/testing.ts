@@ -1,5 +1,5 @@
 /** Builders for storage tests: realistic intents without a quote engine. */
-import { randomBytes } from 'node:crypto';
+import { createCipheriv, type KeyObject, randomBytes } from 'node:crypto';
 import { DefaultQueryExecutor } from 'kysely';
 import type { NewIntent } from './types.ts';
 
@@ -51,4 +51,15 @@ export async function statementsDuring<T>(
   } finally {
     executor.executeQuery = original;
   }
+}
+
+/**
+ * An `enc:v1:` value as releases before `enc:v2:` wrote it (AES-256-GCM, no additional data), built here
+ * independently of webhook-secret-cipher.ts, which no longer writes the form: what the store must still read.
+ */
+export function legacyV1Secret(key: KeyObject, secret: string): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', key, iv, { authTagLength: 16 });
+  const ciphertext = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()]);
+  return `enc:v1:${[iv, ciphertext, cipher.getAuthTag()].map((b) => b.toString('base64url')).join('.')}`;
 }

@@ -7,7 +7,6 @@
  * Conventions: amounts are bigint base units; times are `Date`; addresses and hashes are returned
  * lowercase (callers checksum for display); every read of an intent is scoped to a project.
  */
-import type { KeyObject } from 'node:crypto';
 import type {
   JournalMark,
   SignedTransaction,
@@ -782,18 +781,22 @@ export interface SecretsEncrypted {
   encrypted: number;
   /** Secrets the previous key opened, now under the configured key. */
   reencrypted: number;
+  /** Secrets the configured key opened as `enc:v1:` (not bound to their endpoint), now `enc:v2:`. */
+  upgraded: number;
   /** Endpoints whose encrypted secret neither key opens (left as they are). */
   unreadable: number[];
 }
 
+export interface WebhookEndpointInput {
+  projectId: number;
+  url: string;
+  secret: string;
+  eventTypes: string[];
+}
+
 export interface WebhooksRepo {
   /** A new active endpoint that starts after the project's latest event (it gets what happens next). */
-  create(input: {
-    projectId: number;
-    url: string;
-    secret: string;
-    eventTypes: string[];
-  }): Promise<WebhookEndpoint>;
+  create(input: WebhookEndpointInput): Promise<WebhookEndpoint>;
   /** The project's endpoints, oldest first, each with its latest delivery attempt. */
   list(projectId: number): Promise<(WebhookEndpoint & { lastDelivery: WebhookDelivery | null })[]>;
   get(input: { projectId: number; id: number }): Promise<WebhookEndpoint | undefined>;
@@ -842,12 +845,12 @@ export interface WebhooksRepo {
   /** The endpoint's latest delivery attempts, newest first. */
   deliveries(input: { endpointId: number; limit: number }): Promise<WebhookDelivery[]>;
   /**
-   * Encrypts every secret still stored plain with the configured WEBHOOK_SECRETS_KEY and, given the key being
-   * rotated out (`previousKey`), re-encrypts under the configured key every secret that one opens. Answers
-   * how many of each (0 on a second run) and the endpoints whose secret neither key opens. A ConfigError
-   * when the store was opened without the key.
+   * Brings every secret to `enc:v2:` under the configured WEBHOOK_SECRETS_KEY: encrypts the ones stored
+   * plain, rewrites the `enc:v1:` ones that key opens, and re-encrypts the ones the store's previous key
+   * (WEBHOOK_SECRETS_PREVIOUS_KEY) opens. Answers how many of each (0 on a second run) and the endpoints
+   * whose secret neither key opens. A ConfigError when the store was opened without the key.
    */
-  encryptSecrets(input?: { previousKey?: KeyObject | undefined }): Promise<SecretsEncrypted>;
+  encryptSecrets(): Promise<SecretsEncrypted>;
   /** Deletes up to `limit` delivery records older than `before`, oldest first; answers how many went. */
   deleteDeliveriesOlderThan(input: { before: Date; limit: number }): Promise<number>;
 }

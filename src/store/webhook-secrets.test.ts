@@ -1,16 +1,18 @@
 /**
  * Webhook signing secrets at rest (WEBHOOK_SECRETS_KEY), on SQLite and Postgres, looking at the column as
- * stored: encrypted with a key and read back through the repository; a plain secret stored before the key
- * still read; encryptSecrets converting plain rows once, and re-encrypting under a new key what the key being
- * rotated out opens; a store without the key, or with another one,
- * refusing to read an encrypted secret with an error naming the endpoint, while listing and leasing still work.
+ * stored: encrypted with a key, bound to its endpoint, and read back through the repository; a plain secret
+ * stored before the key, and an enc:v1: value from before the binding, still read; a value copied into
+ * another endpoint's row refused; encryptSecrets converting plain rows and v1 values once, and re-encrypting
+ * under a new key what the key being rotated out opens, which a store with both keys reads meanwhile; a store
+ * without the key, or with another one, refusing to read an encrypted secret with an error naming the
+ * endpoint, while listing and leasing still work.
  */
 import { createSecretKey, randomBytes } from 'node:crypto';
 import { beforeAll, expect, it } from 'vitest';
-import { describeEachDialect, rawQuery } from '../../test/harness/database.ts';
+import { describeEachDialect, rawExecute, rawQuery } from '../../test/harness/database.ts';
 import { ConfigError } from '../internal/errors.ts';
 import { WebhookSecretUnreadableError } from './errors.ts';
-import { newIntent } from './testing.ts';
+import { legacyV1Secret, newIntent } from './testing.ts';
 import type { Project, Store } from './types.ts';
 
 const newKey = () => createSecretKey(randomBytes(32));
@@ -39,11 +41,16 @@ describeEachDialect('webhook secrets at rest', ({ database, openStore }) => {
       await rawQuery<{ secret: string }>(database(), `SELECT secret FROM webhook_endpoints WHERE id = ${id}`)
     )[0]!.secret;
 
-  it('with a key the column holds an enc:v1: value, not the secret, and every read gives the secret back', async () => {
+  const setStored = (id: number, value: string) =>
+    rawExecute(database(), `UPDATE webhook_endpoints SET secret = '${value}' WHERE id = ${id}`);
+  const readBy = async (store: Store, id: number) =>
+    (await store.webhooks.get({ projectId: project.id, id }))!.readSecret();
+
+  it('with a key the column holds an enc:v2: value, not the secret, and every read gives the secret back', async () => {
     const secret = newSecret();
     const endpoint = await add(keyed, secret);
     const column = await stored(endpoint.id);
-    expect(column).toMatch(/^enc:v1:[\w-]+\.[\w-]+\.[\w-]+$/);
+    expect(column).toMatch(/^enc:v2:[\w-]+\.[\w-]+\.[\w-]+$/);
     expect(column).not.toContain(secret);
     expect(column).not.toContain(secret.slice('whsec_'.length));
     expect(endpoint.readSecret()).toBe(secret);
@@ -104,12 +111,18 @@ describeEachDialect('webhook secrets at rest', ({ database, openStore }) => {
     expect(await keyed.webhooks.encryptSecrets()).toEqual({
       encrypted: Number(plainBefore[0]!.n),
       reencrypted: 0,
+      upgraded: 0,
       unreadable: [],
     });
-    expect(await keyed.webhooks.encryptSecrets()).toEqual({ encrypted: 0, reencrypted: 0, unreadable: [] });
+    expect(await keyed.webhooks.encryptSecrets()).toEqual({
+      encrypted: 0,
+      reencrypted: 0,
+      upgraded: 0,
+      unreadable: [],
+    });
     for (const [i, endpoint] of endpoints.entries()) {
       const column = await stored(endpoint.id);
-      expect(column).toMatch(/^enc:v1:/);
+      expect(column).toMatch(/^enc:v2:/);
       expect(column).not.toContain(secrets[i]);
       const read = await keyed.webhooks.get({ projectId: project.id, id: endpoint.id });
       expect(read?.readSecret()).toBe(secrets[i]);
@@ -119,9 +132,10 @@ describeEachDialect('webhook secrets at rest', ({ database, openStore }) => {
   it('rotating the key: encryptSecrets with the previous key re-encrypts what it opens under the new one, once, and names what neither opens', async () => {
     const oldKey = newKey();
     const lost = newKey();
-    const [oldStore, lostStore] = [
+    const [oldStore, lostStore, rotating] = [
       await openStore({ webhookSecretsKey: oldKey }),
       await openStore({ webhookSecretsKey: lost }),
+      await openStore({ webhookSecretsKey: key, webhookSecretsPreviousKey: oldKey }),
     ];
     const secrets = [newSecret(), newSecret()];
     const rotated = await Promise.all(secrets.map((s) => add(oldStore, s)));
@@ -134,11 +148,11 @@ describeEachDialect('webhook secrets at rest', ({ database, openStore }) => {
     expect(unrotated.unreadable).toEqual(expect.arrayContaining([...rotated.map((e) => e.id), orphan.id]));
     expect(await stored(rotated[0]!.id)).toBe(before);
 
-    const first = await keyed.webhooks.encryptSecrets({ previousKey: oldKey });
-    expect(first).toMatchObject({ encrypted: 0, reencrypted: 2 });
+    const first = await rotating.webhooks.encryptSecrets();
+    expect(first).toMatchObject({ encrypted: 0, reencrypted: 2, upgraded: 0 });
     expect(first.unreadable).toContain(orphan.id);
     expect(first.unreadable).not.toContain(rotated[0]!.id);
-    expect((await keyed.webhooks.encryptSecrets({ previousKey: oldKey })).reencrypted).toBe(0);
+    expect((await rotating.webhooks.encryptSecrets()).reencrypted).toBe(0);
     for (const [i, endpoint] of rotated.entries()) {
       expect(await stored(endpoint.id)).not.toBe(before);
       expect((await keyed.webhooks.get({ projectId: project.id, id: endpoint.id }))?.readSecret()).toBe(
@@ -151,5 +165,74 @@ describeEachDialect('webhook secrets at rest', ({ database, openStore }) => {
       ).rejects.toMatchObject({ problem: 'wrong-key' });
     }
     await lostStore.webhooks.remove({ projectId: project.id, id: orphan.id });
+  });
+
+  it("a v2 value copied into another endpoint's row does not open there, nor swapped values in either row", async () => {
+    const [secretA, secretB] = [newSecret(), newSecret()];
+    const [a, b] = [await add(keyed, secretA), await add(keyed, secretB)];
+    const [columnA, columnB] = [await stored(a.id), await stored(b.id)];
+    await setStored(a.id, columnB);
+    await setStored(b.id, columnA);
+    for (const id of [a.id, b.id])
+      await expect(readBy(keyed, id)).rejects.toMatchObject({ endpointId: id, problem: 'wrong-key' });
+    await expect(readBy(keyed, a.id)).rejects.toThrow("or is another endpoint's");
+    // encryptSecrets does not launder them: named, left as they are.
+    const run = await keyed.webhooks.encryptSecrets();
+    expect(run.unreadable).toEqual(expect.arrayContaining([a.id, b.id]));
+    expect(await stored(a.id)).toBe(columnB);
+    // Each back in its own row opens again.
+    await setStored(a.id, columnA);
+    await setStored(b.id, columnB);
+    expect([await readBy(keyed, a.id), await readBy(keyed, b.id)]).toEqual([secretA, secretB]);
+    for (const id of [a.id, b.id]) await keyed.webhooks.remove({ projectId: project.id, id });
+  });
+
+  it('an enc:v1: value is read as it is, and encryptSecrets upgrades it to v2 in place, once', async () => {
+    const secret = newSecret();
+    const endpoint = await add(keyed, newSecret());
+    const v1 = legacyV1Secret(key, secret);
+    await setStored(endpoint.id, v1);
+    expect(await readBy(keyed, endpoint.id)).toBe(secret);
+
+    const first = await keyed.webhooks.encryptSecrets();
+    expect(first).toMatchObject({ encrypted: 0, reencrypted: 0, upgraded: 1 });
+    expect(first.unreadable).not.toContain(endpoint.id);
+    const column = await stored(endpoint.id);
+    expect(column).toMatch(/^enc:v2:/);
+    expect(await readBy(keyed, endpoint.id)).toBe(secret);
+    expect((await keyed.webhooks.encryptSecrets()).upgraded).toBe(0);
+    // Now bound: the same value in another row no longer opens, as the v1 one would have.
+    const other = await add(keyed, newSecret());
+    await setStored(other.id, column);
+    await expect(readBy(keyed, other.id)).rejects.toMatchObject({ problem: 'wrong-key' });
+    for (const id of [endpoint.id, other.id]) await keyed.webhooks.remove({ projectId: project.id, id });
+  });
+
+  it('a store with the new key and the previous one reads secrets under either, writes under the new one only', async () => {
+    const previousKey = newKey();
+    const previous = await openStore({ webhookSecretsKey: previousKey });
+    const rotating = await openStore({ webhookSecretsKey: key, webhookSecretsPreviousKey: previousKey });
+    const [oldSecret, oldV1Secret, newSecretValue] = [newSecret(), newSecret(), newSecret()];
+    const underPrevious = await add(previous, oldSecret);
+    const v1UnderPrevious = await add(previous, newSecret());
+    await setStored(v1UnderPrevious.id, legacyV1Secret(previousKey, oldV1Secret));
+    const added = await add(rotating, newSecretValue);
+
+    expect(await readBy(rotating, underPrevious.id)).toBe(oldSecret);
+    expect(await readBy(rotating, v1UnderPrevious.id)).toBe(oldV1Secret);
+    expect(await readBy(rotating, added.id)).toBe(newSecretValue);
+    // What it wrote is under the new key: a process with the new key alone reads it, one with the old cannot.
+    expect(await readBy(keyed, added.id)).toBe(newSecretValue);
+    await expect(readBy(previous, added.id)).rejects.toMatchObject({ problem: 'wrong-key' });
+    // Without the previous key, the new one alone is refused the old secrets.
+    await expect(readBy(keyed, underPrevious.id)).rejects.toMatchObject({ problem: 'wrong-key' });
+    // A value neither key opens says both were tried.
+    const stranger = await add(await openStore({ webhookSecretsKey: newKey() }), newSecret());
+    await expect(readBy(rotating, stranger.id)).rejects.toThrow(
+      `webhook endpoint ${stranger.id}: its signing secret is encrypted and neither WEBHOOK_SECRETS_KEY nor ` +
+        'WEBHOOK_SECRETS_PREVIOUS_KEY is the key it was encrypted with',
+    );
+    for (const e of [underPrevious, v1UnderPrevious, added, stranger])
+      await rotating.webhooks.remove({ projectId: project.id, id: e.id });
   });
 });

@@ -4,9 +4,9 @@
  * SKIP LOCKED on Postgres), and every write it makes afterwards checks that it still holds the lease, so a
  * process that lost it (it stalled past the lease, another took over) cannot move the cursor.
  *
- * Secrets are encrypted as they are written when the store has WEBHOOK_SECRETS_KEY (webhook-secret-cipher.ts)
- * and decrypted only when an endpoint's secret is read (`readSecret`), so a process without the key can still
- * list and lease endpoints, and fails only where it would sign.
+ * Secrets are encrypted as they are written when the store has WEBHOOK_SECRETS_KEY (webhook-secret-cipher.ts),
+ * bound to their row, and decrypted only when an endpoint's secret is read (`readSecret`), so a process
+ * without the key can still list and lease endpoints, and fails only where it would sign.
  */
 import type { Kysely } from 'kysely';
 import { ConfigError } from '../internal/errors.ts';
@@ -19,26 +19,30 @@ import type {
   WebhookDelivery,
   WebhookDeliveryInput,
   WebhookEndpoint,
+  WebhookEndpointInput,
   WebhookEndpointState,
   WebhooksRepo,
 } from './types.ts';
-import {
-  createWebhookSecretCipher,
-  isEncryptedSecret,
-  type WebhookSecretCipher,
-} from './webhook-secret-cipher.ts';
+import { isEncryptedSecret, type SecretOwner, type WebhookSecretKeyring } from './webhook-secret-cipher.ts';
 
 /** Delivery records looked at per retention batch: the head of the log, by id. */
 const HEAD_PAGE = 1_000;
 const HTTP_SUCCESS_MIN = 200;
 const HTTP_SUCCESS_MAX = 299;
+/**
+ * The secret column of a row being added under a key, for the moment between its insert (which gives the id
+ * the value is bound to) and the update that stores the value, inside one transaction. Encrypted in form, so
+ * were it ever read, it would be refused, never signed with.
+ */
+const SECRET_PENDING = 'enc:pending';
 
 export interface WebhooksRepoDeps {
   /**
-   * Encrypts secrets as they are written and decrypts them as they are read (WEBHOOK_SECRETS_KEY). Without
-   * it secrets are written plain, and an encrypted one cannot be read.
+   * Encrypts secrets as they are written and decrypts them as they are read (WEBHOOK_SECRETS_KEY, and
+   * WEBHOOK_SECRETS_PREVIOUS_KEY during a rotation). Without it secrets are written plain, and an encrypted
+   * one cannot be read.
    */
-  secrets?: WebhookSecretCipher | undefined;
+  secrets?: WebhookSecretKeyring | undefined;
 }
 
 export function createWebhooksRepo(ctx: StoreContext, deps: WebhooksRepoDeps = {}): WebhooksRepo {
@@ -47,19 +51,22 @@ export function createWebhooksRepo(ctx: StoreContext, deps: WebhooksRepoDeps = {
   const now = () => ctx.now().getTime();
 
   // A plain secret (stored before the key was set) is read as it is, so turning the key on breaks nothing.
-  const readSecret = (endpointId: number, stored: string): string => {
+  const readSecret = (owner: SecretOwner, stored: string): string => {
     if (!isEncryptedSecret(stored)) return stored;
-    if (!secrets) throw new WebhookSecretUnreadableError(endpointId, 'no-key');
-    const secret = secrets.decrypt(stored);
-    if (secret === null) throw new WebhookSecretUnreadableError(endpointId, 'wrong-key');
-    return secret;
+    if (!secrets) throw new WebhookSecretUnreadableError(owner.id, 'no-key');
+    const opened = secrets.open(stored, owner);
+    if (opened === null)
+      throw new WebhookSecretUnreadableError(owner.id, 'wrong-key', {
+        withPreviousKey: secrets.hasPreviousKey,
+      });
+    return opened.secret;
   };
 
   const endpointFromRow = (row: WebhookEndpointRow): WebhookEndpoint => ({
     id: row.id,
     projectId: row.project_id,
     url: row.url,
-    readSecret: () => readSecret(row.id, row.secret),
+    readSecret: () => readSecret({ id: row.id, projectId: row.project_id }, row.secret),
     eventTypes: row.event_types.split(','),
     state: row.state as WebhookEndpointState,
     handledSeq: Number(row.handled_seq),
@@ -84,31 +91,44 @@ export function createWebhooksRepo(ctx: StoreContext, deps: WebhooksRepoDeps = {
       })
       .execute();
 
+  const insertEndpoint = (q: Kysely<Database>, input: WebhookEndpointInput, storedSecret: string) => {
+    const { projectId, url, eventTypes } = input;
+    const at = now();
+    return q
+      .insertInto('webhook_endpoints')
+      .values((eb) => ({
+        project_id: projectId,
+        url,
+        secret: storedSecret,
+        event_types: eventTypes.join(','),
+        state: 'active',
+        handled_seq: eb.fn.coalesce(
+          eb.selectFrom('event_sequences').select('last_seq').where('project_id', '=', projectId),
+          eb.lit(0),
+        ),
+        attempts: 0,
+        failing_since: null,
+        next_attempt_at: at,
+        lease_owner: null,
+        lease_until: null,
+        created_at: at,
+        updated_at: at,
+      }))
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  };
+
   return {
-    async create({ projectId, url, secret, eventTypes }) {
-      const at = now();
-      const row = await db
-        .insertInto('webhook_endpoints')
-        .values((eb) => ({
-          project_id: projectId,
-          url,
-          secret: secrets ? secrets.encrypt(secret) : secret,
-          event_types: eventTypes.join(','),
-          state: 'active',
-          handled_seq: eb.fn.coalesce(
-            eb.selectFrom('event_sequences').select('last_seq').where('project_id', '=', projectId),
-            eb.lit(0),
-          ),
-          attempts: 0,
-          failing_since: null,
-          next_attempt_at: at,
-          lease_owner: null,
-          lease_until: null,
-          created_at: at,
-          updated_at: at,
-        }))
-        .returningAll()
-        .executeTakeFirstOrThrow();
+    async create(input) {
+      if (!secrets) return endpointFromRow(await insertEndpoint(db, input, input.secret));
+      const keyring = secrets;
+      // The value is bound to the row's id, which the insert gives: both writes commit together.
+      const row = await db.transaction().execute(async (trx) => {
+        const inserted = await insertEndpoint(trx, input, SECRET_PENDING);
+        const secret = keyring.encrypt(input.secret, { id: inserted.id, projectId: inserted.project_id });
+        await trx.updateTable('webhook_endpoints').set({ secret }).where('id', '=', inserted.id).execute();
+        return { ...inserted, secret };
+      });
       return endpointFromRow(row);
     },
 
@@ -276,31 +296,31 @@ export function createWebhooksRepo(ctx: StoreContext, deps: WebhooksRepoDeps = {
       return rows.map(deliveryFromRow);
     },
 
-    async encryptSecrets({ previousKey } = {}) {
+    async encryptSecrets() {
       if (!secrets)
         throw new ConfigError(
           'WEBHOOK_SECRETS_KEY is not set: there is no key to encrypt webhook secrets with ' +
             '(32 bytes as 64 hex characters; `openssl rand -hex 32`)',
         );
-      const previous = previousKey && createWebhookSecretCipher(previousKey);
-      const rows = await db.selectFrom('webhook_endpoints').select(['id', 'secret']).orderBy('id').execute();
-      const done: SecretsEncrypted = { encrypted: 0, reencrypted: 0, unreadable: [] };
+      const rows = await db
+        .selectFrom('webhook_endpoints')
+        .select(['id', 'project_id', 'secret'])
+        .orderBy('id')
+        .execute();
+      const done: SecretsEncrypted = { encrypted: 0, reencrypted: 0, upgraded: 0, unreadable: [] };
       for (const row of rows) {
-        const plain = !isEncryptedSecret(row.secret);
-        if (!plain && secrets.decrypt(row.secret) !== null) continue;
-        const secret = plain ? row.secret : previous?.decrypt(row.secret);
-        if (secret === null || secret === undefined) {
-          done.unreadable.push(row.id);
-          continue;
-        }
+        const step = secretStep(secrets, row);
+        if (step === 'unreadable') done.unreadable.push(row.id);
+        if (step === 'unreadable' || step === 'current') continue;
+        const owner = { id: row.id, projectId: row.project_id };
         // Only the value read: a secret changed meanwhile (another run) is left to that writer.
         const result = await db
           .updateTable('webhook_endpoints')
-          .set({ secret: secrets.encrypt(secret), updated_at: now() })
+          .set({ secret: secrets.encrypt(step.secret, owner), updated_at: now() })
           .where('id', '=', row.id)
           .where('secret', '=', row.secret)
           .executeTakeFirst();
-        if (result.numUpdatedRows > 0n) done[plain ? 'encrypted' : 'reencrypted'] += 1;
+        if (result.numUpdatedRows > 0n) done[step.count] += 1;
       }
       return done;
     },
@@ -333,6 +353,26 @@ export function createWebhooksRepo(ctx: StoreContext, deps: WebhooksRepoDeps = {
       return Number(result.numDeletedRows);
     },
   };
+}
+
+type SecretStep =
+  | 'current'
+  | 'unreadable'
+  | { secret: string; count: keyof Omit<SecretsEncrypted, 'unreadable'> };
+
+/**
+ * What encryptSecrets does with one row: nothing (`enc:v2:` under the current key already), name it (no key
+ * opens it), or rewrite it, counted by where it came from.
+ */
+function secretStep(
+  keyring: WebhookSecretKeyring,
+  row: Pick<WebhookEndpointRow, 'id' | 'project_id' | 'secret'>,
+): SecretStep {
+  if (!isEncryptedSecret(row.secret)) return { secret: row.secret, count: 'encrypted' };
+  const opened = keyring.open(row.secret, { id: row.id, projectId: row.project_id });
+  if (!opened) return 'unreadable';
+  if (opened.key === 'previous') return { secret: opened.secret, count: 'reencrypted' };
+  return opened.version === 'v2' ? 'current' : { secret: opened.secret, count: 'upgraded' };
 }
 
 function deliveryFromRow(row: WebhookDeliveryRow): WebhookDelivery {

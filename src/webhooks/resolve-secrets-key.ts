@@ -1,24 +1,27 @@
 /**
- * WEBHOOK_SECRETS_KEY from the environment: the AES-256 key webhook signing secrets are encrypted with at
- * rest (src/store/webhook-secret-cipher.ts), 32 bytes written as 64 hex characters. Unset (or empty) means
- * secrets are stored plain. `switchyard serve`, `switchyard start` and `switchyard webhooks` all read it here.
- * A node:crypto KeyObject holds it, so a logged or inspected config never shows the bytes.
+ * The webhook secrets' keys from the environment (src/store/webhook-secret-cipher.ts), each 32 bytes written
+ * as 64 hex characters, resolved together so a half-set pair is refused before anything starts:
+ *
+ * - WEBHOOK_SECRETS_KEY encrypts every secret written and decrypts. Unset (or empty): secrets are stored plain.
+ * - WEBHOOK_SECRETS_PREVIOUS_KEY, during a rotation, is the key being replaced: it only decrypts, so every
+ *   process still reads the secrets under it until `webhooks encrypt-secrets` has moved them to the new key.
+ *
+ * `switchyard serve`, `switchyard start` and `switchyard webhooks` all read them here. node:crypto KeyObjects
+ * hold them, so a logged or inspected config never shows the bytes.
  */
 import { createSecretKey, type KeyObject } from 'node:crypto';
 import { ConfigError } from '../internal/errors.ts';
+import { checkWebhookSecretKeys, type WebhookSecretKeys } from '../store/webhook-secret-cipher.ts';
 
 const KEY_HEX = /^[0-9a-fA-F]{64}$/;
 
-export function resolveWebhookSecretsKey(env: NodeJS.ProcessEnv): KeyObject | undefined {
-  return resolveKeyVariable(env, 'WEBHOOK_SECRETS_KEY');
-}
-
-/**
- * WEBHOOK_SECRETS_PREVIOUS_KEY: the key being rotated out, read only by `webhooks encrypt-secrets`, which
- * re-encrypts under WEBHOOK_SECRETS_KEY every secret this key opens. Same form as WEBHOOK_SECRETS_KEY.
- */
-export function resolveWebhookSecretsPreviousKey(env: NodeJS.ProcessEnv): KeyObject | undefined {
-  return resolveKeyVariable(env, 'WEBHOOK_SECRETS_PREVIOUS_KEY');
+export function resolveWebhookSecretsKeys(env: NodeJS.ProcessEnv): WebhookSecretKeys {
+  const keys = {
+    key: resolveKeyVariable(env, 'WEBHOOK_SECRETS_KEY'),
+    previousKey: resolveKeyVariable(env, 'WEBHOOK_SECRETS_PREVIOUS_KEY'),
+  };
+  checkWebhookSecretKeys(keys);
+  return keys;
 }
 
 function resolveKeyVariable(env: NodeJS.ProcessEnv, name: string): KeyObject | undefined {

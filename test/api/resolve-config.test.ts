@@ -102,4 +102,17 @@ describe('resolveConfig: WEBHOOK_SECRETS_KEY', () => {
     );
     expect(bad).not.toThrow(value);
   });
+
+  it('reads WEBHOOK_SECRETS_PREVIOUS_KEY beside the key; refuses it alone, or malformed, naming it', () => {
+    const PREVIOUS = 'b2'.repeat(32);
+    const both = resolveFrom({ WEBHOOK_SECRETS_KEY: KEY, WEBHOOK_SECRETS_PREVIOUS_KEY: PREVIOUS });
+    expect(both.webhookSecretsKey?.export().toString('hex')).toBe(KEY);
+    expect(both.webhookSecretsPreviousKey?.export().toString('hex')).toBe(PREVIOUS);
+    expect(resolveFrom({ WEBHOOK_SECRETS_KEY: KEY }).webhookSecretsPreviousKey).toBeUndefined();
+    const alone = () => resolveFrom({ WEBHOOK_SECRETS_PREVIOUS_KEY: PREVIOUS });
+    expect(alone).toThrow(ConfigError);
+    expect(alone).toThrow(/^WEBHOOK_SECRETS_PREVIOUS_KEY is set without WEBHOOK_SECRETS_KEY/);
+    const malformed = () => resolveFrom({ WEBHOOK_SECRETS_KEY: KEY, WEBHOOK_SECRETS_PREVIOUS_KEY: 'x' });
+    expect(malformed).toThrow(/^WEBHOOK_SECRETS_PREVIOUS_KEY must be 64 hex characters/);
+  });
 });

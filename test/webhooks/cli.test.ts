@@ -4,10 +4,11 @@
  * attempts, test pings (signed, recorded), replay and resume set where deliveries go on from, remove; the
  * target guard refuses loopback unless the config or a devnet data dir allows it; bad input is refused
  * naming the flag; encrypt-secrets converts plain secrets once with WEBHOOK_SECRETS_KEY, after which only a
- * command with the key can sign.
+ * command with the key can sign; mid-rotation a command with both keys signs, encrypt-secrets moves secrets
+ * to the new key and upgrades enc:v1 values to enc:v2.
  */
 import { execFile } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { createSecretKey, randomBytes } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,9 +17,9 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createSilentLogger } from '../../src/internal/logger.ts';
 import { createStore } from '../../src/store/create-store.ts';
 import { WebhookSecretUnreadableError } from '../../src/store/errors.ts';
-import { newIntent } from '../../src/store/testing.ts';
+import { legacyV1Secret, newIntent } from '../../src/store/testing.ts';
 import type { Store } from '../../src/store/types.ts';
-import { describeEachDialect, rawQuery } from '../harness/database.ts';
+import { describeEachDialect, rawExecute, rawQuery } from '../harness/database.ts';
 import { loadDocsVerifier } from './support/docs-snippet.ts';
 import { type Receiver, startReceiver } from './support/receiver.ts';
 
@@ -233,7 +234,7 @@ describeEachDialect('switchyard webhooks', ({ database }) => {
     expect(first.code).toBe(0);
     expect(first.stdout).toMatch(/^encrypted [1-9]\d* webhook signing secrets? in /);
     expect((await keyed('encrypt-secrets')).stdout).toMatch(/^encrypted 0 webhook signing secrets in /);
-    expect(await column(id!)).toMatch(/^enc:v1:/);
+    expect(await column(id!)).toMatch(/^enc:v2:/);
     expect(await column(id!)).not.toContain(secret!);
     const unkeyed = await store.webhooks.get({ projectId: project!.id, id: Number(id) });
     expect(() => unkeyed!.readSecret()).toThrow(WebhookSecretUnreadableError);
@@ -263,7 +264,7 @@ describeEachDialect('switchyard webhooks', ({ database }) => {
     // Added with the key: stored encrypted from the start.
     const second = await keyed('add', '--project', 'hooks-cli', '--url', receiver.url);
     const [, id2, secret2] = /^id: (\d+)\nsecret: (whsec_\S+)\n$/.exec(second.stdout) ?? [];
-    expect(await column(id2!)).toMatch(/^enc:v1:/);
+    expect(await column(id2!)).toMatch(/^enc:v2:/);
     expect(await column(id2!)).not.toContain(secret2!);
 
     // Rotating the key: the new key with the old one as WEBHOOK_SECRETS_PREVIOUS_KEY re-encrypts both, and
@@ -285,12 +286,22 @@ describeEachDialect('switchyard webhooks', ({ database }) => {
       `open with neither WEBHOOK_SECRETS_KEY (endpoints ${id}, ${id2}): set WEBHOOK_SECRETS_PREVIOUS_KEY`,
     );
     const before = await column(id!);
+    // Before encrypt-secrets has run, a command with both keys already signs with the secret under the old one.
+    const midway = await rotating('test', '--project', 'hooks-cli', '--id', id!);
+    expect(midway.code).toBe(0);
+    expect(lastSignedWith(secret!)).toBe(true);
+    expect(await column(id!)).toBe(before);
+    const previousAlone = await cliWith({ WEBHOOK_SECRETS_PREVIOUS_KEY: KEY }, ['encrypt-secrets']);
+    expect(previousAlone.code).toBe(1);
+    expect(previousAlone.stderr).toContain(
+      'switchyard: WEBHOOK_SECRETS_PREVIOUS_KEY is set without WEBHOOK_SECRETS_KEY',
+    );
     const rotated = await rotating('encrypt-secrets');
     expect(rotated.code).toBe(0);
     expect(rotated.stdout).toMatch(
       /^encrypted 0 webhook signing secrets, re-encrypted 2 from WEBHOOK_SECRETS_PREVIOUS_KEY in /,
     );
-    expect(await column(id!)).toMatch(/^enc:v1:/);
+    expect(await column(id!)).toMatch(/^enc:v2:/);
     expect(await column(id!)).not.toBe(before);
     const renewed = await cliWith({ WEBHOOK_SECRETS_KEY: NEW_KEY }, [
       'test',
@@ -302,6 +313,33 @@ describeEachDialect('switchyard webhooks', ({ database }) => {
       configPath,
     ]);
     expect(renewed.code).toBe(0);
+    expect(lastSignedWith(secret!)).toBe(true);
+    // A value an earlier release wrote (enc:v1:, not bound to its endpoint) is upgraded, counted, and still signs.
+    const newKeyObject = createSecretKey(Buffer.from(NEW_KEY, 'hex'));
+    await rawExecute(
+      database(),
+      `UPDATE webhook_endpoints SET secret = '${legacyV1Secret(newKeyObject, secret!)}' WHERE id = ${Number(id)}`,
+    );
+    const upgraded = await cliWith({ WEBHOOK_SECRETS_KEY: NEW_KEY }, [
+      'encrypt-secrets',
+      '--config',
+      configPath,
+    ]);
+    expect(upgraded.code).toBe(0);
+    expect(upgraded.stdout).toMatch(
+      /^encrypted 0 webhook signing secrets, upgraded 1 from enc:v1 to enc:v2 in /,
+    );
+    expect(await column(id!)).toMatch(/^enc:v2:/);
+    const afterUpgrade = await cliWith({ WEBHOOK_SECRETS_KEY: NEW_KEY }, [
+      'test',
+      '--project',
+      'hooks-cli',
+      '--id',
+      id!,
+      '--config',
+      configPath,
+    ]);
+    expect(afterUpgrade.code).toBe(0);
     expect(lastSignedWith(secret!)).toBe(true);
     const malformedPrevious = await cliWith(
       { WEBHOOK_SECRETS_KEY: NEW_KEY, WEBHOOK_SECRETS_PREVIOUS_KEY: 'x' },

@@ -4,8 +4,9 @@
  * event type filters, a receiver down for a while getting every event later and in order, retries running
  * out (the endpoint failing, then resumed), the target guard, and two dispatchers (two processes on Postgres)
  * never delivering one event twice; secrets encrypted at rest (WEBHOOK_SECRETS_KEY) signing as the plain
- * secret, and a process without the key, or with another, holding the events back until one with the key
- * delivers them. With devnet intents and the official client: test/webhooks/webhooks.test.ts.
+ * secret, a process without the key, or with another, holding the events back until one with the key
+ * delivers them, and, mid-rotation, a process with the new key and the previous one delivering for a secret
+ * still under the previous key. With devnet intents and the official client: test/webhooks/webhooks.test.ts.
  */
 import { createSecretKey, randomBytes } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
@@ -283,6 +284,32 @@ describeEachDialect('webhook dispatcher', ({ dialect, openStore }) => {
     expect(ids()).toEqual([1, 2, 3, 4]);
     for (const r of receiver.received)
       expect(verify(secret, String(r.headers['switchyard-signature']), r.body)).toBe(true);
+  });
+
+  it('mid-rotation, a process with the new key and WEBHOOK_SECRETS_PREVIOUS_KEY signs with a secret still under the previous key', async () => {
+    await project('rotating');
+    const previousKey = createSecretKey(randomBytes(32));
+    const newKey = createSecretKey(randomBytes(32));
+    const previous = await openStore({ webhookSecretsKey: previousKey });
+    const secret = `whsec_${randomHash()}`;
+    const hook = await previous.webhooks.create({ projectId, url: receiver.url, secret, eventTypes: ['*'] });
+    created.push(hook);
+    // encrypt-secrets has not run: the new key alone cannot open it.
+    const newOnly = await openStore({ webhookSecretsKey: newKey });
+    await expect(
+      newOnly.webhooks.get({ projectId, id: hook.id }).then((e) => e!.readSecret()),
+    ).rejects.toThrow('WEBHOOK_SECRETS_KEY is not the key it was encrypted with');
+    const rotating = await openStore({ webhookSecretsKey: newKey, webhookSecretsPreviousKey: previousKey });
+    dispatcher(FAST, true, rotating);
+    await runIntent();
+    await receiver.until((r) => r.length === 4);
+    expect(ids()).toEqual([1, 2, 3, 4]);
+    for (const r of receiver.received)
+      expect(verify(secret, String(r.headers['switchyard-signature']), r.body)).toBe(true);
+    // Recorded as delivered, with no failed attempt before: the secret opened on the first try.
+    const log = () => store.webhooks.deliveries({ endpointId: hook.id, limit: 100 });
+    await waitFor(async () => (await log()).length === 4);
+    expect((await log()).map((d) => [d.eventSeq, d.ok])).toEqual([4, 3, 2, 1].map((seq) => [seq, true]));
   });
 
   it('two dispatchers (two processes on Postgres) deliver each event once', async () => {

@@ -31,7 +31,8 @@ FILE is JSON: { "host"?, "port"?, "dataDir"?, "databaseUrl"?, "role"?, "chains":
 "webhooks"?: { "allowPrivateTargets"?: boolean } }. Precedence: defaults < HOST/PORT/SWITCHYARD_DATA_DIR/DATABASE_URL/
 METRICS_HOST/METRICS_PORT < file < flags. Prometheus metrics: GET /metrics on 127.0.0.1:9464 unless
 "metrics" says otherwise. Secrets (relayer, attester keys, WEBHOOK_SECRETS_KEY: 64 hex characters that
-encrypt webhook signing secrets at rest) come from the environment only.
+encrypt webhook signing secrets at rest, and WEBHOOK_SECRETS_PREVIOUS_KEY, the key being replaced, read
+with too during a rotation) come from the environment only.
 
 Before it starts, serve runs the checks of 'switchyard doctor' and logs each one; a failed check stops it
 (exit 1) unless --skip-checks is given. It prints 'Switchyard API on URL' when the API listens (roles api

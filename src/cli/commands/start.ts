@@ -17,7 +17,7 @@ import { ConfigError } from '../../internal/errors.ts';
 import { createLogger } from '../../internal/logger.ts';
 import { createShutdown } from '../../internal/shutdown.ts';
 import { resolveMetricsListen } from '../../metrics/resolve-metrics-listen.ts';
-import { resolveWebhookSecretsKey } from '../../webhooks/resolve-secrets-key.ts';
+import { resolveWebhookSecretsKeys } from '../../webhooks/resolve-secrets-key.ts';
 
 export async function run(argv: string[]): Promise<number> {
   const parsed = parseDevnetArgs('start', argv, process.env);
@@ -28,7 +28,9 @@ export async function run(argv: string[]): Promise<number> {
   const host = process.env.HOST ?? DEFAULT_HOST;
   const port = parsePort(process.env.PORT);
   // Before the devnet starts: a malformed key is refused at once, not after the chains are up.
-  const webhookSecretsKey = resolveWebhookSecretsKey(process.env);
+  const { key: webhookSecretsKey, previousKey: webhookSecretsPreviousKey } = resolveWebhookSecretsKeys(
+    process.env,
+  );
   const log = createLogger();
   const shutdown = createShutdown((name, error) => log.error('shutdown step failed', { name, error }));
   const signals = listenForStopSignals();
@@ -52,6 +54,7 @@ export async function run(argv: string[]): Promise<number> {
         chains: devnet.chainConfigs,
         ...(metrics && { metrics }),
         ...(webhookSecretsKey && { webhookSecretsKey }),
+        ...(webhookSecretsPreviousKey && { webhookSecretsPreviousKey }),
         // Webhook receivers on a developer's machine are on loopback.
         webhooks: { allowPrivateTargets: true },
       },

@@ -2,25 +2,22 @@
  * `switchyard webhooks add|list|remove|test|replay|resume|log --project NAME`: a project's webhook
  * endpoints in the configured store (docs/webhooks.md). The store and the target policy come from
  * `--config FILE` (a serve config), else from DATABASE_URL or the data dir, where a devnet allows loopback
- * and private targets as `switchyard start` does. WEBHOOK_SECRETS_KEY comes from the environment either way;
- * `encrypt-secrets` encrypts every project's plain secrets with it.
+ * and private targets as `switchyard start` does. WEBHOOK_SECRETS_KEY (and WEBHOOK_SECRETS_PREVIOUS_KEY during
+ * a rotation) come from the environment either way; `encrypt-secrets` brings every project's secrets to the
+ * current form under WEBHOOK_SECRETS_KEY.
  */
-import type { KeyObject } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { resolveConfig } from '../../api/resolve-config.ts';
 import { devnetFilePath } from '../../devnet/devnet-file.ts';
 import { ALL_EVENT_TYPES, parseEventTypes } from '../../events/event-types.ts';
 import { createLogger } from '../../internal/logger.ts';
-import { createStore } from '../../store/create-store.ts';
+import { type CreateStoreOptions, createStore } from '../../store/create-store.ts';
 import { ProjectNotFoundError } from '../../store/errors.ts';
 import { resolveDataDir, resolveStoreLocation, type StoreLocation } from '../../store/store-location.ts';
 import type { Project, Store, WebhookDelivery, WebhookEndpoint } from '../../store/types.ts';
 import { parseSince } from '../../webhooks/parse-since.ts';
-import {
-  resolveWebhookSecretsKey,
-  resolveWebhookSecretsPreviousKey,
-} from '../../webhooks/resolve-secrets-key.ts';
+import { resolveWebhookSecretsKeys } from '../../webhooks/resolve-secrets-key.ts';
 import { isSuccess } from '../../webhooks/send-delivery.ts';
 import { sendPing } from '../../webhooks/send-ping.ts';
 import { newWebhookSecret } from '../../webhooks/signature.ts';
@@ -45,9 +42,11 @@ seconds, or a duration back from now (30m, 6h, 2d). The store is the one 'serve 
 PostgreSQL when DATABASE_URL is set, else <data-dir>/switchyard.sqlite (--data-dir, SWITCHYARD_DATA_DIR,
 ./.switchyard). Loopback and private-range URLs are refused unless the config sets
 webhooks.allowPrivateTargets, or the data dir holds a devnet. With WEBHOOK_SECRETS_KEY set (64 hex
-characters) secrets are stored encrypted; 'encrypt-secrets' encrypts the ones stored plain before it was
-set, in every project, and prints how many; with WEBHOOK_SECRETS_PREVIOUS_KEY set to the key being replaced
-it also re-encrypts under WEBHOOK_SECRETS_KEY every secret that key opens. See docs/webhooks.md.
+characters) secrets are stored encrypted, each bound to its endpoint; WEBHOOK_SECRETS_PREVIOUS_KEY, the key
+being replaced during a rotation, is read with too. 'encrypt-secrets' encrypts the secrets stored plain
+before the key was set, in every project, rewrites older enc:v1 values as enc:v2, re-encrypts under
+WEBHOOK_SECRETS_KEY every secret WEBHOOK_SECRETS_PREVIOUS_KEY opens, and prints how many. See
+docs/webhooks.md.
 `;
 
 /** Rows `log` prints when --limit is not given. */
@@ -109,9 +108,9 @@ export async function run(argv: string[]): Promise<number> {
   const handler = ACTIONS[action];
   if (!handler) return usageError(`unknown action '${action}'`);
   if (!values.project) return usageError('--project NAME is required');
-  const { location, allowPrivateTargets, webhookSecretsKey } = storeSettings(values);
+  const { location, allowPrivateTargets, webhookSecrets } = storeSettings(values);
   const projectName = values.project;
-  const at = { ...location, webhookSecretsKey };
+  const at = { ...location, ...webhookSecrets };
   return withProjectStore('webhooks', at, projectName, async (store) => {
     const project = await store.projects.findByName(projectName);
     if (!project) throw new ProjectNotFoundError(projectName);
@@ -132,11 +131,11 @@ const ACTIONS: Record<string, (ctx: Context) => Promise<number>> = {
 interface StoreSettings {
   location: StoreLocation;
   allowPrivateTargets: boolean;
-  webhookSecretsKey: KeyObject | undefined;
+  webhookSecrets: Pick<CreateStoreOptions, 'webhookSecretsKey' | 'webhookSecretsPreviousKey'>;
 }
 
 /**
- * The store, whether private targets are allowed, and the secrets' key: from the serve config, or the data
+ * The store, whether private targets are allowed, and the secrets' keys: from the serve config, or the data
  * dir and the environment.
  */
 function storeSettings(values: Values): StoreSettings {
@@ -148,7 +147,10 @@ function storeSettings(values: Values): StoreSettings {
     return {
       location,
       allowPrivateTargets: config.webhooks?.allowPrivateTargets ?? false,
-      webhookSecretsKey: config.webhookSecretsKey,
+      webhookSecrets: {
+        webhookSecretsKey: config.webhookSecretsKey,
+        webhookSecretsPreviousKey: config.webhookSecretsPreviousKey,
+      },
     };
   }
   const dataDir = resolveDataDir(values['data-dir'], process.env);
@@ -156,18 +158,23 @@ function storeSettings(values: Values): StoreSettings {
     location: resolveStoreLocation({ dataDir, env: process.env }),
     // `switchyard start` delivers to loopback targets; its data dir holds devnet.json.
     allowPrivateTargets: existsSync(devnetFilePath(dataDir)),
-    webhookSecretsKey: resolveWebhookSecretsKey(process.env),
+    webhookSecrets: webhookSecretsFromEnv(process.env),
   };
 }
 
+function webhookSecretsFromEnv(env: NodeJS.ProcessEnv): StoreSettings['webhookSecrets'] {
+  const { key, previousKey } = resolveWebhookSecretsKeys(env);
+  return { webhookSecretsKey: key, webhookSecretsPreviousKey: previousKey };
+}
+
 /**
- * Every project's secrets at once: a database-wide step an operator takes when turning the key on, or when
- * rotating it (WEBHOOK_SECRETS_PREVIOUS_KEY, the key being replaced; docs/webhooks.md, "Rotating the key").
+ * Every project's secrets at once: a database-wide step an operator takes when turning the key on, when
+ * rotating it (WEBHOOK_SECRETS_PREVIOUS_KEY, the key being replaced; docs/webhooks.md, "Rotating the key"),
+ * and once after upgrading from a release that wrote `enc:v1:` values.
  */
 async function encryptSecrets(values: Values): Promise<number> {
-  const { location, webhookSecretsKey } = storeSettings(values);
-  const previousKey = resolveWebhookSecretsPreviousKey(process.env);
-  if (!webhookSecretsKey) {
+  const { location, webhookSecrets } = storeSettings(values);
+  if (!webhookSecrets.webhookSecretsKey) {
     process.stderr.write(
       'switchyard webhooks: encrypt-secrets needs WEBHOOK_SECRETS_KEY in the environment ' +
         '(64 hex characters, 32 bytes: `openssl rand -hex 32`), the same key every process of the ' +
@@ -175,12 +182,17 @@ async function encryptSecrets(values: Values): Promise<number> {
     );
     return 1;
   }
-  const store = await createStore({ ...location, webhookSecretsKey, log: createLogger({ level: 'warn' }) });
+  const previousKey = webhookSecrets.webhookSecretsPreviousKey !== undefined;
+  const store = await createStore({ ...location, ...webhookSecrets, log: createLogger({ level: 'warn' }) });
   try {
-    const { encrypted, reencrypted, unreadable } = await store.webhooks.encryptSecrets({ previousKey });
+    const { encrypted, reencrypted, upgraded, unreadable } = await store.webhooks.encryptSecrets();
     const secrets = (n: number) => `${n} webhook signing secret${n === 1 ? '' : 's'}`;
     const rotated = previousKey ? `, re-encrypted ${reencrypted} from WEBHOOK_SECRETS_PREVIOUS_KEY` : '';
-    process.stdout.write(`encrypted ${secrets(encrypted)}${rotated} in ${location.description}\n`);
+    // Only when there were any: after the first run on a deployment, there never are again.
+    const rewritten = upgraded > 0 ? `, upgraded ${upgraded} from enc:v1 to enc:v2` : '';
+    process.stdout.write(
+      `encrypted ${secrets(encrypted)}${rotated}${rewritten} in ${location.description}\n`,
+    );
     if (unreadable.length === 0) return 0;
     process.stderr.write(
       `switchyard webhooks: ${secrets(unreadable.length)} open with neither WEBHOOK_SECRETS_KEY` +
