@@ -82,5 +82,6 @@ export function formatCounts(counts: Map<string, number>, per: number): string {
   const sorted = [...counts].filter(([key]) => key !== HTTP_EXCHANGES).sort((a, b) => b[1] - a[1]);
   const total = sorted.reduce((n, [, c]) => n + c, 0);
   const line = (label: string, c: number) => `  ${label.padEnd(28)} ${(c / per).toFixed(2)}`;
-  return [line('total', total), line(HTTP_EXCHANGES, exchanges), ...sorted.map(([m, c]) => line(m, c))].join('\n');
+  const methods = sorted.map(([method, c]) => line(method, c));
+  return [line('total', total), line(HTTP_EXCHANGES, exchanges), ...methods].join('\n');
 }
