@@ -17,6 +17,7 @@ import { migration0012 } from './0012_task_leases.ts';
 import { migration0013 } from './0013_step_takeovers.ts';
 import { migration0014 } from './0014_intents_recipient.ts';
 import { migration0015 } from './0015_open_fill_indexes.ts';
+import { migration0016 } from './0016_lz4_large_columns.ts';
 
 export function migrationProvider(profile: DialectProfile): MigrationProvider {
   const { columns } = profile;
@@ -34,6 +35,7 @@ export function migrationProvider(profile: DialectProfile): MigrationProvider {
         '0013_step_takeovers': migration0013(),
         '0014_intents_recipient': migration0014(),
         '0015_open_fill_indexes': migration0015(),
+        '0016_lz4_large_columns': migration0016(profile),
       };
     },
   };
