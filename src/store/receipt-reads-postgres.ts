@@ -38,14 +38,14 @@ export function createAggregatedReceiptReads(db: Kysely<Database>): AggregatedRe
   const withPlanLeftOut = createBatchedRead<ReceiptRow>({
     db,
     batches: true,
-    one: (id) => statements.manyWithoutPlan({ ids: [id] }),
+    one: (id) => statements.oneWithoutPlan({ id }),
     many: (ids) => statements.manyWithoutPlan({ ids }),
     keyOf,
   });
   const withDocumentsLeftOut = createBatchedRead<ReceiptRow>({
     db,
     batches: true,
-    one: (id) => statements.manyWithoutDocuments({ ids: [id] }),
+    one: (id) => statements.oneWithoutDocuments({ id }),
     many: (ids) => statements.manyWithoutDocuments({ ids }),
     keyOf,
   });
@@ -76,12 +76,18 @@ function compileStatements(db: Kysely<Database>) {
           'transactions',
         ),
       );
+  // One key is its own statement, `= $1`: Postgres plans `= any($1)` again at every execution (a custom
+  // plan knows the array's length, the generic one guesses ten), and a scalar key's plan is kept after five.
+  const one = (columns: readonly (keyof IntentRow)[]) =>
+    compileOnce((v: { id: string }) => withReceipt(columns).where('i.intent_id', '=', v.id).compile());
   const many = (columns: readonly (keyof IntentRow)[]) =>
     compileOnce((v: { ids: string[] }) =>
       withReceipt(columns).where('i.intent_id', '=', sql<string>`any(${v.ids}::text[])`).compile(),
     );
   return {
+    oneWithoutPlan: one(INTENT_COLUMNS_BUT_PLAN),
     manyWithoutPlan: many(INTENT_COLUMNS_BUT_PLAN),
+    oneWithoutDocuments: one(INTENT_COLUMNS_BUT_DOCUMENTS),
     manyWithoutDocuments: many(INTENT_COLUMNS_BUT_DOCUMENTS),
   };
 }
