@@ -8,7 +8,7 @@ const newKey = () => createSecretKey(randomBytes(32));
 const key = newKey();
 const keyring = createWebhookSecretKeyring({ key })!;
 const SECRET = 'whsec_abcdefghijklmnopqrstuvwxyz0123456789ABCDEFG';
-const OWNER = { id: 7, projectId: 3 };
+const OWNER = { id: 7, projectId: 3, createdAt: 1_764_000_000_000 };
 
 it('round-trips a secret through enc:v2:<iv>.<ciphertext>.<tag> with a 12-byte IV and a 16-byte tag', () => {
   const stored = keyring.encrypt(SECRET, OWNER);
@@ -40,14 +40,27 @@ it('a v2 value opens only for the endpoint it was sealed for: another id, or ano
   expect(keyring.open(stored, { ...OWNER, id: OWNER.id + 1 })).toBeNull();
   expect(keyring.open(stored, { ...OWNER, projectId: OWNER.projectId + 1 })).toBeNull();
   // Neither is one number's digits moving to the other: "project 3 endpoint 17" is not "project 31 endpoint 7".
-  const seventeen = keyring.encrypt(SECRET, { id: 17, projectId: 3 });
-  expect(keyring.open(seventeen, { id: 7, projectId: 31 })).toBeNull();
+  const seventeen = keyring.encrypt(SECRET, { ...OWNER, id: 17, projectId: 3 });
+  expect(keyring.open(seventeen, { ...OWNER, id: 7, projectId: 31 })).toBeNull();
+});
+
+it('a v2 value does not open for the same id and project with another creation time (an id reused after a delete)', () => {
+  const stored = keyring.encrypt(SECRET, OWNER);
+  expect(keyring.open(stored, { ...OWNER, createdAt: OWNER.createdAt + 1 })).toBeNull();
+  expect(keyring.open(stored, { ...OWNER, createdAt: OWNER.createdAt - 60_000 })).toBeNull();
+  expect(keyring.open(stored, { ...OWNER })).toEqual({ secret: SECRET, key: 'current', version: 'v2' });
+  // Nor do digits move between the endpoint id and the creation time: "endpoint 71 created 2" is not "endpoint 7 created 12".
+  const seventyOne = keyring.encrypt(SECRET, { ...OWNER, id: 71, createdAt: 2 });
+  expect(keyring.open(seventyOne, { ...OWNER, id: 7, createdAt: 12 })).toBeNull();
 });
 
 it('reads an enc:v1: value written before values were bound to their endpoint, for any endpoint', () => {
   const v1 = legacyV1Secret(key, SECRET);
   expect(keyring.open(v1, OWNER)).toEqual({ secret: SECRET, key: 'current', version: 'v1' });
-  expect(keyring.open(v1, { id: 99, projectId: 1 })).toMatchObject({ secret: SECRET, version: 'v1' });
+  expect(keyring.open(v1, { id: 99, projectId: 1, createdAt: 5 })).toMatchObject({
+    secret: SECRET,
+    version: 'v1',
+  });
   expect(createWebhookSecretKeyring({ key: newKey() })!.open(v1, OWNER)).toBeNull();
 });
 

@@ -1,9 +1,10 @@
 /**
  * Webhook signing secrets at rest: AES-256-GCM under the deployment's WEBHOOK_SECRETS_KEY, stored as
- * `enc:v2:<iv>.<ciphertext>.<tag>` (base64url), with the endpoint it belongs to as the additional
- * authenticated data, so a value copied into another endpoint's row does not open there. `enc:v1:` values
- * (the same without that binding) are still read; `webhooks encrypt-secrets` rewrites them as `v2`. The prefix
- * makes a value self-describing, so a plain secret stored before the key was set is told apart and still read.
+ * `enc:v2:<iv>.<ciphertext>.<tag>` (base64url), with the endpoint it belongs to (project, id, creation time)
+ * as the additional authenticated data, so a value copied into another endpoint's row, or into a later row
+ * that took a deleted endpoint's id, does not open there. `enc:v1:` values (the same without that binding)
+ * are still read; `webhooks encrypt-secrets` rewrites them as `v2`. The prefix makes a value
+ * self-describing, so a plain secret stored before the key was set is told apart and still read.
  *
  * A keyring holds the key secrets are written with and, while it is being rotated in, the one it replaces
  * (WEBHOOK_SECRETS_PREVIOUS_KEY), which only reads: every process opens both kinds of value until
@@ -28,13 +29,18 @@ const TAG_BYTES = 16;
 const V2_AAD_CONTEXT = 'switchyard webhook endpoint secret v2';
 
 /**
- * The row a secret belongs to. Both are fixed for the row's lifetime: the id is its primary key, and no
- * statement moves an endpoint to another project. The id alone tells rows apart; the project id also makes a
- * row edited into another project (its events then signed with this secret) fail to open.
+ * The row a secret belongs to. All three are fixed for the row's lifetime: the id is its primary key, no
+ * statement moves an endpoint to another project, and `created_at` is set once, by the insert. The id tells
+ * live rows apart, but not a row from one deleted before it: SQLite (no AUTOINCREMENT) gives the next row the
+ * highest deleted id again, so `createdAt` (milliseconds) tells a reused id apart and a deleted endpoint's
+ * value (from an old backup) does not open in the row that took its id. The project id also makes a row
+ * edited into another project (its events then signed with this secret) fail to open.
  */
 export interface SecretOwner {
   id: number;
   projectId: number;
+  /** The row's `created_at`, in milliseconds since the epoch. */
+  createdAt: number;
 }
 
 export type SecretVersion = 'v1' | 'v2';
@@ -97,8 +103,8 @@ export function checkWebhookSecretKeys({ key, previousKey }: WebhookSecretKeys):
 }
 
 /** The additional authenticated data binding a v2 value to its row. */
-function ownerAad({ id, projectId }: SecretOwner): Buffer {
-  return Buffer.from(`${V2_AAD_CONTEXT}\0project ${projectId}\0endpoint ${id}`, 'utf8');
+function ownerAad({ id, projectId, createdAt }: SecretOwner): Buffer {
+  return Buffer.from(`${V2_AAD_CONTEXT}\0project ${projectId}\0endpoint ${id}\0created ${createdAt}`, 'utf8');
 }
 
 function seal(key: KeyObject, secret: string, owner: SecretOwner): string {

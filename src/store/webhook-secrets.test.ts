@@ -2,7 +2,8 @@
  * Webhook signing secrets at rest (WEBHOOK_SECRETS_KEY), on SQLite and Postgres, looking at the column as
  * stored: encrypted with a key, bound to its endpoint, and read back through the repository; a plain secret
  * stored before the key, and an enc:v1: value from before the binding, still read; a value copied into
- * another endpoint's row refused; encryptSecrets converting plain rows and v1 values once, and re-encrypting
+ * another endpoint's row refused, and so is a deleted endpoint's value in the row that took its id (SQLite
+ * reuses the highest id), told apart by created_at; encryptSecrets converting plain rows and v1 values once, and re-encrypting
  * under a new key what the key being rotated out opens, which a store with both keys reads meanwhile; a store
  * without the key, or with another one, refusing to read an encrypted secret with an error naming the
  * endpoint, while listing and leasing still work.
@@ -18,7 +19,7 @@ import type { Project, Store } from './types.ts';
 const newKey = () => createSecretKey(randomBytes(32));
 const newSecret = () => `whsec_${randomBytes(32).toString('base64url')}`;
 
-describeEachDialect('webhook secrets at rest', ({ database, openStore }) => {
+describeEachDialect('webhook secrets at rest', ({ dialect, database, openStore }) => {
   const key = newKey();
   let keyed: Store;
   let plain: Store;
@@ -185,6 +186,51 @@ describeEachDialect('webhook secrets at rest', ({ database, openStore }) => {
     await setStored(b.id, columnB);
     expect([await readBy(keyed, a.id), await readBy(keyed, b.id)]).toEqual([secretA, secretB]);
     for (const id of [a.id, b.id]) await keyed.webhooks.remove({ projectId: project.id, id });
+  });
+
+  it("a deleted endpoint's v2 value does not open in a later endpoint that took its id (SQLite) or any other", async () => {
+    // Every reading of this store's clock is a second later: were create to bind another reading than the
+    // created_at it inserted, its own value would not open.
+    let clock = Date.now();
+    const tick = () => {
+      clock += 1_000;
+      return new Date(clock);
+    };
+    const ticking = await openStore({ webhookSecretsKey: key, now: tick });
+    const a = await add(ticking, newSecret());
+    const columnA = await stored(a.id);
+    // A is the highest-numbered endpoint, so on SQLite (no AUTOINCREMENT) deleting it frees its id.
+    const [highest] = await rawQuery<{ id: number | string }>(
+      database(),
+      'SELECT MAX(id) AS id FROM webhook_endpoints',
+    );
+    expect(Number(highest!.id)).toBe(a.id);
+    expect(await ticking.webhooks.remove({ projectId: project.id, id: a.id })).toBe(true);
+
+    const secretB = newSecret();
+    const b = await add(ticking, secretB);
+    if (dialect === 'sqlite') expect(b.id).toBe(a.id);
+    else expect(b.id).not.toBe(a.id);
+    expect(b.projectId).toBe(a.projectId);
+    expect(b.createdAt.getTime()).toBeGreaterThan(a.createdAt.getTime());
+    const [row] = await rawQuery<{ created_at: number | string }>(
+      database(),
+      `SELECT created_at FROM webhook_endpoints WHERE id = ${b.id}`,
+    );
+    expect(Number(row!.created_at)).toBe(b.createdAt.getTime());
+    const columnB = await stored(b.id);
+    expect(await readBy(keyed, b.id)).toBe(secretB);
+
+    // A's value (say, from a backup taken before the delete) written into B's row: same id on SQLite, same
+    // project, another creation time, refused.
+    await setStored(b.id, columnA);
+    await expect(readBy(keyed, b.id)).rejects.toThrow(WebhookSecretUnreadableError);
+    await expect(readBy(keyed, b.id)).rejects.toMatchObject({ endpointId: b.id, problem: 'wrong-key' });
+    expect((await keyed.webhooks.encryptSecrets()).unreadable).toContain(b.id);
+    expect(await stored(b.id)).toBe(columnA);
+    await setStored(b.id, columnB);
+    expect(await readBy(keyed, b.id)).toBe(secretB);
+    await keyed.webhooks.remove({ projectId: project.id, id: b.id });
   });
 
   it('an enc:v1: value is read as it is, and encryptSecrets upgrades it to v2 in place, once', async () => {

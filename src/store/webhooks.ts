@@ -31,8 +31,8 @@ const HTTP_SUCCESS_MIN = 200;
 const HTTP_SUCCESS_MAX = 299;
 /**
  * The secret column of a row being added under a key, for the moment between its insert (which gives the id
- * the value is bound to) and the update that stores the value, inside one transaction. Encrypted in form, so
- * were it ever read, it would be refused, never signed with.
+ * and `created_at` the value is bound to) and the update that stores the value, inside one transaction.
+ * Encrypted in form, so were it ever read, it would be refused, never signed with.
  */
 const SECRET_PENDING = 'enc:pending';
 
@@ -66,7 +66,7 @@ export function createWebhooksRepo(ctx: StoreContext, deps: WebhooksRepoDeps = {
     id: row.id,
     projectId: row.project_id,
     url: row.url,
-    readSecret: () => readSecret({ id: row.id, projectId: row.project_id }, row.secret),
+    readSecret: () => readSecret(secretOwner(row), row.secret),
     eventTypes: row.event_types.split(','),
     state: row.state as WebhookEndpointState,
     handledSeq: Number(row.handled_seq),
@@ -122,10 +122,11 @@ export function createWebhooksRepo(ctx: StoreContext, deps: WebhooksRepoDeps = {
     async create(input) {
       if (!secrets) return endpointFromRow(await insertEndpoint(db, input, input.secret));
       const keyring = secrets;
-      // The value is bound to the row's id, which the insert gives: both writes commit together.
+      // The value is bound to the row's id and created_at as the insert wrote them (read back from it, not
+      // recomputed): both writes commit together.
       const row = await db.transaction().execute(async (trx) => {
         const inserted = await insertEndpoint(trx, input, SECRET_PENDING);
-        const secret = keyring.encrypt(input.secret, { id: inserted.id, projectId: inserted.project_id });
+        const secret = keyring.encrypt(input.secret, secretOwner(inserted));
         await trx.updateTable('webhook_endpoints').set({ secret }).where('id', '=', inserted.id).execute();
         return { ...inserted, secret };
       });
@@ -304,7 +305,7 @@ export function createWebhooksRepo(ctx: StoreContext, deps: WebhooksRepoDeps = {
         );
       const rows = await db
         .selectFrom('webhook_endpoints')
-        .select(['id', 'project_id', 'secret'])
+        .select(['id', 'project_id', 'created_at', 'secret'])
         .orderBy('id')
         .execute();
       const done: SecretsEncrypted = { encrypted: 0, reencrypted: 0, upgraded: 0, unreadable: [] };
@@ -312,7 +313,7 @@ export function createWebhooksRepo(ctx: StoreContext, deps: WebhooksRepoDeps = {
         const step = secretStep(secrets, row);
         if (step === 'unreadable') done.unreadable.push(row.id);
         if (step === 'unreadable' || step === 'current') continue;
-        const owner = { id: row.id, projectId: row.project_id };
+        const owner = secretOwner(row);
         // Only the value read: a secret changed meanwhile (another run) is left to that writer.
         const result = await db
           .updateTable('webhook_endpoints')
@@ -366,13 +367,19 @@ type SecretStep =
  */
 function secretStep(
   keyring: WebhookSecretKeyring,
-  row: Pick<WebhookEndpointRow, 'id' | 'project_id' | 'secret'>,
+  row: Pick<WebhookEndpointRow, 'id' | 'project_id' | 'created_at' | 'secret'>,
 ): SecretStep {
   if (!isEncryptedSecret(row.secret)) return { secret: row.secret, count: 'encrypted' };
-  const opened = keyring.open(row.secret, { id: row.id, projectId: row.project_id });
+  const opened = keyring.open(row.secret, secretOwner(row));
   if (!opened) return 'unreadable';
   if (opened.key === 'previous') return { secret: opened.secret, count: 'reencrypted' };
   return opened.version === 'v2' ? 'current' : { secret: opened.secret, count: 'upgraded' };
+}
+
+/** The row a secret is bound to: its id, project and creation time, none of which ever changes. */
+function secretOwner(row: Pick<WebhookEndpointRow, 'id' | 'project_id' | 'created_at'>): SecretOwner {
+  // Number(), as toDate does: the same digits in the additional data whatever form a driver reads them in.
+  return { id: row.id, projectId: row.project_id, createdAt: Number(row.created_at) };
 }
 
 function deliveryFromRow(row: WebhookDeliveryRow): WebhookDelivery {
