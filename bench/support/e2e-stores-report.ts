@@ -74,18 +74,19 @@ export function storesReport(rounds: readonly StoreRound[]): { lines: string[]; 
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const format = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i]!)).join(' | ')} |`;
-  // The database's CPU counts as 0 for SQLite, whose statements run inside the process.
+  // SQLite's statements run inside the process: it has no database column.
   const cpuOf = (store: Store) => {
     const m = (pick: (c: CpuPerIntent) => number) =>
       median(rounds.map((r) => pick(r[store].service.cpuPerIntent))).toFixed(0);
-    return `process ${m((c) => c.process)} + chains ${m((c) => c.chains)} + database ${m((c) => c.database ?? 0)}`;
+    const database = store === 'postgres' ? ` + database ${m((c) => c.database ?? 0)}` : '';
+    return `process ${m((c) => c.process)} + chains ${m((c) => c.chains)}${database}`;
   };
   const ratioMet = medians.ratio >= MIN_POSTGRES_TO_SQLITE;
   const latencyMet = medians.postgresLatency <= MAX_POSTGRES_LATENCY_RATIO;
   const mark = (met: boolean, text: string) => `${met ? 'met   ' : 'MISSED'}  ${text}`;
   const lines = [
     '',
-    'automine, service runs; p50 ÷ bare within the same run; load = 1-minute load average at the run’s end',
+    "the service's automine runs; p50 ÷ bare within the same run; load = 1-minute load average at each run's end",
     '',
     format(header),
     `| ${widths.map((w) => '-'.repeat(w)).join(' | ')} |`,
