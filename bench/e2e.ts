@@ -9,10 +9,17 @@
  *                        [--count-rpc] [--count-sql] [--server-statements] [--stages] [--verbose]
  *   npx tsx bench/e2e.ts --db postgres --workers 1,2,4 [--pool N] [--pg-activity] [--intents N] [--concurrency C]
  *   npx tsx bench/e2e.ts --db postgres --workers 1,2,4 --floor-only [--concurrency C] [--floor-units N]
+ *   npx tsx bench/e2e.ts --db both [--rounds N] [--intents N] [--concurrency C]
  *
  * --workers runs the service as separate `serve` processes instead (one API, N workers; automine only):
  * support/e2e-workers.ts; after the workers, the floor: the same worker-like work split over as many plain
  * Node processes (support/e2e-floor.ts), which --floor-only runs alone.
+ *
+ * --db both compares the stores in one command (automine; by default 100 intents, 16 in flight, 6 rounds):
+ * each round runs this bench once per store, each as its own child process, the order alternating round
+ * by round, and prints the per-round Postgres ÷ SQLite rate and p50 ÷ bare, their medians and the issue's
+ * marks (support/e2e-stores.ts). --summary-json FILE writes a single-store run's automine figures as JSON
+ * (support/e2e-summary.ts), which is how each child reports to it.
  *
  * Each intent is alpha USDC → beta USDC from its own fresh wallet. Latency: from the user handing the
  * deposit to the node to SUCCEEDED (service: WaitIntentReceipt says done) or to the destination
@@ -54,6 +61,8 @@ import {
   runService,
 } from './support/e2e-runs.ts';
 import { formatStages, stagesOf } from './support/e2e-stages.ts';
+import { runStores, type StoresOptions } from './support/e2e-stores.ts';
+import { writeSummary } from './support/e2e-summary.ts';
 import type { IntentTiming } from './support/e2e-timing.ts';
 import { fundUsers } from './support/e2e-users.ts';
 import { printWorkers, runWorkers, startWorkersBench, workerCpuGrowth } from './support/e2e-workers.ts';
@@ -76,6 +85,11 @@ const PROJECT = 'bench-e2e';
 const BENCH_KEY_RATE_PER_MINUTE = 60_000_000;
 /** --stages reads at most this many events per mode: ~15 per intent, so 6,000 intents' worth. */
 const EVENTS_READ_LIMIT = 100_000;
+/** --db both: six alternated rounds, as the docs' hand-made store comparisons took. */
+const STORES_ROUNDS = 6;
+/** --db both: the size the issue's Postgres mark names (automine, 100 intents, 16 in flight). */
+const STORES_INTENTS = 100;
+const STORES_CONCURRENCY = 16;
 
 type Mode = 'automine' | 'blocks';
 
@@ -103,17 +117,40 @@ interface Options {
   floorOnly: boolean;
   /** --floor-units: the floor's units per pass (default FLOOR_UNITS_PER_PASS). */
   floorUnits: number | undefined;
+  /** --summary-json: write the automine run's figures to this file (support/e2e-summary.ts). */
+  summaryJson: string | undefined;
 }
 
-function parseOptions(): Options {
+/** Options that a --db both run does not take: each child is a plain single-store automine run. */
+const NOT_WITH_BOTH = [
+  'block-intents',
+  'block-concurrency',
+  'verbose',
+  'count-rpc',
+  'count-sql',
+  'server-statements',
+  'stages',
+  'sql-callers',
+  'workers',
+  'pool',
+  'pg-activity',
+  'floor-only',
+  'floor-units',
+  'summary-json',
+] as const;
+
+function parseOptions(): Options | ({ db: 'both' } & StoresOptions) {
   const { values } = parseArgs({
     options: {
       db: { type: 'string', default: 'sqlite' },
-      mode: { type: 'string', default: 'both' },
-      intents: { type: 'string', default: '300' },
-      concurrency: { type: 'string', default: '32' },
-      'block-intents': { type: 'string', default: '60' },
-      'block-concurrency': { type: 'string', default: '20' },
+      mode: { type: 'string' },
+      intents: { type: 'string' },
+      concurrency: { type: 'string' },
+      /** --db both: rounds of one run per store. */
+      rounds: { type: 'string' },
+      'summary-json': { type: 'string' },
+      'block-intents': { type: 'string' },
+      'block-concurrency': { type: 'string' },
       /** The service's logs on stderr (to see where an intent's time goes). */
       verbose: { type: 'boolean', default: false },
       'count-rpc': { type: 'boolean', default: false },
@@ -130,20 +167,35 @@ function parseOptions(): Options {
       'floor-units': { type: 'string' },
     },
   });
-  if (values.db !== 'sqlite' && values.db !== 'postgres')
-    throw new Error(`--db: sqlite or postgres, not ${values.db}`);
-  const modes: Record<string, Mode[]> = {
-    automine: ['automine'],
-    blocks: ['blocks'],
-    both: ['automine', 'blocks'],
-  };
-  const chosen = modes[values.mode!];
-  if (!chosen) throw new Error(`--mode: automine, blocks or both, not ${values.mode}`);
   const positive = (name: string, v: string | undefined) => {
     const n = Number(v);
     if (!Number.isInteger(n) || n < 1) throw new Error(`--${name}: a positive integer, not ${v}`);
     return n;
   };
+  if (values.db === 'both') {
+    if (values.mode !== undefined && values.mode !== 'automine')
+      throw new Error('--db both runs with automine only');
+    const extra = NOT_WITH_BOTH.filter((name) => values[name] !== undefined && values[name] !== false);
+    if (extra.length > 0)
+      throw new Error(`--db both takes --rounds, --intents and --concurrency, not --${extra.join(', --')}`);
+    return {
+      db: 'both',
+      rounds: values.rounds === undefined ? STORES_ROUNDS : positive('rounds', values.rounds),
+      intents: values.intents === undefined ? STORES_INTENTS : positive('intents', values.intents),
+      concurrency:
+        values.concurrency === undefined ? STORES_CONCURRENCY : positive('concurrency', values.concurrency),
+    };
+  }
+  if (values.db !== 'sqlite' && values.db !== 'postgres')
+    throw new Error(`--db: sqlite, postgres or both, not ${values.db}`);
+  if (values.rounds !== undefined) throw new Error('--rounds goes with --db both');
+  const modes: Record<string, Mode[]> = {
+    automine: ['automine'],
+    blocks: ['blocks'],
+    both: ['automine', 'blocks'],
+  };
+  const chosen = modes[values.mode ?? 'both'];
+  if (!chosen) throw new Error(`--mode: automine, blocks or both, not ${values.mode}`);
   const workers = values.workers?.split(',').map((n) => positive('workers', n));
   if (workers) {
     if (values.db !== 'postgres')
@@ -161,7 +213,12 @@ function parseOptions(): Options {
     );
   if ((values['floor-only'] || values['floor-units'] !== undefined) && !workers)
     throw new Error('--floor-only and --floor-units go with --workers (the counts the floor runs)');
+  if (values['summary-json'] !== undefined && (workers || !chosen.includes('automine')))
+    throw new Error(
+      '--summary-json writes the in-process automine run: --mode automine or both, no --workers',
+    );
   return {
+    summaryJson: values['summary-json'],
     floorOnly: values['floor-only'] ?? false,
     floorUnits:
       values['floor-units'] === undefined ? undefined : positive('floor-units', values['floor-units']),
@@ -179,12 +236,12 @@ function parseOptions(): Options {
     modes: workers ? ['automine'] : chosen,
     sizes: {
       automine: {
-        intents: positive('intents', values.intents),
-        concurrency: positive('concurrency', values.concurrency),
+        intents: positive('intents', values.intents ?? '300'),
+        concurrency: positive('concurrency', values.concurrency ?? '32'),
       },
       blocks: {
-        intents: positive('block-intents', values['block-intents']),
-        concurrency: positive('block-concurrency', values['block-concurrency']),
+        intents: positive('block-intents', values['block-intents'] ?? '60'),
+        concurrency: positive('block-concurrency', values['block-concurrency'] ?? '20'),
       },
     },
   };
@@ -237,6 +294,7 @@ async function setMining(chains: BenchChain[], mode: Mode): Promise<void> {
 
 async function main(): Promise<number> {
   const options = parseOptions();
+  if (options.db === 'both') return runStores(options);
   const dataDir = await mkdtemp(join(tmpdir(), 'sw-bench-e2e-'));
   const shutdown = createShutdown((name, error) => note(`shutdown of ${name} failed: ${String(error)}`));
   shutdown.add('data dir', () => rm(dataDir, { recursive: true, force: true }));
@@ -342,6 +400,13 @@ async function main(): Promise<number> {
     }
     const confirmations = devnet.chainConfigs[0]!.confirmations;
     const met = printResults(results, options, confirmations, bench.cpu.cores);
+    const automine = results.find((r) => r.mode === 'automine');
+    if (options.summaryJson && automine)
+      await writeSummary(options.summaryJson, {
+        db: options.db,
+        intents: options.sizes.automine.intents,
+        ...automine,
+      });
     if (stages.length > 0) process.stdout.write(`${stages.join('\n')}\n`);
     return met ? 0 : 1;
   } finally {

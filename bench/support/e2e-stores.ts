@@ -1,0 +1,60 @@
+/**
+ * bench/e2e.ts --db both: SQLite against Postgres in one command. Each round runs the single-store automine
+ * bench once per store, each in its own child process (support/e2e-store-run.ts), SQLite first in odd
+ * rounds and Postgres first in even ones, so neither always runs on the warmer or cooler machine; then
+ * the per-round ratios, their medians and the issue's marks (support/e2e-stores-report.ts).
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runStore, type Store, StoreRunError } from './e2e-store-run.ts';
+import { type StoreRound, storesReport } from './e2e-stores-report.ts';
+import type { E2eSummary } from './e2e-summary.ts';
+
+export interface StoresOptions {
+  rounds: number;
+  intents: number;
+  concurrency: number;
+}
+
+const ratio = (a: number, b: number) => (a / b).toFixed(2);
+
+function progress(label: string, s: E2eSummary, seconds: number): string {
+  const rate = s.service.intentsPerSecond.toFixed(1);
+  const bare = s.bare.intentsPerSecond.toFixed(1);
+  const p50 = ratio(s.service.p50Ms, s.bare.p50Ms);
+  return `${label}, ${s.db}: ${rate} intents/s (bare ${bare}), p50 ${s.service.p50Ms.toFixed(0)} ms = ${p50} × bare, load ${s.load1.toFixed(2)}, ${seconds.toFixed(0)} s`;
+}
+
+/** The exit code: 0 when both marks are met, 1 when one is missed, 2 when a run failed. */
+export async function runStores(options: StoresOptions): Promise<number> {
+  const workDir = await mkdtemp(join(tmpdir(), 'sw-bench-e2e-stores-'));
+  const size = { intents: options.intents, concurrency: options.concurrency };
+  process.stdout.write(
+    `SQLite against Postgres: ${options.rounds} round(s) of automine, ${size.intents} intents, ${size.concurrency} in flight, one child process per run; Postgres on ${process.env.DATABASE_URL ? 'DATABASE_URL' : 'an embedded server per run'}\n`,
+  );
+  try {
+    const rounds: StoreRound[] = [];
+    for (let round = 1; round <= options.rounds; round++) {
+      const order: Store[] = round % 2 === 1 ? ['sqlite', 'postgres'] : ['postgres', 'sqlite'];
+      const label = `round ${round}/${options.rounds}`;
+      const summaries: Partial<Record<Store, E2eSummary>> = {};
+      for (const store of order) {
+        const started = performance.now();
+        const summary = await runStore(store, size, workDir, label);
+        summaries[store] = summary;
+        process.stdout.write(`${progress(label, summary, (performance.now() - started) / 1000)}\n`);
+      }
+      rounds.push({ first: order[0]!, sqlite: summaries.sqlite!, postgres: summaries.postgres! });
+    }
+    const { lines, met } = storesReport(rounds);
+    process.stdout.write(`${lines.join('\n')}\n`);
+    return met ? 0 : 1;
+  } catch (error) {
+    if (!(error instanceof StoreRunError)) throw error;
+    process.stderr.write(`bench/e2e.ts --db both: ${error.message}\n`);
+    return 2;
+  } finally {
+    await rm(workDir, { recursive: true, force: true });
+  }
+}
