@@ -20,6 +20,8 @@ import type { DevnetChainEntry } from '../../src/devnet/devnet-file.ts';
 
 /** Receipt poll of the benchmark's own transactions (ms): short, so the bare run is not slowed by it. */
 export const BENCH_RECEIPT_POLL_MS = 20;
+/** A transaction of the benchmark's unmined after this long (ms) is sent again: blocks come every second at most. */
+const REBROADCAST_AFTER_MS = 2_000;
 /** A transaction the benchmark sent that is not mined after this long (ms) fails the run. */
 const RECEIPT_TIMEOUT_MS = 60_000;
 
@@ -64,13 +66,17 @@ export async function sendAndWait(
   tx: SendInput,
 ): Promise<TransactionReceipt> {
   const wallet = createWalletClient({ chain: chain.chain, account, transport: http() });
-  const hash = await wallet.sendTransaction({
+  // What wallet.sendTransaction does for a local account, in its steps, so the signed bytes can be sent again.
+  const request = await wallet.prepareTransactionRequest({
     to: tx.to,
     data: tx.data,
     value: tx.value ?? 0n,
     ...(tx.nonce !== undefined && { nonce: tx.nonce }),
   });
-  const receipt = await waitForReceipt(chain.client, hash).catch(async (error: unknown) => {
+  const serializedTransaction = await wallet.signTransaction(request);
+  const hash = await wallet.sendRawTransaction({ serializedTransaction });
+  const rebroadcast = () => wallet.sendRawTransaction({ serializedTransaction }).then(() => undefined);
+  const receipt = await waitForReceipt(chain.client, hash, rebroadcast).catch(async (error: unknown) => {
     throw new Error(`${(error as Error).message}: ${await whoSent(chain, account.address, tx.nonce)}`, {
       cause: error,
     });
@@ -90,12 +96,28 @@ async function whoSent(chain: BenchChain, from: Address, nonce: number | undefin
   return `sent by ${from} on chain ${chain.entry.chainId} (${given}; the chain has ${mined} mined, ${pending} pending)`;
 }
 
-export async function waitForReceipt(client: PublicClient, hash: Hex): Promise<TransactionReceipt> {
+/**
+ * Polls for `hash`'s receipt. With `rebroadcast`, sends the same signed transaction again every
+ * REBROADCAST_AFTER_MS it stays unmined, as any wallet script would: rarely, with a key's transactions sent
+ * concurrently, anvil has answered a send with its hash and then held it neither mined nor pending, leaving
+ * every later nonce of that key stuck behind it.
+ */
+export async function waitForReceipt(
+  client: PublicClient,
+  hash: Hex,
+  rebroadcast?: () => Promise<void>,
+): Promise<TransactionReceipt> {
   const started = Date.now();
+  let lastSent = started;
   for (;;) {
     const receipt = await client.getTransactionReceipt({ hash }).catch(() => undefined);
     if (receipt) return receipt;
     if (Date.now() - started > RECEIPT_TIMEOUT_MS) throw new Error(`transaction ${hash} not mined in time`);
+    if (rebroadcast && Date.now() - lastSent > REBROADCAST_AFTER_MS) {
+      lastSent = Date.now();
+      // "already known" or "nonce too low" only say that the node has it or has mined it.
+      await rebroadcast().catch(() => undefined);
+    }
     await sleep(BENCH_RECEIPT_POLL_MS);
   }
 }
