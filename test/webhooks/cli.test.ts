@@ -276,11 +276,9 @@ describeEachDialect('switchyard webhooks', ({ database }) => {
         '--config',
         configPath,
       ]);
-    const unrotated = await cliWith({ WEBHOOK_SECRETS_KEY: NEW_KEY }, [
-      'encrypt-secrets',
-      '--config',
-      configPath,
-    ]);
+    const newKeyAlone = (...args: string[]) =>
+      cliWith({ WEBHOOK_SECRETS_KEY: NEW_KEY }, [...args, '--config', configPath]);
+    const unrotated = await newKeyAlone('encrypt-secrets');
     expect(unrotated.code).toBe(1);
     expect(unrotated.stderr).toContain(
       `open with neither WEBHOOK_SECRETS_KEY (endpoints ${id}, ${id2}): set WEBHOOK_SECRETS_PREVIOUS_KEY`,
@@ -303,15 +301,7 @@ describeEachDialect('switchyard webhooks', ({ database }) => {
     );
     expect(await column(id!)).toMatch(/^enc:v2:/);
     expect(await column(id!)).not.toBe(before);
-    const renewed = await cliWith({ WEBHOOK_SECRETS_KEY: NEW_KEY }, [
-      'test',
-      '--project',
-      'hooks-cli',
-      '--id',
-      id!,
-      '--config',
-      configPath,
-    ]);
+    const renewed = await newKeyAlone('test', '--project', 'hooks-cli', '--id', id!);
     expect(renewed.code).toBe(0);
     expect(lastSignedWith(secret!)).toBe(true);
     // A value an earlier release wrote (enc:v1:, not bound to its endpoint) is upgraded, counted, and still signs.
@@ -320,25 +310,13 @@ describeEachDialect('switchyard webhooks', ({ database }) => {
       database(),
       `UPDATE webhook_endpoints SET secret = '${legacyV1Secret(newKeyObject, secret!)}' WHERE id = ${Number(id)}`,
     );
-    const upgraded = await cliWith({ WEBHOOK_SECRETS_KEY: NEW_KEY }, [
-      'encrypt-secrets',
-      '--config',
-      configPath,
-    ]);
+    const upgraded = await newKeyAlone('encrypt-secrets');
     expect(upgraded.code).toBe(0);
     expect(upgraded.stdout).toMatch(
       /^encrypted 0 webhook signing secrets, upgraded 1 from enc:v1 to enc:v2 in /,
     );
     expect(await column(id!)).toMatch(/^enc:v2:/);
-    const afterUpgrade = await cliWith({ WEBHOOK_SECRETS_KEY: NEW_KEY }, [
-      'test',
-      '--project',
-      'hooks-cli',
-      '--id',
-      id!,
-      '--config',
-      configPath,
-    ]);
+    const afterUpgrade = await newKeyAlone('test', '--project', 'hooks-cli', '--id', id!);
     expect(afterUpgrade.code).toBe(0);
     expect(lastSignedWith(secret!)).toBe(true);
     const malformedPrevious = await cliWith(
