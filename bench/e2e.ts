@@ -490,6 +490,17 @@ async function startInProcessBench(
       if (!record) throw new Error(`intent ${intentId} is not stored`);
       return loadPlan(record);
     },
+    async describe(intentId) {
+      const [record, steps] = await Promise.all([
+        app.store.intents.getForEngine(intentId),
+        app.store.steps.list(intentId),
+      ]);
+      const shown = steps.map(
+        (s) =>
+          `${s.step} ${s.state} (attempts ${s.attempts}, next ${s.nextAttemptAt.toISOString()}, lease ${s.leaseOwner ?? '–'}${s.lastError ? `, last error: ${s.lastError}` : ''})`,
+      );
+      return `status ${record?.status ?? 'not stored'}; steps: ${shown.join('; ') || 'none'}`;
+    },
     rpcCounters,
     ...(sqlCounter && { sqlCounter }),
     ...(serverStatements && { serverStatements }),

@@ -97,6 +97,8 @@ export interface Bench {
   operator: { relayer: Account; solver: Account };
   engine: { start(): Promise<void>; stop(): Promise<void> };
   planOf(intentId: string): Promise<ReturnType<typeof loadPlan>>;
+  /** The stored status and steps of an intent (in-process service), for the error of one that never ends. */
+  describe?(intentId: string): Promise<string>;
   /** --count-rpc: one counting proxy per chain between the service and the node. */
   rpcCounters: RpcCounter[];
   /** --count-sql: the process's statements and large JSON parses. */
@@ -185,7 +187,7 @@ export async function runService(
   }
   const run = await timed(bench, () =>
     runPool(users, concurrency, (user, i) =>
-      runServiceIntent(bench.api, bench.origin, { user, intent: intents[i]! }),
+      runServiceIntent(bench.api, bench.origin, { user, intent: intents[i]! }, bench.describe),
     ),
   );
   if (!counts.reset && (bench.rpcCounters.length > 0 || bench.sqlCounter || bench.serverStatements)) {

@@ -15,6 +15,7 @@ export async function runServiceIntent(
   api: TrailsApi,
   origin: BenchChain,
   job: { user: Account; intent: Intent },
+  describe?: (intentId: string) => Promise<string>,
 ): Promise<IntentTiming> {
   const { intentId } = await api.commitIntent({ intent: job.intent });
   const raw = job.intent.depositTransaction as unknown as RawDeposit;
@@ -31,8 +32,12 @@ export async function runServiceIntent(
     const answer = await api.waitIntentReceipt({ intentId, lastReceiptStates: last });
     last = answer.receiptStates;
     if (!answer.done) {
-      if (performance.now() - depositSentAt > INTENT_TIMEOUT_MS)
-        throw new Error(`intent ${intentId} not done after ${INTENT_TIMEOUT_MS} ms: ${last.join(', ')}`);
+      if (performance.now() - depositSentAt > INTENT_TIMEOUT_MS) {
+        const stored = describe ? `; stored: ${await describe(intentId).catch((e: Error) => e.message)}` : '';
+        throw new Error(
+          `intent ${intentId} not done after ${INTENT_TIMEOUT_MS} ms: ${last.join(', ')}${stored}`,
+        );
+      }
       continue;
     }
     if (answer.intentReceipt.status !== 'SUCCEEDED')
