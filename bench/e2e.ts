@@ -62,7 +62,7 @@ import {
 } from './support/e2e-runs.ts';
 import { formatStages, stagesOf } from './support/e2e-stages.ts';
 import { runStores, type StoresOptions } from './support/e2e-stores.ts';
-import { writeSummary } from './support/e2e-summary.ts';
+import { cpuPerIntent, writeSummary } from './support/e2e-summary.ts';
 import type { IntentTiming } from './support/e2e-timing.ts';
 import { fundUsers } from './support/e2e-users.ts';
 import { printWorkers, runWorkers, startWorkersBench, workerCpuGrowth } from './support/e2e-workers.ts';
@@ -633,11 +633,10 @@ function cpuLines(results: ModeResult[], cores: number): string[] {
       ['service', r.service],
       ['bare', r.bare],
     ] as const) {
-      const per = (v: number) => v / m.count;
-      const database = name === 'service' ? m.groups?.database : undefined;
-      const total = m.cpu.totalMs + (database ?? 0);
+      const c = cpuPerIntent(m, name === 'service' ? m.groups?.database : undefined);
+      const total = m.cpu.totalMs / m.count + (c.database ?? 0);
       lines.push(
-        `| ${r.mode} | ${name} | ${ms(per(m.cpu.selfMs))} | ${ms(per(m.cpu.chainsMs))} | ${database === undefined ? '–' : ms(per(database))} | ${ms(per(total))} | ${((cores * 1000) / per(total)).toFixed(1)} | ${ms(per(m.cpu.mainThreadMs))} (busy ${ms(per(m.cpu.loopActiveMs))}) | ${(m.cpu.loopActiveMs / m.cpu.loopTotalMs).toFixed(2)} |`,
+        `| ${r.mode} | ${name} | ${ms(c.process)} | ${ms(c.chains)} | ${c.database === null ? '–' : ms(c.database)} | ${ms(total)} | ${((cores * 1000) / total).toFixed(1)} | ${ms(c.mainThread)} (busy ${ms(c.busy)}) | ${c.loopBusy.toFixed(2)} |`,
       );
     }
   }

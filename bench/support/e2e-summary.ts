@@ -39,21 +39,26 @@ export interface E2eSummary {
   load1: number;
 }
 
-function runSummary(m: Measured, database: number | undefined): RunSummary {
+/** A run's CPU per intent; `database`: the Postgres backends' milliseconds over the run, when measured. */
+export function cpuPerIntent(m: Measured, database: number | undefined): CpuPerIntent {
   const per = (v: number) => v / m.count;
+  return {
+    process: per(m.cpu.selfMs),
+    chains: per(m.cpu.chainsMs),
+    database: database === undefined ? null : per(database),
+    mainThread: per(m.cpu.mainThreadMs),
+    busy: per(m.cpu.loopActiveMs),
+    loopBusy: m.cpu.loopActiveMs / m.cpu.loopTotalMs,
+  };
+}
+
+function runSummary(m: Measured, database: number | undefined): RunSummary {
   return {
     intentsPerSecond: m.perSecond,
     p50Ms: m.latency.p50,
     p90Ms: m.latency.p90,
     p99Ms: m.latency.p99,
-    cpuPerIntent: {
-      process: per(m.cpu.selfMs),
-      chains: per(m.cpu.chainsMs),
-      database: database === undefined ? null : per(database),
-      mainThread: per(m.cpu.mainThreadMs),
-      busy: per(m.cpu.loopActiveMs),
-      loopBusy: m.cpu.loopActiveMs / m.cpu.loopTotalMs,
-    },
+    cpuPerIntent: cpuPerIntent(m, database),
   };
 }
 
