@@ -8,7 +8,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { toFileChain } from '../../harness/config-file.ts';
 import type { TestDevnet } from '../../harness/devnet.ts';
-import { freePort } from '../../harness/free-port.ts';
+import { stablePort } from '../../harness/free-port.ts';
 import { extractMarkedBlocks } from '../../operations/support/doc-blocks.ts';
 import { switchyardOnPath } from '../../operations/support/run-doc-block.ts';
 import { type Role, type RoleProcess, startRoleProcess } from './role-process.ts';
@@ -53,7 +53,11 @@ export async function createProcessLayout(options: ProcessLayoutOptions): Promis
     SWITCHYARD_FEE_COLLECTOR: accounts.feeCollector!.address,
     ...options.env,
   };
-  const ports = await Promise.all(Array.from({ length: options.apis }, () => freePort()));
+  const ports: number[] = [];
+  while (ports.length < options.apis) {
+    const port = await stablePort();
+    if (!ports.includes(port)) ports.push(port);
+  }
   const binDir = await switchyardOnPath();
   const running = new Map<string, RoleProcess>();
   const logPath = (name: string) => path.join(options.workDir, `${name}.log`);

@@ -5,6 +5,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { stablePort } from '../../harness/free-port.ts';
 
 export interface Received {
   headers: http.IncomingHttpHeaders;
@@ -30,7 +31,8 @@ const DEFAULT_WAIT_MS = 60_000;
 export async function startReceiver(path = '/hook'): Promise<Receiver> {
   const waiters = new Set<() => void>();
   let server: http.Server | undefined;
-  let port = 0;
+  // Below the ephemeral range, so no outgoing connection takes it while the receiver is stopped.
+  let port = await stablePort();
   const receiver: Receiver = {
     url: '',
     received: [],
