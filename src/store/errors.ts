@@ -50,7 +50,8 @@ export class MigrationError extends SwitchyardError {
 
 /**
  * The database cannot be reached or dropped the connection (a restart, a failover, an administrator
- * ending sessions). Nothing is wrong with the request: the same call succeeds once it is back.
+ * ending sessions), or its SQLite file stayed locked by another process past the busy timeout. Nothing is
+ * wrong with the request: the same call succeeds once it is back.
  */
 export class DatabaseUnavailableError extends SwitchyardError {
   override readonly name = 'DatabaseUnavailableError';

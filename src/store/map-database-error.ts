@@ -1,7 +1,8 @@
 /**
- * The one place where a database driver's failure that means "the server is not there" becomes a
- * DatabaseUnavailableError, so the API answers it as a temporary outage and the engine retries it.
- * SQL errors (constraints, syntax, serialization) pass through unchanged: callers inspect their codes.
+ * The one place where a database driver's failure that means "the server is not there" (or, for SQLite,
+ * "the file is locked by another process past the busy timeout") becomes a DatabaseUnavailableError, so
+ * the API answers it as a temporary outage and the engine retries it. SQL errors (constraints, syntax,
+ * serialization) pass through unchanged: callers inspect their codes.
  */
 import { DatabaseUnavailableError } from './errors.ts';
 
@@ -30,6 +31,12 @@ const DRIVER_CODES = new Set([
   'CONNECTION_DESTROYED',
   'CONNECT_TIMEOUT',
 ]);
+/**
+ * better-sqlite3's codes (SQLite's extended result codes) of a lock another connection held for longer than
+ * the busy timeout: the CLI writing beside a running server, a checkpoint, a backup. Matched by prefix, so
+ * SQLITE_BUSY_SNAPSHOT, SQLITE_BUSY_RECOVERY and SQLITE_LOCKED_SHAREDCACHE count too.
+ */
+const SQLITE_LOCK_CODE = /^SQLITE_(BUSY|LOCKED)(_|$)/;
 /** What pg and pg-pool throw themselves when a connection ends, times out or is unusable (the listener uses pg). */
 const DRIVER_MESSAGES =
   /^Connection terminated|^timeout exceeded when trying to connect|is not queryable|^Connection refused/i;
@@ -44,6 +51,7 @@ function isUnavailable(error: unknown): boolean {
   if (typeof code === 'string') {
     if (NETWORK_CODES.has(code) || DRIVER_CODES.has(code) || UNAVAILABLE_SQLSTATES.has(code)) return true;
     if (code.length === 5 && code.startsWith(CONNECTION_EXCEPTION_CLASS)) return true;
+    if (SQLITE_LOCK_CODE.test(code)) return true;
   }
   // AggregateError: a host name with several addresses, each refused.
   if (error instanceof AggregateError) return error.errors.some(isUnavailable);

@@ -15,6 +15,7 @@ import {
 } from 'kysely';
 import { LRUCache } from 'lru-cache';
 import type { Logger } from '../internal/logger.ts';
+import { mapDatabaseError } from './map-database-error.ts';
 import type { Database as Schema } from './schema.ts';
 import {
   SQLITE_DEFAULT_AUTOCHECKPOINT_PAGES,
@@ -32,6 +33,8 @@ export interface OpenSqliteOptions {
   log: Logger;
   /** For tests: the checkpoint worker's options. */
   checkpointer?: Pick<WalCheckpointerOptions, 'everyMs' | 'restartFrames' | 'driverPath'>;
+  /** For tests: how long (ms) a statement waits for another connection's lock (default BUSY_TIMEOUT_MS). */
+  busyTimeoutMs?: number;
 }
 
 export function openSqlite(path: string, options: OpenSqliteOptions): Kysely<Schema> {
@@ -41,7 +44,7 @@ export function openSqlite(path: string, options: OpenSqliteOptions): Kysely<Sch
   const journal = db.pragma('journal_mode = WAL', { simple: true });
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
-  db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+  db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? BUSY_TIMEOUT_MS}`);
   // An in-memory database has no WAL to checkpoint.
   const checkpointer = journal === 'wal' ? checkpointOffThread(db, path, options) : undefined;
   const database = withStatementCache(db, () => checkpointer?.stop());
@@ -70,6 +73,8 @@ function checkpointOffThread(
  * release (quadratic under many concurrent requests). This one queues waiters first-in first-out,
  * so each release wakes exactly one; and it opens transactions with BEGIN IMMEDIATE, taking the
  * write lock up front, so a transaction never fails half-way on a lock held by another process.
+ * A lock held past the busy timeout throws DatabaseUnavailableError (map-database-error.ts): the engine
+ * retries the step and the API answers 503, where SQLite's own error would fail a step for good.
  */
 class FifoSqliteDialect extends SqliteDialect {
   readonly #config: SqliteDialectConfig;
@@ -85,12 +90,15 @@ class FifoSqliteDialect extends SqliteDialect {
 class FifoSqliteDriver extends SqliteDriver {
   readonly #waiters: (() => void)[] = [];
   #held = false;
+  #mapped: DatabaseConnection | undefined;
 
   override async acquireConnection(): Promise<DatabaseConnection> {
     if (this.#held) await new Promise<void>((resolve) => this.#waiters.push(resolve));
     this.#held = true;
-    // Uncontended now: the base class's own mutex never has a waiter.
-    return super.acquireConnection();
+    // Uncontended now: the base class's own mutex never has a waiter. It hands out one connection always.
+    const connection = await super.acquireConnection();
+    this.#mapped ??= withMappedErrors(connection);
+    return this.#mapped;
   }
 
   override async releaseConnection(): Promise<void> {
@@ -104,6 +112,20 @@ class FifoSqliteDriver extends SqliteDriver {
   override async beginTransaction(connection: DatabaseConnection): Promise<void> {
     await connection.executeQuery(CompiledQuery.raw('begin immediate'));
   }
+}
+
+/** The connection with its lock errors mapped; better-sqlite3 throws synchronously, the mapped error rejects. */
+function withMappedErrors(connection: DatabaseConnection): DatabaseConnection {
+  return {
+    executeQuery(query) {
+      try {
+        return connection.executeQuery(query);
+      } catch (error) {
+        return Promise.reject(mapDatabaseError(error));
+      }
+    },
+    streamQuery: (query, chunkSize) => connection.streamQuery(query, chunkSize),
+  };
 }
 
 /**
