@@ -109,14 +109,21 @@ export async function waitForReceipt(
 ): Promise<TransactionReceipt> {
   const started = Date.now();
   let lastSent = started;
+  // What the node answered the last send again, for the message of a send that never gets mined.
+  let resent = 'never sent again';
   for (;;) {
     const receipt = await client.getTransactionReceipt({ hash }).catch(() => undefined);
     if (receipt) return receipt;
-    if (Date.now() - started > RECEIPT_TIMEOUT_MS) throw new Error(`transaction ${hash} not mined in time`);
+    if (Date.now() - started > RECEIPT_TIMEOUT_MS)
+      throw new Error(`transaction ${hash} not mined in time (last send again: ${resent})`);
     if (rebroadcast && Date.now() - lastSent > REBROADCAST_AFTER_MS) {
       lastSent = Date.now();
       // "already known" or "nonce too low" only say that the node has it or has mined it.
-      await rebroadcast().catch(() => undefined);
+      resent = await rebroadcast().then(
+        () => 'accepted',
+        (error: unknown) =>
+          ((error as { details?: string }).details ?? (error as Error).message).split('\n')[0]!,
+      );
     }
     await sleep(BENCH_RECEIPT_POLL_MS);
   }
