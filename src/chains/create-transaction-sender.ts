@@ -28,6 +28,7 @@ import type { Logger } from '../internal/logger.ts';
 import { readChainFees } from './chain-fees.ts';
 import { crashPoint } from './debug-crash-point.ts';
 import {
+  ChainUnavailableError,
   FeeAboveCapError,
   NonceAlreadyUsedError,
   SenderStoppedError,
@@ -426,6 +427,8 @@ export function createTransactionSender<Row = unknown>(
     let lastNonceCheck = Date.now();
     let minedReported = false;
     let capReached = false;
+    // The node dropped ours and refused it again: replace it without waiting to call it stuck.
+    let replaceNow = false;
     for (;;) {
       // Taken before the receipt reads: a block mined after it wakes the wait below, none is missed.
       const seenHead = heads.head(req.chainId);
@@ -473,7 +476,14 @@ export function createTransactionSender<Row = unknown>(
       // reads per waiting send.
       if (!minedReported && Date.now() - lastNonceCheck >= NONCE_TAKEN_CHECK_EVERY_MS) {
         lastNonceCheck = Date.now();
-        await checkNonceNotTaken(client, candidates);
+        const confirmedNonce = await checkNonceNotTaken(client, candidates);
+        if (confirmedNonce === candidates[0]!.nonce && (await droppedByNode(client, candidates))) {
+          // Next to mine, yet the node holds none of ours: it dropped them. Send the latest again now, not at
+          // the next re-broadcast; a node that refuses it gets a replacement at once (fees can have risen).
+          const resent = await sendAgain(client, candidates.at(-1)!);
+          if (resent) lastBroadcast = Date.now();
+          else replaceNow = true;
+        }
       }
       if (Date.now() - started > waitPerAttemptMs) {
         throw new TransactionPendingError(`transaction ${candidates.at(-1)?.hash} is not final yet`, {
@@ -485,10 +495,12 @@ export function createTransactionSender<Row = unknown>(
         });
       }
       const latest = candidates.at(-1)!;
-      const stuck = Date.now() - (latest.broadcastAt?.getTime() ?? lastBroadcast) > stuckAfterMs;
+      const stuck =
+        replaceNow || Date.now() - (latest.broadcastAt?.getTime() ?? lastBroadcast) > stuckAfterMs;
       if (!minedReported && !capReached && stuck && candidates.length <= MAX_REPLACEMENTS) {
         const replacement = await replace(req.account, latest);
         if (replacement) {
+          replaceNow = false;
           candidates.push(replacement);
           await broadcast(client, replacement);
           candidates[candidates.length - 1] = { ...replacement, broadcastAt: new Date() };
@@ -511,17 +523,52 @@ export function createTransactionSender<Row = unknown>(
   }
 
   /**
+   * Whether the node holds none of the candidates, mined or pending: a node drops transactions from its pool
+   * (eviction under pressure; anvil drops a transaction it found invalid while building a block, when the
+   * key's transactions arrived out of nonce order).
+   */
+  async function droppedByNode(client: PublicClient, candidates: SignedTransaction[]): Promise<boolean> {
+    for (const tx of candidates) {
+      const known = await withChainErrors(() =>
+        client.request({ method: 'eth_getTransactionByHash', params: [tx.hash as Hex] }),
+      );
+      if (known) return false;
+    }
+    return true;
+  }
+
+  /**
+   * Sends a dropped transaction again; false when the node refuses it (the caller replaces it). A node that
+   * cannot be reached throws, and the step retries.
+   */
+  async function sendAgain(client: PublicClient, tx: SignedTransaction): Promise<boolean> {
+    const what = { chainId: tx.chainId, nonce: tx.nonce, hash: tx.hash };
+    try {
+      await broadcast(client, tx);
+      log.warn('the node no longer held a transaction: sent it again', what);
+      return true;
+    } catch (error) {
+      if (error instanceof ChainUnavailableError) throw error;
+      log.warn('the node dropped a transaction and refused it again: replacing it', {
+        ...what,
+        reason: (error as Error).message,
+      });
+      return false;
+    }
+  }
+
+  /**
    * The chain's confirmed nonce passed ours while none of our candidates has a receipt: another transaction
    * took the nonce (the key was used elsewhere). Ours can never mine; mark them replaced so the next attempt
    * signs afresh with a new nonce.
    */
-  async function checkNonceNotTaken(client: PublicClient, candidates: SignedTransaction[]): Promise<void> {
+  async function checkNonceNotTaken(client: PublicClient, candidates: SignedTransaction[]): Promise<number> {
     const first = candidates[0]!;
     const confirmedNonce = await withChainErrors(() =>
       client.getTransactionCount({ address: first.fromAddress as Address, blockTag: 'latest' }),
     );
     if (confirmedNonce < first.nonce) await noticeLost(first, confirmedNonce);
-    if (confirmedNonce <= first.nonce) return;
+    if (confirmedNonce <= first.nonce) return confirmedNonce;
     // Giving ours up when it did mine makes the step sign afresh and fail against a done execution, so:
     // only "not found" counts as absent (a failed read throws and the step retries), and the absence must
     // last NONCE_TAKEN_GRACE_MS (a node under load served the new nonce before the receipt that used it).
@@ -537,9 +584,9 @@ export function createTransactionSender<Row = unknown>(
       }
       return false;
     };
-    if (await anyMined()) return; // mined after all: the caller's next poll picks it up
+    if (await anyMined()) return confirmedNonce; // mined after all: the caller's next poll picks it up
     await new Promise((resolve) => setTimeout(resolve, NONCE_TAKEN_GRACE_MS));
-    if (await anyMined()) return;
+    if (await anyMined()) return confirmedNonce;
     for (const tx of candidates) await journal.markReplaced(tx.hash);
     throw new NonceAlreadyUsedError(`nonce ${first.nonce} was taken by another transaction`, {
       details: { chainId: first.chainId, from: first.fromAddress, nonce: first.nonce },

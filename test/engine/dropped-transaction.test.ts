@@ -1,0 +1,156 @@
+/**
+ * The transaction sender when the node drops a transaction it had accepted (a pool eviction; anvil does it to
+ * a transaction it finds invalid while building a block). Against a real anvil with automine off and
+ * `anvil_dropTransaction`: a dropped transaction whose nonce is next to mine is sent again as stored within
+ * seconds, not at the 30 s re-broadcast; one the node then refuses (its fee cap now under the base fee) is
+ * replaced at once with higher fees, not after the 2 minutes that make a transaction stuck.
+ */
+import {
+  encodeFunctionData,
+  erc20Abi,
+  type Hex,
+  type LocalAccount,
+  parseTransaction,
+  type TransactionSerializableEIP1559,
+} from 'viem';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import {
+  createTransactionSender,
+  type TransactionSender,
+} from '../../src/chains/create-transaction-sender.ts';
+import { createSilentLogger } from '../../src/internal/logger.ts';
+import { createStore } from '../../src/store/create-store.ts';
+import type { SignedTransaction, Store } from '../../src/store/types.ts';
+import { startTestChain, type TestChain } from '../harness/chain.ts';
+import { createTestDatabase, type TestDatabase } from '../harness/database.ts';
+
+/** Longest wait for the sender to act on a dropped transaction (ms): it looks every 3 s, on a loaded machine. */
+const WAIT_MS = 20_000;
+const PURPOSE = 'dropped-test';
+
+let chain: TestChain;
+let database: TestDatabase;
+let store: Store;
+let sender: TransactionSender;
+
+beforeAll(async () => {
+  [chain, database] = await Promise.all([
+    startTestChain({ chainId: 7_770_453 }),
+    createTestDatabase('sqlite'),
+  ]);
+  store = await createStore({ ...database.options, log: createSilentLogger() });
+  // The production timing: only the dropped-transaction path can act within the test's waits.
+  sender = createTransactionSender({
+    journal: store.signedTransactions,
+    clients: new Map([[chain.chainId, chain.publicClient as never]]),
+    confirmations: () => 1,
+    log: createSilentLogger(),
+    timing: { pollIntervalMs: 50 },
+  });
+}, 60_000);
+afterEach(async () => {
+  await chain.testClient.setAutomine(true);
+});
+afterAll(async () => {
+  await store?.close();
+  await database?.drop();
+  await chain?.stop();
+});
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function versionsAtNonce(nonce: number): Promise<SignedTransaction[]> {
+  const relayer = chain.accounts.relayer.address;
+  const rows = await store.signedTransactions.listAtNonces({
+    chainId: chain.chainId,
+    fromAddress: relayer,
+    fromNonce: nonce,
+    belowNonce: nonce + 1,
+  });
+  return rows.filter((r) => r.purpose === PURPOSE);
+}
+
+const nodeHolds = async (hash: string) =>
+  (await chain.publicClient.request({ method: 'eth_getTransactionByHash', params: [hash as Hex] })) !== null;
+
+async function until<T>(what: string, read: () => Promise<T | undefined>): Promise<T> {
+  const deadline = Date.now() + WAIT_MS;
+  for (;;) {
+    const value = await read();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`not within ${WAIT_MS} ms: ${what}`);
+    await sleep(50);
+  }
+}
+
+/** Starts an approve from the relayer with automine off; resolves once the node holds it, with its journal row. */
+async function sendHeld(amount: bigint) {
+  const relayer = chain.accounts.relayer as LocalAccount;
+  const nonce = await chain.publicClient.getTransactionCount({ address: relayer.address });
+  await chain.testClient.setAutomine(false);
+  const sending = sender.sendOnce({
+    chainId: chain.chainId,
+    account: relayer,
+    to: chain.tokens.usdc,
+    data: encodeFunctionData({
+      abi: erc20Abi,
+      functionName: 'approve',
+      args: [chain.accounts.stranger.address, amount],
+    }),
+    purpose: PURPOSE,
+  });
+  const first = await until('the node holds the transaction', async () => {
+    const [row] = await versionsAtNonce(nonce);
+    return row && (await nodeHolds(row.hash)) ? row : undefined;
+  });
+  return { sending, first, nonce };
+}
+
+async function allowance(): Promise<bigint> {
+  return chain.publicClient.readContract({
+    address: chain.tokens.usdc,
+    abi: erc20Abi,
+    functionName: 'allowance',
+    args: [chain.accounts.relayer.address, chain.accounts.stranger.address],
+  });
+}
+
+describe('a transaction the node dropped', () => {
+  it('is sent again as stored, and mines under its own hash', async () => {
+    const { sending, first, nonce } = await sendHeld(11n);
+    await chain.testClient.dropTransaction({ hash: first.hash as Hex });
+    expect(await nodeHolds(first.hash)).toBe(false);
+
+    await until('the node holds it again', async () => ((await nodeHolds(first.hash)) ? true : undefined));
+    await chain.testClient.mine({ blocks: 1 });
+    const sent = await sending;
+
+    expect(sent.hash).toBe(first.hash);
+    expect(sent.receipt.status).toBe('success');
+    expect((await versionsAtNonce(nonce)).map((r) => [r.hash, r.status])).toEqual([[first.hash, 'mined']]);
+    expect(await allowance()).toBe(11n);
+  }, 60_000);
+
+  it('that the node then refuses is replaced at once with higher fees; the replacement mines', async () => {
+    const { sending, first, nonce } = await sendHeld(12n);
+    const signed = parseTransaction(first.raw as Hex) as TransactionSerializableEIP1559;
+    // The base fee rises past the fee cap it was signed with, but not past a replacement's 5/4 of it.
+    const baseFee = (signed.maxFeePerGas! * 11n) / 10n;
+    await chain.testClient.dropTransaction({ hash: first.hash as Hex });
+    await chain.testClient.setNextBlockBaseFeePerGas({ baseFeePerGas: baseFee });
+
+    const replacement = await until('a replacement the node holds', async () => {
+      const rows = await versionsAtNonce(nonce);
+      const newest = rows.at(-1);
+      return rows.length >= 2 && newest && (await nodeHolds(newest.hash)) ? newest : undefined;
+    });
+    await chain.testClient.mine({ blocks: 1 });
+    const sent = await sending;
+
+    expect(sent.hash).toBe(replacement.hash);
+    expect(parseTransaction(replacement.raw as Hex).maxFeePerGas).toBe((signed.maxFeePerGas! * 5n) / 4n + 1n);
+    const rows = await versionsAtNonce(nonce);
+    expect(rows.map((r) => r.status)).toEqual(['replaced', 'mined']);
+    expect(await allowance()).toBe(12n);
+  }, 60_000);
+});
