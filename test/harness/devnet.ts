@@ -25,11 +25,16 @@ import {
   type DevnetWalletClient,
   devnetChain,
 } from '../../src/devnet/chain-clients.ts';
-import type { DevnetRole, KeptStates } from '../../src/devnet/constants.ts';
+import { DEVNET_CHAINS, type DevnetRole, type KeptStates } from '../../src/devnet/constants.ts';
 import { type DevnetChainEntry, type DevnetFile, readDevnetFile } from '../../src/devnet/devnet-file.ts';
-import { type RunningDevnet, startDevnet } from '../../src/devnet/start-devnet.ts';
+import { DevnetPortInUseError } from '../../src/devnet/errors.ts';
+import { type RunningDevnet, type StartDevnetOptions, startDevnet } from '../../src/devnet/start-devnet.ts';
 import type { ChainConfig } from '../../src/internal/config-types.ts';
 import { createSilentLogger, type Logger } from '../../src/internal/logger.ts';
+import { stablePortRange } from './free-port.ts';
+
+/** Port picks tried: a pick loses only to another test's start between the check and anvil's listen. */
+const DEVNET_START_ATTEMPTS = 3;
 
 export interface TestDevnetChain {
   entry: DevnetChainEntry;
@@ -86,9 +91,8 @@ export interface TestDevnetOptions {
 export async function startTestDevnet(options: TestDevnetOptions = {}): Promise<TestDevnet> {
   const dataDir = options.dataDir ?? (await mkdtemp(path.join(tmpdir(), 'switchyard-devnet-')));
   const keepDataDir = options.keepDataDir ?? options.dataDir !== undefined;
-  const running = await startDevnet({
+  const running = await startOnStablePorts({
     dataDir,
-    basePort: 0,
     reset: options.reset,
     blockTime: options.blockTime,
     ...(options.keptStates !== undefined && { keptStates: options.keptStates }),
@@ -144,6 +148,21 @@ export async function startTestDevnet(options: TestDevnetOptions = {}): Promise<
       if (!keepDataDir) await rm(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * The devnet on ports below the kernel's ephemeral range (free-port.ts): a chain a test stops and restarts
+ * gets its port back, where a port the OS picked could be taken meanwhile by any outgoing connection. Ports
+ * another test took between the pick and the chains' start are given up for another pick.
+ */
+async function startOnStablePorts(options: Omit<StartDevnetOptions, 'basePort'>): Promise<RunningDevnet> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startDevnet({ ...options, basePort: await stablePortRange(DEVNET_CHAINS.length) });
+    } catch (error) {
+      if (!(error instanceof DevnetPortInUseError) || attempt >= DEVNET_START_ATTEMPTS) throw error;
+    }
+  }
 }
 
 function testChain(entry: DevnetChainEntry, devnet: DevnetFile): TestDevnetChain {

