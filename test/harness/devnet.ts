@@ -1,5 +1,5 @@
 /**
- * A whole devnet for a test suite: three anvil chains on free ports, every contract deployed, pools
+ * A whole devnet for a test suite: three anvil chains on free stable ports (startOnStablePorts), every contract deployed, pools
  * seeded, roles funded, in a fresh temporary data dir. Typical use:
  *
  *   const net = await startTestDevnet();        // in beforeAll (takes ~1–3 s)
