@@ -1,6 +1,6 @@
 /**
- * A whole devnet for a test suite: three anvil chains on free stable ports (startOnStablePorts), every contract deployed, pools
- * seeded, roles funded, in a fresh temporary data dir. Typical use:
+ * A whole devnet for a test suite: three anvil chains on free ports that survive a restart (startOnStablePorts),
+ * every contract deployed, pools seeded, roles funded, in a fresh temporary data dir. Typical use:
  *
  *   const net = await startTestDevnet();        // in beforeAll (takes ~1–3 s)
  *   const alpha = net.chains[0];                // { entry, publicClient, walletFor(role), testClient }
