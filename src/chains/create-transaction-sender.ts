@@ -42,6 +42,7 @@ import { createLatestBlockCache, type LatestBlockCache } from './latest-block-ca
 import { createLocalTaskLeases } from './local-task-leases.ts';
 import { mapChainError, withChainErrors } from './map-chain-error.ts';
 import { minedAt } from './mined-at.ts';
+import { minesOnDemand } from './mines-on-demand.ts';
 import { createLostTransactionRestorer } from './restore-lost-transactions.ts';
 import {
   GAS_LIMIT_MARGIN_DENOMINATOR,
@@ -477,12 +478,10 @@ export function createTransactionSender<Row = unknown>(
       if (!minedReported && Date.now() - lastNonceCheck >= NONCE_TAKEN_CHECK_EVERY_MS) {
         lastNonceCheck = Date.now();
         const confirmedNonce = await checkNonceNotTaken(client, candidates);
-        if (confirmedNonce === candidates[0]!.nonce && (await droppedByNode(client, candidates))) {
-          // Next to mine, yet the node holds none of ours: it dropped them. Send the latest again now, not at
-          // the next re-broadcast; a node that refuses it gets a replacement at once (fees can have risen).
-          const resent = await sendAgain(client, candidates.at(-1)!);
-          if (resent) lastBroadcast = Date.now();
-          else replaceNow = true;
+        if (confirmedNonce === candidates[0]!.nonce) {
+          const next = await nextNonceUnmined(client, candidates);
+          if (next === 'resent') lastBroadcast = Date.now();
+          if (next === 'replace') replaceNow = true;
         }
       }
       if (Date.now() - started > waitPerAttemptMs) {
@@ -523,18 +522,50 @@ export function createTransactionSender<Row = unknown>(
   }
 
   /**
-   * Whether the node holds none of the candidates, mined or pending: a node drops transactions from its pool
-   * (eviction under pressure; anvil drops a transaction it found invalid while building a block, when the
-   * key's transactions arrived out of nonce order).
+   * Ours is the chain's next nonce and has no receipt seconds after it was sent. Dropped by the node (it holds
+   * none of ours): the latest is sent again now, not at the next re-broadcast, and replaced if the node refuses
+   * it (fees can have risen). Held by a node that mines a block per transaction, which would have mined it:
+   * anvil's miner can leave a ready transaction in its pool for good (foundry-rs/foundry#10122); a replacement
+   * is a new transaction to it, and gets mined.
    */
-  async function droppedByNode(client: PublicClient, candidates: SignedTransaction[]): Promise<boolean> {
+  async function nextNonceUnmined(
+    client: PublicClient,
+    candidates: SignedTransaction[],
+  ): Promise<'resent' | 'replace' | 'wait'> {
+    const latest = candidates.at(-1)!;
+    const held = await heldByNode(client, candidates);
+    // Mined since the receipt read: the next one finds it.
+    if (held === 'mined') return 'wait';
+    if (held === 'none') return (await sendAgain(client, latest)) ? 'resent' : 'replace';
+    // Asked each time, not cached: a test switches automine off to hold a transaction in the pool. Other nodes
+    // reject the question, at most every NONCE_TAKEN_CHECK_EVERY_MS while a transaction waits.
+    if ((await minesOnDemand(client)) !== true) return 'wait';
+    log.warn('a node that mines per transaction holds ours unmined: replacing it', {
+      chainId: latest.chainId,
+      nonce: latest.nonce,
+      hash: latest.hash,
+    });
+    return 'replace';
+  }
+
+  /**
+   * What the node holds of the candidates: one mined, one pending in its pool, or none. A node drops
+   * transactions from its pool (eviction under pressure; anvil drops one it finds invalid while building a
+   * block, such as a fee cap under a risen base fee).
+   */
+  async function heldByNode(
+    client: PublicClient,
+    candidates: SignedTransaction[],
+  ): Promise<'mined' | 'pending' | 'none'> {
+    let pending = false;
     for (const tx of candidates) {
       const known = await withChainErrors(() =>
         client.request({ method: 'eth_getTransactionByHash', params: [tx.hash as Hex] }),
       );
-      if (known) return false;
+      if (known?.blockNumber) return 'mined';
+      if (known) pending = true;
     }
-    return true;
+    return pending ? 'pending' : 'none';
   }
 
   /**

@@ -1,14 +1,18 @@
 /**
- * The transaction sender when the node drops a transaction it had accepted (a pool eviction; anvil does it to
- * a transaction it finds invalid while building a block). Against a real anvil with automine off and
- * `anvil_dropTransaction`: a dropped transaction whose nonce is next to mine is sent again as stored within
+ * The transaction sender when its transaction is next to mine and stays unmined. Against a real anvil with
+ * automine off and `anvil_dropTransaction`: a transaction the node dropped is sent again as stored within
  * seconds, not at the 30 s re-broadcast; one the node then refuses (its fee cap now under the base fee) is
- * replaced at once with higher fees, not after the 2 minutes that make a transaction stuck.
+ * replaced at once with higher fees, not after the 2 minutes that make a transaction stuck. And one a node
+ * that mines per transaction holds unmined (anvil's miner can skip a ready transaction for good) is replaced
+ * at once: that node state cannot be brought about on demand, so a proxy answers `anvil_getAutomine` true in
+ * front of an anvil holding the transaction with automine off.
  */
 import {
+  createPublicClient,
   encodeFunctionData,
   erc20Abi,
   type Hex,
+  http,
   type LocalAccount,
   parseTransaction,
   type TransactionSerializableEIP1559,
@@ -23,6 +27,8 @@ import { createStore } from '../../src/store/create-store.ts';
 import type { SignedTransaction, Store } from '../../src/store/types.ts';
 import { startTestChain, type TestChain } from '../harness/chain.ts';
 import { createTestDatabase, type TestDatabase } from '../harness/database.ts';
+import { freePort } from '../harness/free-port.ts';
+import { type RpcProxy, startRpcProxy } from '../resilience/support/rpc-proxy.ts';
 
 /** Longest wait for the sender to act on a dropped transaction (ms): it looks every 3 s, on a loaded machine. */
 const WAIT_MS = 20_000;
@@ -84,11 +90,11 @@ async function until<T>(what: string, read: () => Promise<T | undefined>): Promi
 }
 
 /** Starts an approve from the relayer with automine off; resolves once the node holds it, with its journal row. */
-async function sendHeld(amount: bigint) {
+async function sendHeld(amount: bigint, through: TransactionSender = sender) {
   const relayer = chain.accounts.relayer as LocalAccount;
   const nonce = await chain.publicClient.getTransactionCount({ address: relayer.address });
   await chain.testClient.setAutomine(false);
-  const sending = sender.sendOnce({
+  const sending = through.sendOnce({
     chainId: chain.chainId,
     account: relayer,
     to: chain.tokens.usdc,
@@ -152,5 +158,53 @@ describe('a transaction the node dropped', () => {
     const rows = await versionsAtNonce(nonce);
     expect(rows.map((r) => r.status)).toEqual(['replaced', 'mined']);
     expect(await allowance()).toBe(12n);
+  }, 60_000);
+});
+
+describe('a transaction a node that mines per transaction holds unmined', () => {
+  let proxy: RpcProxy;
+  let viaProxy: TransactionSender;
+  beforeAll(async () => {
+    proxy = await startRpcProxy(chain.rpcUrl, await freePort());
+    await proxy.setMode({ kind: 'answer', method: 'anvil_getAutomine', result: true });
+    viaProxy = createTransactionSender({
+      journal: store.signedTransactions,
+      clients: new Map([
+        [chain.chainId, createPublicClient({ chain: chain.chain, transport: http(proxy.url) })],
+      ]),
+      confirmations: () => 1,
+      log: createSilentLogger(),
+      timing: { pollIntervalMs: 50 },
+    });
+  });
+  afterAll(() => proxy?.close());
+
+  it('is replaced at once with higher fees; the replacement mines', async () => {
+    const { sending, first, nonce } = await sendHeld(13n, viaProxy);
+    const replacement = await until('a replacement the node holds', async () => {
+      const rows = await versionsAtNonce(nonce);
+      const newest = rows.at(-1);
+      return rows.length >= 2 && newest && (await nodeHolds(newest.hash)) ? newest : undefined;
+    });
+    // Only the newest of the two can mine: one nonce.
+    await chain.testClient.mine({ blocks: 1 });
+    const sent = await sending;
+
+    expect(sent.hash).toBe(replacement.hash);
+    const signed = parseTransaction(first.raw as Hex) as TransactionSerializableEIP1559;
+    expect(parseTransaction(replacement.raw as Hex).maxFeePerGas).toBe((signed.maxFeePerGas! * 5n) / 4n + 1n);
+    expect((await versionsAtNonce(nonce)).map((r) => r.status)).toEqual(['replaced', 'mined']);
+    expect(await allowance()).toBe(13n);
+  }, 60_000);
+
+  it('is left alone by a node that does not mine per transaction (the usual wait for a block)', async () => {
+    await proxy.setMode({ kind: 'answer', method: 'anvil_getAutomine', result: false });
+    const { sending, first, nonce } = await sendHeld(14n, viaProxy);
+    // Two looks of the sender (one every 3 s) pass with the transaction held.
+    await sleep(7_000);
+    expect((await versionsAtNonce(nonce)).map((r) => r.hash)).toEqual([first.hash]);
+    await chain.testClient.mine({ blocks: 1 });
+    expect((await sending).hash).toBe(first.hash);
+    expect(await allowance()).toBe(14n);
   }, 60_000);
 });

@@ -3,7 +3,7 @@
  * (anvil or Hardhat in automine mode) only moves with transactions, so it is asked instead of waited on; any
  * other head must move within the wait.
  */
-import type { PublicClient } from 'viem';
+import { minesOnDemand } from '../../chains/mines-on-demand.ts';
 import { shortReason } from '../connect-chain.ts';
 import { HEAD_POLL_MS } from './constants.ts';
 import { type ChainCheckContext, type CheckResult, ok, problem } from './types.ts';
@@ -32,7 +32,7 @@ export async function checkRpc(ctx: ChainCheckContext, headWaitMs: number): Prom
     );
   }
   const first = await ctx.client.getBlockNumber({ cacheTime: 0 });
-  if (await minesOnDemand(ctx.client)) {
+  if ((await minesOnDemand(ctx.client)) === true) {
     return ok(
       'rpc',
       `answers as chain ${chainId}, head ${first}; the node mines a block per transaction`,
@@ -59,17 +59,4 @@ export async function checkRpc(ctx: ChainCheckContext, headWaitMs: number): Prom
     `check the node behind chain ${chainId}'s RPC URL (synced, peers), or use another RPC`,
     chainId,
   );
-}
-
-/** anvil and Hardhat answer whether they mine per transaction; other nodes reject the method. */
-async function minesOnDemand(client: PublicClient): Promise<boolean> {
-  for (const method of ['anvil_getAutomine', 'hardhat_getAutomine']) {
-    try {
-      const automine = await client.request({ method: method as 'eth_chainId' });
-      if (automine === (true as unknown)) return true;
-    } catch {
-      // Not this kind of node.
-    }
-  }
-  return false;
 }
