@@ -75,7 +75,16 @@ export async function sendAndWait(
   });
   const serializedTransaction = await wallet.signTransaction(request);
   const hash = await wallet.sendRawTransaction({ serializedTransaction });
-  const rebroadcast = () => wallet.sendRawTransaction({ serializedTransaction }).then(() => undefined);
+  const rebroadcast = () =>
+    wallet.sendRawTransaction({ serializedTransaction }).then(
+      () => undefined,
+      async (error: unknown) => {
+        // Refused because the node holds it: under automine anvil's miner can leave a ready transaction in
+        // its pool for good (foundry-rs/foundry#10122). One more block takes it; the service replaces its own.
+        if (await chain.test.getAutomine()) await chain.test.mine({ blocks: 1 });
+        throw error;
+      },
+    );
   const receipt = await waitForReceipt(chain.client, hash, rebroadcast).catch(async (error: unknown) => {
     throw new Error(`${(error as Error).message}: ${await whoSent(chain, account.address, tx.nonce)}`, {
       cause: error,
@@ -99,8 +108,8 @@ async function whoSent(chain: BenchChain, from: Address, nonce: number | undefin
 /**
  * Polls for `hash`'s receipt. With `rebroadcast`, sends the same signed transaction again every
  * REBROADCAST_AFTER_MS it stays unmined, as any wallet script would: rarely, with a key's transactions sent
- * concurrently, anvil has answered a send with its hash and then held it neither mined nor pending, leaving
- * every later nonce of that key stuck behind it.
+ * concurrently, anvil has answered a send with its hash and then left it unmined in its pool, leaving every
+ * later nonce of that key stuck behind it.
  */
 export async function waitForReceipt(
   client: PublicClient,
