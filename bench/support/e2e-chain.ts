@@ -102,7 +102,24 @@ async function whoSent(chain: BenchChain, from: Address, nonce: number | undefin
     chain.client.getTransactionCount({ address: from, blockTag: 'pending' }),
   ]).catch(() => [undefined, undefined]);
   const given = nonce === undefined ? 'nonce filled by viem' : `nonce ${nonce}`;
-  return `sent by ${from} on chain ${chain.entry.chainId} (${given}; the chain has ${mined} mined, ${pending} pending)`;
+  return (
+    `sent by ${from} on chain ${chain.entry.chainId} (${given}; the chain has ${mined} mined, ${pending} pending;` +
+    ` the node's pool holds of it: ${await poolOf(chain, from)})`
+  );
+}
+
+/** The nonces of `from` in the node's pool, ready ("pending") and waiting on a gap ("queued"): txpool_inspect. */
+async function poolOf(chain: BenchChain, from: Address): Promise<string> {
+  type Inspect = Record<'pending' | 'queued', Record<string, Record<string, string>>>;
+  const pool = (await chain.client
+    .request({ method: 'txpool_inspect' as 'eth_chainId' })
+    .catch(() => undefined)) as unknown as Inspect | undefined;
+  if (!pool) return 'unknown (no txpool_inspect)';
+  const nonces = (part: 'pending' | 'queued') => {
+    const bySender = Object.entries(pool[part] ?? {}).find(([a]) => a.toLowerCase() === from.toLowerCase());
+    return bySender ? Object.keys(bySender[1]).join(',') : 'none';
+  };
+  return `pending ${nonces('pending')}, queued ${nonces('queued')}`;
 }
 
 /**
