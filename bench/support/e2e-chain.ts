@@ -75,16 +75,18 @@ export async function sendAndWait(
   });
   const serializedTransaction = await wallet.signTransaction(request);
   const hash = await wallet.sendRawTransaction({ serializedTransaction });
+  const send = () => wallet.sendRawTransaction({ serializedTransaction }).then(() => undefined);
   const rebroadcast = () =>
-    wallet.sendRawTransaction({ serializedTransaction }).then(
-      () => undefined,
-      async (error: unknown) => {
-        // Refused because the node holds it: under automine anvil's miner can leave a ready transaction in
-        // its pool for good (foundry-rs/foundry#10122). One more block takes it; the service replaces its own.
-        if (await chain.test.getAutomine()) await chain.test.mine({ blocks: 1 });
-        throw error;
-      },
-    );
+    send().catch(async (error: unknown) => {
+      // Refused because the node holds it. Under automine anvil can hold the chain's next nonce as queued
+      // behind a nonce already mined, or ready and never mined (foundry-rs/foundry#10122): taken out and
+      // sent again, it is placed afresh and mined. The service replaces its own instead.
+      if ((await chain.test.getAutomine()) && (await isNextNonce(chain, account.address, request.nonce))) {
+        await chain.test.dropTransaction({ hash });
+        return send();
+      }
+      throw error;
+    });
   const receipt = await waitForReceipt(chain.client, hash, rebroadcast).catch(async (error: unknown) => {
     throw new Error(`${(error as Error).message}: ${await whoSent(chain, account.address, tx.nonce)}`, {
       cause: error,
@@ -94,6 +96,9 @@ export async function sendAndWait(
     throw new Error(`transaction ${hash} reverted on chain ${chain.entry.chainId}`);
   return receipt;
 }
+
+const isNextNonce = async (chain: BenchChain, from: Address, nonce: number) =>
+  (await chain.client.getTransactionCount({ address: from, blockTag: 'latest' })) === nonce;
 
 /** For a send that never got mined: who sent it and whether the sender's nonces show a gap before it. */
 async function whoSent(chain: BenchChain, from: Address, nonce: number | undefined): Promise<string> {
