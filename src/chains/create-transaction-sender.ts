@@ -525,8 +525,8 @@ export function createTransactionSender<Row = unknown>(
    * Ours is the chain's next nonce and has no receipt seconds after it was sent. Dropped by the node (it holds
    * none of ours): the latest is sent again now, not at the next re-broadcast, and replaced if the node refuses
    * it (fees can have risen). Held by a node that mines a block per transaction, which would have mined it:
-   * anvil's miner can leave a ready transaction in its pool for good (foundry-rs/foundry#10122); a replacement
-   * is a new transaction to it, and gets mined.
+   * anvil can hold one for good, ready and skipped by its miner (foundry-rs/foundry#10122) or queued behind a
+   * nonce already mined; a replacement is placed in the pool afresh, and gets mined.
    */
   async function nextNonceUnmined(
     client: PublicClient,
