@@ -89,6 +89,14 @@ async function until<T>(what: string, read: () => Promise<T | undefined>): Promi
   }
 }
 
+/** The newest version at `nonce` once there are two and the node holds the newest. */
+const replacementHeld = (nonce: number) =>
+  until('a replacement the node holds', async () => {
+    const rows = await versionsAtNonce(nonce);
+    const newest = rows.at(-1);
+    return rows.length >= 2 && newest && (await nodeHolds(newest.hash)) ? newest : undefined;
+  });
+
 /** Starts an approve from the relayer with automine off; resolves once the node holds it, with its journal row. */
 async function sendHeld(amount: bigint, through: TransactionSender = sender) {
   const relayer = chain.accounts.relayer as LocalAccount;
@@ -145,11 +153,7 @@ describe('a transaction the node dropped', () => {
     await chain.testClient.dropTransaction({ hash: first.hash as Hex });
     await chain.testClient.setNextBlockBaseFeePerGas({ baseFeePerGas: baseFee });
 
-    const replacement = await until('a replacement the node holds', async () => {
-      const rows = await versionsAtNonce(nonce);
-      const newest = rows.at(-1);
-      return rows.length >= 2 && newest && (await nodeHolds(newest.hash)) ? newest : undefined;
-    });
+    const replacement = await replacementHeld(nonce);
     await chain.testClient.mine({ blocks: 1 });
     const sent = await sending;
 
@@ -181,11 +185,7 @@ describe('a transaction a node that mines per transaction holds unmined', () => 
 
   it('is replaced at once with higher fees; the replacement mines', async () => {
     const { sending, first, nonce } = await sendHeld(13n, viaProxy);
-    const replacement = await until('a replacement the node holds', async () => {
-      const rows = await versionsAtNonce(nonce);
-      const newest = rows.at(-1);
-      return rows.length >= 2 && newest && (await nodeHolds(newest.hash)) ? newest : undefined;
-    });
+    const replacement = await replacementHeld(nonce);
     // Only the newest of the two can mine: one nonce.
     await chain.testClient.mine({ blocks: 1 });
     const sent = await sending;
