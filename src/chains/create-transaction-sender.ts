@@ -428,7 +428,8 @@ export function createTransactionSender<Row = unknown>(
     let lastNonceCheck = Date.now();
     let minedReported = false;
     let capReached = false;
-    // The node dropped ours and refused it again: replace it without waiting to call it stuck.
+    // At the next nonce the node refused ours again after dropping it, or holds it unmined while it mines per
+    // transaction: replace it without waiting to call it stuck.
     let replaceNow = false;
     for (;;) {
       // Taken before the receipt reads: a block mined after it wakes the wait below, none is missed.
