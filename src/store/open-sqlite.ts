@@ -73,8 +73,8 @@ function checkpointOffThread(
  * release (quadratic under many concurrent requests). This one queues waiters first-in first-out,
  * so each release wakes exactly one; and it opens transactions with BEGIN IMMEDIATE, taking the
  * write lock up front, so a transaction never fails half-way on a lock held by another process.
- * A lock held past the busy timeout throws DatabaseUnavailableError (map-database-error.ts): the engine
- * retries the step and the API answers 503, where SQLite's own error would fail a step for good.
+ * A lock held past the busy timeout throws DatabaseUnavailableError (map-database-error.ts): the API answers
+ * 503 and the engine retries the step as an outage, where SQLite's own error was a 500 and a "chain error".
  */
 class FifoSqliteDialect extends SqliteDialect {
   readonly #config: SqliteDialectConfig;

@@ -8,7 +8,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { toFileChain } from '../../harness/config-file.ts';
 import type { TestDevnet } from '../../harness/devnet.ts';
-import { stablePort } from '../../harness/free-port.ts';
+import { stablePortRange } from '../../harness/free-port.ts';
 import { extractMarkedBlocks } from '../../operations/support/doc-blocks.ts';
 import { switchyardOnPath } from '../../operations/support/run-doc-block.ts';
 import { type Role, type RoleProcess, startRoleProcess } from './role-process.ts';
@@ -53,11 +53,8 @@ export async function createProcessLayout(options: ProcessLayoutOptions): Promis
     SWITCHYARD_FEE_COLLECTOR: accounts.feeCollector!.address,
     ...options.env,
   };
-  const ports: number[] = [];
-  while (ports.length < options.apis) {
-    const port = await stablePort();
-    if (!ports.includes(port)) ports.push(port);
-  }
+  const base = await stablePortRange(options.apis);
+  const ports = Array.from({ length: options.apis }, (_, i) => base + i);
   const binDir = await switchyardOnPath();
   const running = new Map<string, RoleProcess>();
   const logPath = (name: string) => path.join(options.workDir, `${name}.log`);
