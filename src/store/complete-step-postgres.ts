@@ -145,6 +145,11 @@ async function journalSteps(
   const { successors, done, row, end } = input;
   // The outer SELECT keeps one row when nothing was inserted, so `done` always comes back. A successor
   // leased here comes with its intent's row (lease-with-intent-postgres.ts): the worker runs it at once.
+  // Every inserted row is of `intentId`, so the join names the intent by the parameter, not by the inserted
+  // rows' column: its index probe is then made once, not once per row. The generic plan cannot know the
+  // arrays' length and counts 10 rows out of `unnest`; joined by the column, that was 10 probes, a cost
+  // several times the custom plans', so Postgres planned the statement again at every execution
+  // (docs/benchmarks.md, "Planning").
   const moved = row ? sql`${marked(db, row, now)}"moved_row" as (${rowAdvanceQuery(db, row, now)}), ` : sql``;
   if ((row || end) && !notifications)
     throw new Error('a completion with a receipt row or an end needs in-write notifications');
@@ -188,7 +193,7 @@ async function journalSteps(
   >`with ${mark}${moved}${endEntries}${markDone}${insertedEntry(input.intentId, successors, now)}
 select "inserted".*, ${sql.join(prefixedIntentColumns('i'))}${doneColumn}${movedColumns}${endColumns}
 from (select 1) as "one" left join "inserted" on true
-  left join "intents" as "i" on "i"."intent_id" = "inserted"."intent_id" and "inserted"."state" = 'running'`.execute(
+  left join "intents" as "i" on "i"."intent_id" = ${lower(input.intentId)} and "inserted"."state" = 'running'`.execute(
     db,
   );
   if (row && (rows[0]?.row_moved ?? 0) > 0) notifications?.deliver(lower(row.intentId));
