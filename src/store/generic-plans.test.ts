@@ -6,9 +6,11 @@
  */
 import { type Kysely, sql } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { describeEachDialect, rawExecute } from '../../test/harness/database.ts';
+import { createTestDatabase, rawExecute, type TestDatabase } from '../../test/harness/database.ts';
 import { createSilentLogger } from '../internal/logger.ts';
 import { completeStepPostgres, enqueueStepsPostgres } from './complete-step-postgres.ts';
+import { createStore } from './create-store.ts';
+import { openPostgres } from './open-postgres.ts';
 import type { Database } from './schema.ts';
 import { newIntent } from './testing.ts';
 import type { Store } from './types.ts';
@@ -16,73 +18,73 @@ import type { Store } from './types.ts';
 const EXECUTIONS = 8;
 const MORE_INTENTS = 2000;
 
-describeEachDialect('generic plans', ({ openStore, database, dialect }) => {
-  let store: Store;
-  let db: Kysely<Database> | undefined;
-  let projectId: number;
-  beforeAll(async () => {
-    store = await openStore();
-    projectId = (await store.projects.create('plans')).id;
-    if (dialect !== 'postgres') return;
-    // Intents enough that each probe of their index has its cost, and statistics as autovacuum leaves them:
-    // on a few unanalyzed rows every plan is cheap, and the generic one is kept whatever the statement.
-    const model = (await store.intents.insert(newIntent(projectId))).intentId;
-    await rawExecute(
-      database(),
-      `insert into intents select (jsonb_populate_record(null::intents, to_jsonb(i) || jsonb_build_object(
-         'id', nextval('intents_id_seq'), 'intent_id', i.intent_id || '-' || n))).*
-       from intents as i, generate_series(1, ${MORE_INTENTS}) as n where i.intent_id = '${model}';
-       analyze intents; analyze intent_steps`,
+// Postgres only: SQLite prepares no plans of this kind.
+let database: TestDatabase;
+let store: Store;
+let db: Kysely<Database>;
+let projectId: number;
+beforeAll(async () => {
+  database = await createTestDatabase('postgres');
+  store = await createStore({ ...database.options, log: createSilentLogger() });
+  projectId = (await store.projects.create('plans')).id;
+  // Intents enough that each probe of their index has its cost, and statistics as autovacuum leaves them:
+  // on a few unanalyzed rows every plan is cheap, and the generic one is kept whatever the statement.
+  const model = (await store.intents.insert(newIntent(projectId))).intentId;
+  await rawExecute(
+    database,
+    `insert into intents select (jsonb_populate_record(null::intents, to_jsonb(i) || jsonb_build_object(
+       'id', nextval('intents_id_seq'), 'intent_id', i.intent_id || '-' || n))).*
+     from intents as i, generate_series(1, ${MORE_INTENTS}) as n where i.intent_id = '${model}';
+     analyze intents; analyze intent_steps`,
+  );
+  // One connection: a prepared statement and its plans belong to the session that prepared it.
+  db = openPostgres({ databaseUrl: database.options.databaseUrl!, log: createSilentLogger(), max: 1 }).db;
+});
+afterAll(async () => {
+  await db?.destroy();
+  await store?.close();
+  await database?.drop();
+});
+
+const plansOf = async (text: RegExp) => {
+  const { rows } = await sql<{ statement: string; generic_plans: number; custom_plans: number }>`
+select statement, generic_plans::int, custom_plans::int from pg_prepared_statements`.execute(db);
+  const found = rows.filter((r) => text.test(r.statement));
+  expect(found).toHaveLength(1);
+  return { generic: found[0]!.generic_plans, custom: found[0]!.custom_plans };
+};
+
+it('a completion that journals and leases successors keeps its generic plan (Postgres)', async () => {
+  for (let n = 0; n < EXECUTIONS; n++) {
+    const intentId = (await store.intents.insert(newIntent(projectId))).intentId;
+    const [step] = await enqueueStepsPostgres(
+      db,
+      { intentId, steps: [{ step: 'origin' }], lease: { owner: 'w1', leaseMs: 60_000 } },
+      Date.now(),
     );
-    const { openPostgres } = await import('./open-postgres.ts');
-    // One connection: a prepared statement and its plans belong to the session that prepared it.
-    db = openPostgres({ databaseUrl: database().options.databaseUrl!, log: createSilentLogger(), max: 1 }).db;
-  });
-  afterAll(async () => {
-    await db?.destroy();
-  });
-
-  const plansOf = async (text: RegExp) => {
-    const { rows } = await sql<{ statement: string; generic_plans: number; custom_plans: number }>`
-select statement, generic_plans::int, custom_plans::int from pg_prepared_statements`.execute(db!);
-    const found = rows.filter((r) => text.test(r.statement));
-    expect(found).toHaveLength(1);
-    return { generic: found[0]!.generic_plans, custom: found[0]!.custom_plans };
-  };
-
-  it('a completion that journals and leases successors keeps its generic plan (Postgres)', async () => {
-    if (!db) return; // SQLite prepares no plans of this kind.
-    for (let n = 0; n < EXECUTIONS; n++) {
-      const intentId = (await store.intents.insert(newIntent(projectId))).intentId;
-      const [step] = await enqueueStepsPostgres(
-        db,
-        { intentId, steps: [{ step: 'origin' }], lease: { owner: 'w1', leaseMs: 60_000 } },
-        Date.now(),
-      );
-      const { done, leased } = await completeStepPostgres(
-        db,
-        {
-          id: step!.id,
-          owner: 'w1',
-          enqueue: {
-            intentId,
-            // One successor or two, due now and later: the arrays' length changes, the statement does not.
-            steps: n % 2 ? ['fill'] : ['fill', 'destination'],
-            later: [{ step: 'refund', runAt: new Date(Date.now() + 600_000) }],
-            leaseMs: 60_000,
-          },
+    const { done, leased } = await completeStepPostgres(
+      db,
+      {
+        id: step!.id,
+        owner: 'w1',
+        enqueue: {
+          intentId,
+          // One successor or two, due now and later: the arrays' length changes, the statement does not.
+          steps: n % 2 ? ['fill'] : ['fill', 'destination'],
+          later: [{ step: 'refund', runAt: new Date(Date.now() + 600_000) }],
+          leaseMs: 60_000,
         },
-        Date.now(),
-        undefined,
-      );
-      expect(done).toBe(true);
-      expect(leased[0]?.intent?.intentId).toBe(intentId);
-    }
-    // The enqueue's statement (its steps leased with their intent) and the completion's.
-    for (const text of [/^with "inserted" as/, /^with "done" as/]) {
-      const plans = await plansOf(text);
-      expect(plans.generic + plans.custom).toBe(EXECUTIONS);
-      expect(plans.generic).toBeGreaterThan(0);
-    }
-  });
+      },
+      Date.now(),
+      undefined,
+    );
+    expect(done).toBe(true);
+    expect(leased[0]?.intent?.intentId).toBe(intentId);
+  }
+  // The enqueue's statement (its steps leased with their intent) and the completion's.
+  for (const text of [/^with "inserted" as/, /^with "done" as/]) {
+    const plans = await plansOf(text);
+    expect(plans.generic + plans.custom).toBe(EXECUTIONS);
+    expect(plans.generic).toBeGreaterThan(0);
+  }
 });
