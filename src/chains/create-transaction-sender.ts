@@ -23,13 +23,13 @@ import {
   type TransactionSerializable,
 } from 'viem';
 import { keccak256 } from '../internal/keccak256.ts';
+import { broadcast, sendRaw } from './broadcast-transaction.ts';
 import { readChainFees } from './chain-fees.ts';
 import { crashPoint } from './debug-crash-point.ts';
 import {
   ChainUnavailableError,
   FeeAboveCapError,
   NonceAlreadyUsedError,
-  SenderStoppedError,
   TransactionPendingError,
   UnknownChainError,
 } from './errors.ts';
@@ -38,9 +38,11 @@ import { feesToSign, replacementFees, type SignedFees } from './fee-caps.ts';
 import { createHeadWatcher } from './head-watcher.ts';
 import { createLatestBlockCache } from './latest-block-cache.ts';
 import { createLocalTaskLeases } from './local-task-leases.ts';
-import { mapChainError, withChainErrors } from './map-chain-error.ts';
+import { withChainErrors } from './map-chain-error.ts';
 import { minedAt } from './mined-at.ts';
 import { minesOnDemand } from './mines-on-demand.ts';
+import { oneWeiBelow } from './one-wei-below.ts';
+import { readReceipt } from './read-receipt.ts';
 import { createLostTransactionRestorer } from './restore-lost-transactions.ts';
 import {
   GAS_LIMIT_MARGIN_DENOMINATOR,
@@ -54,6 +56,7 @@ import {
   STUCK_AFTER_MS,
   WAIT_PER_ATTEMPT_MS,
 } from './sender-constants.ts';
+import { createSigningGate } from './signing-gate.ts';
 import type { JournalMark, SignedTransaction } from './transaction-journal.ts';
 import type {
   SendRequest,
@@ -88,6 +91,7 @@ export function createTransactionSender<Row = unknown>(
   const exclusiveTails = new Map<string, Promise<unknown>>();
   const keysUsed = new Set((deps.operators ?? []).map((a) => a.toLowerCase()));
   const leases = deps.leases ?? createLocalTaskLeases();
+  const gate = createSigningGate();
   const restorer = createLostTransactionRestorer({
     journal,
     clientFor: (chainId) => clientFor(chainId),
@@ -100,24 +104,6 @@ export function createTransactionSender<Row = unknown>(
     }),
   });
 
-  // Set by stopSigning(); the journal writes of signatures in progress, which it waits for.
-  let signingStopped = false;
-  const signing = new Set<Promise<unknown>>();
-
-  /** Journals a new signature unless signing stopped; checked and registered in one synchronous stretch. */
-  function journalSignature<T>(what: Record<string, unknown>, write: () => Promise<T>): Promise<T> {
-    if (signingStopped) {
-      return Promise.reject(
-        new SenderStoppedError('this worker is stopping: nothing new is signed', { details: what }),
-      );
-    }
-    const written = write();
-    const tracked = written.catch(() => undefined);
-    signing.add(tracked);
-    void tracked.then(() => signing.delete(tracked));
-    return written;
-  }
-
   const clientFor = (chainId: number): PublicClient => {
     const client = deps.clients.get(chainId);
     if (!client) throw new UnknownChainError(`no RPC client for chain ${chainId}`, { details: { chainId } });
@@ -129,22 +115,6 @@ export function createTransactionSender<Row = unknown>(
       ? await journal.listForIntent(req.intentId)
       : await journal.listUnconfirmed({ chainId: req.chainId, fromAddress: req.from ?? '' });
     return rows.filter((t) => t.purpose === req.purpose && t.chainId === req.chainId);
-  }
-
-  async function broadcast(client: PublicClient, tx: SignedTransaction): Promise<void> {
-    await sendRaw(client, tx);
-    await journal.markBroadcast({ hash: tx.hash });
-  }
-
-  /** Hands the stored bytes to the node; the journal's broadcast mark is the caller's. */
-  async function sendRaw(client: PublicClient, tx: SignedTransaction): Promise<void> {
-    try {
-      await client.request({ method: 'eth_sendRawTransaction', params: [tx.raw as Hex] });
-    } catch (error) {
-      const mapped = mapChainError(error, { hash: tx.hash, nonce: tx.nonce });
-      // "already known" / "nonce too low": the wait below tells whether it was ours that got in.
-      if (!(mapped instanceof NonceAlreadyUsedError)) throw mapped;
-    }
   }
 
   async function signNew(req: SendRequest<Row>): Promise<SignedTransaction> {
@@ -169,7 +139,7 @@ export function createTransactionSender<Row = unknown>(
       estimate === undefined
         ? req.unsimulated!.gasLimit
         : (estimate * GAS_LIMIT_MARGIN_NUMERATOR) / GAS_LIMIT_MARGIN_DENOMINATOR;
-    return journalSignature(ctx, () =>
+    return gate.journalSignature(ctx, () =>
       journal.allocateAndRecord({
         chainId: req.chainId,
         fromAddress: from,
@@ -272,7 +242,7 @@ export function createTransactionSender<Row = unknown>(
     const fees = replacementFees(previous, deps.maxFeePerGas?.(stored.chainId));
     if (!fees) return undefined;
     const what = { chainId: stored.chainId, nonce: stored.nonce, replaces: stored.hash };
-    return journalSignature(what, async () => {
+    return gate.journalSignature(what, async () => {
       const raw = await account.signTransaction!({ ...parsed, ...fees } as TransactionSerializable);
       log.warn('replacing a stuck transaction at the same nonce', what);
       return journal.record({
@@ -310,12 +280,7 @@ export function createTransactionSender<Row = unknown>(
       // Taken before the receipt reads: a block mined after it wakes the wait below, none is missed.
       const seenHead = heads.head(req.chainId);
       for (const tx of candidates) {
-        const receipt = await withChainErrors(() =>
-          client.getTransactionReceipt({ hash: tx.hash as Hex }).catch((error: unknown) => {
-            if ((error as { name?: string }).name === 'TransactionReceiptNotFoundError') return undefined;
-            throw error;
-          }),
-        );
+        const receipt = await readReceipt(client, tx.hash);
         if (!receipt) continue;
         const mined: JournalMark = {
           stage: 'mined',
@@ -377,7 +342,7 @@ export function createTransactionSender<Row = unknown>(
         if (replacement) {
           replaceNow = false;
           candidates.push(replacement);
-          await broadcast(client, replacement);
+          await broadcast(journal, client, replacement);
           candidates[candidates.length - 1] = { ...replacement, broadcastAt: new Date() };
           lastBroadcast = Date.now();
           continue;
@@ -390,7 +355,7 @@ export function createTransactionSender<Row = unknown>(
         });
       }
       if (!minedReported && Date.now() - lastBroadcast > REBROADCAST_EVERY_MS) {
-        await broadcast(client, latest);
+        await broadcast(journal, client, latest);
         lastBroadcast = Date.now();
       }
       await heads.waitPast(req.chainId, seenHead, pollMs);
@@ -451,7 +416,7 @@ export function createTransactionSender<Row = unknown>(
   async function sendAgain(client: PublicClient, tx: SignedTransaction): Promise<boolean> {
     const what = { chainId: tx.chainId, nonce: tx.nonce, hash: tx.hash };
     try {
-      await broadcast(client, tx);
+      await broadcast(journal, client, tx);
       log.warn('the node no longer held a transaction: sent it again', what);
       return true;
     } catch (error) {
@@ -481,12 +446,7 @@ export function createTransactionSender<Row = unknown>(
     // last NONCE_TAKEN_GRACE_MS (a node under load served the new nonce before the receipt that used it).
     const anyMined = async () => {
       for (const tx of candidates) {
-        const receipt = await withChainErrors(() =>
-          client.getTransactionReceipt({ hash: tx.hash as Hex }).catch((error: unknown) => {
-            if ((error as { name?: string }).name === 'TransactionReceiptNotFoundError') return undefined;
-            throw error;
-          }),
-        );
+        const receipt = await readReceipt(client, tx.hash);
         if (receipt) return true;
       }
       return false;
@@ -609,8 +569,7 @@ export function createTransactionSender<Row = unknown>(
     stopRestoring: () => restorer.stop(),
 
     async stopSigning() {
-      signingStopped = true;
-      await Promise.all(signing);
+      await gate.stop();
     },
 
     exclusive(key, job) {
@@ -640,7 +599,7 @@ export function createTransactionSender<Row = unknown>(
           // finds its effect on-chain, e.g. an allowance already set, skips the sender): record it here,
           // or the row would stay "unconfirmed" and be re-broadcast at every start.
           if (await reconcileMined(tx, pending)) continue;
-          await broadcast(clientFor(tx.chainId), tx);
+          await broadcast(journal, clientFor(tx.chainId), tx);
         } catch (error) {
           log.warn('re-broadcast failed; the owning step will retry', { hash: tx.hash, error });
         }
@@ -648,14 +607,4 @@ export function createTransactionSender<Row = unknown>(
       return newest.size;
     },
   };
-}
-
-/**
- * Fees one wei below the chain's tip (or legacy gas price), so a pool ordering by fee, then arrival, puts the
- * transaction right after the one it depends on (an `unsimulated` send).
- */
-function oneWeiBelow(fees: SignedFees): SignedFees {
-  if (fees.type === 'legacy') return { ...fees, gasPrice: fees.gasPrice > 0n ? fees.gasPrice - 1n : 0n };
-  const tip = fees.maxPriorityFeePerGas;
-  return { ...fees, maxPriorityFeePerGas: tip > 0n ? tip - 1n : 0n };
 }
