@@ -13,40 +13,26 @@
  * 6. a send waiting behind a nonce gap left by mined transactions the chain lost (it came back behind)
  *    starts the chain's restore (restore-lost-transactions.ts), which sends them again as stored, in order.
  */
-import {
-  type Address,
-  formatGwei,
-  type Hex,
-  type LocalAccount,
-  type PublicClient,
-  parseTransaction,
-  type TransactionSerializable,
-} from 'viem';
-import { keccak256 } from '../internal/keccak256.ts';
+import type { Address, Hex, PublicClient } from 'viem';
 import { broadcast, sendRaw } from './broadcast-transaction.ts';
-import { readChainFees } from './chain-fees.ts';
 import { crashPoint } from './debug-crash-point.ts';
 import {
   ChainUnavailableError,
-  FeeAboveCapError,
   NonceAlreadyUsedError,
   TransactionPendingError,
   UnknownChainError,
 } from './errors.ts';
 import { createFeeCache } from './fee-cache.ts';
-import { feesToSign, replacementFees, type SignedFees } from './fee-caps.ts';
+import { createFeesUnderCap } from './fees-under-cap.ts';
 import { createHeadWatcher } from './head-watcher.ts';
 import { createLatestBlockCache } from './latest-block-cache.ts';
 import { createLocalTaskLeases } from './local-task-leases.ts';
 import { withChainErrors } from './map-chain-error.ts';
 import { minedAt } from './mined-at.ts';
 import { minesOnDemand } from './mines-on-demand.ts';
-import { oneWeiBelow } from './one-wei-below.ts';
 import { readReceipt } from './read-receipt.ts';
 import { createLostTransactionRestorer } from './restore-lost-transactions.ts';
 import {
-  GAS_LIMIT_MARGIN_DENOMINATOR,
-  GAS_LIMIT_MARGIN_NUMERATOR,
   MAX_REPLACEMENTS,
   NONCE_FLOOR_CACHE_MS,
   NONCE_TAKEN_CHECK_EVERY_MS,
@@ -56,6 +42,8 @@ import {
   STUCK_AFTER_MS,
   WAIT_PER_ATTEMPT_MS,
 } from './sender-constants.ts';
+import { createNewTransactionSigner } from './sign-new-transaction.ts';
+import { createReplacementSigner } from './sign-replacement.ts';
 import { createSigningGate } from './signing-gate.ts';
 import type { JournalMark, SignedTransaction } from './transaction-journal.ts';
 import type {
@@ -92,6 +80,22 @@ export function createTransactionSender<Row = unknown>(
   const keysUsed = new Set((deps.operators ?? []).map((a) => a.toLowerCase()));
   const leases = deps.leases ?? createLocalTaskLeases();
   const gate = createSigningGate();
+  const signNew = createNewTransactionSigner({
+    journal,
+    clientFor: (chainId) => clientFor(chainId),
+    feesUnderCap: createFeesUnderCap({
+      maxFeePerGas: deps.maxFeePerGas,
+      feeCache,
+      latestBlocks,
+      heads,
+      log,
+      waitPerAttemptMs,
+      pollMs,
+    }),
+    nonceFloors,
+    gate,
+  });
+  const signReplacement = createReplacementSigner({ journal, log, maxFeePerGas: deps.maxFeePerGas, gate });
   const restorer = createLostTransactionRestorer({
     journal,
     clientFor: (chainId) => clientFor(chainId),
@@ -115,146 +119,6 @@ export function createTransactionSender<Row = unknown>(
       ? await journal.listForIntent(req.intentId)
       : await journal.listUnconfirmed({ chainId: req.chainId, fromAddress: req.from ?? '' });
     return rows.filter((t) => t.purpose === req.purpose && t.chainId === req.chainId);
-  }
-
-  async function signNew(req: SendRequest<Row>): Promise<SignedTransaction> {
-    const client = clientFor(req.chainId);
-    const from = req.account.address;
-    const ctx = { chainId: req.chainId, purpose: req.purpose, intentId: req.intentId, to: req.to };
-    // Simulation: eth_estimateGas executes the call; a revert surfaces as SimulationRevertedError.
-    // The three reads are independent: one round trip instead of three on every send.
-    const [estimate, fees, pendingNonce] = await Promise.all([
-      req.unsimulated
-        ? undefined
-        : withChainErrors(
-            () => client.estimateGas({ account: from, to: req.to, data: req.data, value: req.value ?? 0n }),
-            ctx,
-          ),
-      feesUnderCap(req, client, ctx),
-      nonceFloors.get(`${req.chainId}:${from.toLowerCase()}`, () =>
-        withChainErrors(() => client.getTransactionCount({ address: from, blockTag: 'pending' }), ctx),
-      ),
-    ]);
-    const gas =
-      estimate === undefined
-        ? req.unsimulated!.gasLimit
-        : (estimate * GAS_LIMIT_MARGIN_NUMERATOR) / GAS_LIMIT_MARGIN_DENOMINATOR;
-    return gate.journalSignature(ctx, () =>
-      journal.allocateAndRecord({
-        chainId: req.chainId,
-        fromAddress: from,
-        purpose: req.purpose,
-        ...(req.intentId !== undefined && { intentId: req.intentId }),
-        ...(req.signedRow && { withRecord: req.signedRow }),
-        nonceFloor: pendingNonce,
-        sign: async (nonce) => {
-          const raw = await req.account.signTransaction!({
-            chainId: req.chainId,
-            nonce,
-            to: req.to,
-            data: req.data,
-            value: req.value ?? 0n,
-            gas,
-            ...(req.unsimulated ? oneWeiBelow(fees) : fees),
-          } as TransactionSerializable);
-          return { raw, hash: keccak256(raw) };
-        },
-      }),
-    );
-  }
-
-  /**
-   * The chain's fees to sign with, waiting (unsigned) while it asks more than the cap: reported once per
-   * send, and after WAIT_PER_ATTEMPT_MS the step is retried later (FeeAboveCapError).
-   */
-  async function feesUnderCap(
-    req: SendRequest,
-    client: PublicClient,
-    ctx: Record<string, unknown>,
-  ): Promise<SignedFees> {
-    const cap = deps.maxFeePerGas?.(req.chainId);
-    const started = Date.now();
-    let reported = false;
-    for (;;) {
-      const seenHead = heads.head(req.chainId);
-      const chainFees = await withChainErrors(
-        () => feeCache.get(req.chainId, () => readChainFees(client, latestBlocks.get(req.chainId))),
-        ctx,
-      );
-      const fees = feesToSign(chainFees, cap);
-      if (!('overCap' in fees)) {
-        if (reported)
-          log.info('the chain fee is under the cap again: the waiting transaction is signed', ctx);
-        return fees;
-      }
-      const asked = {
-        ...ctx,
-        askedGwei: formatGwei(fees.overCap.price),
-        capGwei: formatGwei(fees.overCap.cap),
-      };
-      if (!reported) {
-        reported = true;
-        log.warn('a transaction waits: the chain asks more gas fee than its maxFeePerGasGwei cap', asked);
-      }
-      if (Date.now() - started > waitPerAttemptMs) {
-        throw new FeeAboveCapError(
-          `chain ${req.chainId} asks ${asked.askedGwei} gwei per gas, above its cap of ${asked.capGwei} gwei: the transaction waits`,
-          { details: asked },
-        );
-      }
-      await heads.waitPast(req.chainId, seenHead, pollMs);
-    }
-  }
-
-  /**
-   * A replacement of a stuck transaction at the same nonce, with higher fees under the chain's cap; undefined
-   * when the cap leaves no room for a replacement a node would accept.
-   */
-  async function replace(
-    account: LocalAccount,
-    stored: SignedTransaction,
-  ): Promise<SignedTransaction | undefined> {
-    // The stored transaction's own signature must not come along: viem would hash the signed form and
-    // the new signature would recover to some other, unfunded address ("insufficient funds").
-    const {
-      r: _r,
-      s: _s,
-      v: _v,
-      yParity: _yParity,
-      ...parsed
-    } = parseTransaction(stored.raw as Hex) as TransactionSerializable & {
-      gasPrice?: bigint;
-      maxFeePerGas?: bigint;
-      maxPriorityFeePerGas?: bigint;
-      r?: Hex;
-      s?: Hex;
-      v?: bigint;
-      yParity?: number;
-    };
-    const previous: SignedFees =
-      parsed.type === 'legacy'
-        ? { type: 'legacy', gasPrice: parsed.gasPrice! }
-        : {
-            type: 'eip1559',
-            maxFeePerGas: parsed.maxFeePerGas!,
-            maxPriorityFeePerGas: parsed.maxPriorityFeePerGas!,
-          };
-    const fees = replacementFees(previous, deps.maxFeePerGas?.(stored.chainId));
-    if (!fees) return undefined;
-    const what = { chainId: stored.chainId, nonce: stored.nonce, replaces: stored.hash };
-    return gate.journalSignature(what, async () => {
-      const raw = await account.signTransaction!({ ...parsed, ...fees } as TransactionSerializable);
-      log.warn('replacing a stuck transaction at the same nonce', what);
-      return journal.record({
-        chainId: stored.chainId,
-        fromAddress: stored.fromAddress,
-        nonce: stored.nonce,
-        raw,
-        hash: keccak256(raw),
-        purpose: stored.purpose,
-        intentId: stored.intentId,
-      });
-    });
   }
 
   /**
@@ -338,7 +202,7 @@ export function createTransactionSender<Row = unknown>(
       const stuck =
         replaceNow || Date.now() - (latest.broadcastAt?.getTime() ?? lastBroadcast) > stuckAfterMs;
       if (!minedReported && !capReached && stuck && candidates.length <= MAX_REPLACEMENTS) {
-        const replacement = await replace(req.account, latest);
+        const replacement = await signReplacement(req.account, latest);
         if (replacement) {
           replaceNow = false;
           candidates.push(replacement);
