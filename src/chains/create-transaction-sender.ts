@@ -15,13 +15,9 @@
  */
 import type { Address, Hex, PublicClient } from 'viem';
 import { broadcast, sendRaw } from './broadcast-transaction.ts';
+import { createNonceTakenCheck } from './check-nonce-not-taken.ts';
 import { crashPoint } from './debug-crash-point.ts';
-import {
-  ChainUnavailableError,
-  NonceAlreadyUsedError,
-  TransactionPendingError,
-  UnknownChainError,
-} from './errors.ts';
+import { TransactionPendingError, UnknownChainError } from './errors.ts';
 import { createFeeCache } from './fee-cache.ts';
 import { createFeesUnderCap } from './fees-under-cap.ts';
 import { createHeadWatcher } from './head-watcher.ts';
@@ -29,14 +25,14 @@ import { createLatestBlockCache } from './latest-block-cache.ts';
 import { createLocalTaskLeases } from './local-task-leases.ts';
 import { withChainErrors } from './map-chain-error.ts';
 import { minedAt } from './mined-at.ts';
-import { minesOnDemand } from './mines-on-demand.ts';
+import { createNextNonceLook } from './next-nonce-unmined.ts';
+import { createLostNotice } from './notice-lost-transactions.ts';
 import { readReceipt } from './read-receipt.ts';
 import { createLostTransactionRestorer } from './restore-lost-transactions.ts';
 import {
   MAX_REPLACEMENTS,
   NONCE_FLOOR_CACHE_MS,
   NONCE_TAKEN_CHECK_EVERY_MS,
-  NONCE_TAKEN_GRACE_MS,
   REBROADCAST_EVERY_MS,
   RECEIPT_POLL_INTERVAL_MS,
   STUCK_AFTER_MS,
@@ -96,6 +92,12 @@ export function createTransactionSender<Row = unknown>(
     gate,
   });
   const signReplacement = createReplacementSigner({ journal, log, maxFeePerGas: deps.maxFeePerGas, gate });
+  const keyUsed = (address: string) => keysUsed.add(address.toLowerCase());
+  const checkNonceNotTaken = createNonceTakenCheck({
+    journal,
+    noticeLost: createLostNotice({ journal, keyUsed, restore: (chainId) => restorer.restore(chainId), log }),
+  });
+  const nextNonceUnmined = createNextNonceLook({ journal, log });
   const restorer = createLostTransactionRestorer({
     journal,
     clientFor: (chainId) => clientFor(chainId),
@@ -226,129 +228,6 @@ export function createTransactionSender<Row = unknown>(
     }
   }
 
-  /**
-   * Ours is the chain's next nonce and has no receipt seconds after it was sent. Dropped by the node (it holds
-   * none of ours): the latest is sent again now, not at the next re-broadcast, and replaced if the node refuses
-   * it (fees can have risen). Held by a node that mines a block per transaction, which would have mined it:
-   * anvil can hold one for good, ready and skipped by its miner (foundry-rs/foundry#10122) or queued behind a
-   * nonce already mined; a replacement is placed in the pool afresh, and gets mined.
-   */
-  async function nextNonceUnmined(
-    client: PublicClient,
-    candidates: SignedTransaction[],
-  ): Promise<'resent' | 'replace' | 'wait'> {
-    const latest = candidates.at(-1)!;
-    const held = await heldByNode(client, candidates);
-    // Mined since the receipt read: the next one finds it.
-    if (held === 'mined') return 'wait';
-    if (held === 'none') return (await sendAgain(client, latest)) ? 'resent' : 'replace';
-    // Asked each time, not cached: a test switches automine off to hold a transaction in the pool. Other nodes
-    // reject the question, at most every NONCE_TAKEN_CHECK_EVERY_MS while a transaction waits.
-    if ((await minesOnDemand(client)) !== true) return 'wait';
-    log.warn('a node that mines per transaction holds ours unmined: replacing it', {
-      chainId: latest.chainId,
-      nonce: latest.nonce,
-      hash: latest.hash,
-    });
-    return 'replace';
-  }
-
-  /**
-   * What the node holds of the candidates: one mined, one pending in its pool, or none. A node drops
-   * transactions from its pool (eviction under pressure; anvil drops one it finds invalid while building a
-   * block, such as a fee cap under a risen base fee).
-   */
-  async function heldByNode(
-    client: PublicClient,
-    candidates: SignedTransaction[],
-  ): Promise<'mined' | 'pending' | 'none'> {
-    let pending = false;
-    for (const tx of candidates) {
-      const known = await withChainErrors(() =>
-        client.request({ method: 'eth_getTransactionByHash', params: [tx.hash as Hex] }),
-      );
-      if (known?.blockNumber) return 'mined';
-      if (known) pending = true;
-    }
-    return pending ? 'pending' : 'none';
-  }
-
-  /**
-   * Sends a dropped transaction again; false when the node refuses it (the caller replaces it). A node that
-   * cannot be reached throws, and the step retries.
-   */
-  async function sendAgain(client: PublicClient, tx: SignedTransaction): Promise<boolean> {
-    const what = { chainId: tx.chainId, nonce: tx.nonce, hash: tx.hash };
-    try {
-      await broadcast(journal, client, tx);
-      log.warn('the node no longer held a transaction: sent it again', what);
-      return true;
-    } catch (error) {
-      if (error instanceof ChainUnavailableError) throw error;
-      log.warn('the node dropped a transaction and refused it again: replacing it', {
-        ...what,
-        reason: (error as Error).message,
-      });
-      return false;
-    }
-  }
-
-  /**
-   * The chain's confirmed nonce passed ours while none of our candidates has a receipt: another transaction
-   * took the nonce (the key was used elsewhere). Ours can never mine; mark them replaced so the next attempt
-   * signs afresh with a new nonce.
-   */
-  async function checkNonceNotTaken(client: PublicClient, candidates: SignedTransaction[]): Promise<number> {
-    const first = candidates[0]!;
-    const confirmedNonce = await withChainErrors(() =>
-      client.getTransactionCount({ address: first.fromAddress as Address, blockTag: 'latest' }),
-    );
-    if (confirmedNonce < first.nonce) await noticeLost(first, confirmedNonce);
-    if (confirmedNonce <= first.nonce) return confirmedNonce;
-    // Giving ours up when it did mine makes the step sign afresh and fail against a done execution, so:
-    // only "not found" counts as absent (a failed read throws and the step retries), and the absence must
-    // last NONCE_TAKEN_GRACE_MS (a node under load served the new nonce before the receipt that used it).
-    const anyMined = async () => {
-      for (const tx of candidates) {
-        const receipt = await readReceipt(client, tx.hash);
-        if (receipt) return true;
-      }
-      return false;
-    };
-    if (await anyMined()) return confirmedNonce; // mined after all: the caller's next poll picks it up
-    await new Promise((resolve) => setTimeout(resolve, NONCE_TAKEN_GRACE_MS));
-    if (await anyMined()) return confirmedNonce;
-    for (const tx of candidates) await journal.markReplaced(tx.hash);
-    throw new NonceAlreadyUsedError(`nonce ${first.nonce} was taken by another transaction`, {
-      details: { chainId: first.chainId, from: first.fromAddress, nonce: first.nonce },
-    });
-  }
-
-  /**
-   * The chain's confirmed nonce is below ours, and the journal holds transactions of this key that were
-   * mined at nonces in between: the node lost blocks we had seen (restarted from an older state, a deep
-   * reorg). Ours cannot be mined until those nonces are used again: the chain's restore sends every key's
-   * lost transactions as stored, in their first order (a fill before the execution that spends it). Not
-   * awaited: this send keeps watching its own receipt, which the restore unblocks. The query is the one
-   * check this gap costs; unconfirmed rows below ours are left to the steps that wait on them.
-   */
-  async function noticeLost(ours: SignedTransaction, confirmedNonce: number): Promise<void> {
-    const below = await journal.listAtNonces({
-      chainId: ours.chainId,
-      fromAddress: ours.fromAddress,
-      fromNonce: confirmedNonce,
-      belowNonce: ours.nonce,
-    });
-    if (!below.some((t) => t.status === 'mined' || t.status === 'failed')) return;
-    keysUsed.add(ours.fromAddress.toLowerCase());
-    restorer.restore(ours.chainId).catch((error: unknown) => {
-      log.warn('restoring lost transactions failed; retried at the next trigger', {
-        chainId: ours.chainId,
-        error,
-      });
-    });
-  }
-
   /** Marks whichever row at this nonce has a receipt as mined (the others replaced); false if none. */
   async function reconcileMined(tx: SignedTransaction, pending: SignedTransaction[]): Promise<boolean> {
     const client = clientFor(tx.chainId);
@@ -376,7 +255,7 @@ export function createTransactionSender<Row = unknown>(
 
   return {
     async sendOnce(req) {
-      keysUsed.add(req.account.address.toLowerCase());
+      keyUsed(req.account.address);
       const existing = req.journaled ?? (await journaled({ ...req, from: req.account.address }));
       const done = existing.find((t) => t.status === 'mined' || t.status === 'failed');
       if (done) return waitForAny(req, [done]);
