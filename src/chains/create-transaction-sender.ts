@@ -17,23 +17,17 @@ import type { Address, Hex, PublicClient } from 'viem';
 import { broadcast, sendRaw } from './broadcast-transaction.ts';
 import { createNonceTakenCheck } from './check-nonce-not-taken.ts';
 import { crashPoint } from './debug-crash-point.ts';
-import { TransactionPendingError, UnknownChainError } from './errors.ts';
+import { UnknownChainError } from './errors.ts';
 import { createFeeCache } from './fee-cache.ts';
 import { createFeesUnderCap } from './fees-under-cap.ts';
 import { createHeadWatcher } from './head-watcher.ts';
 import { createLatestBlockCache } from './latest-block-cache.ts';
 import { createLocalTaskLeases } from './local-task-leases.ts';
-import { withChainErrors } from './map-chain-error.ts';
-import { minedAt } from './mined-at.ts';
 import { createNextNonceLook } from './next-nonce-unmined.ts';
 import { createLostNotice } from './notice-lost-transactions.ts';
-import { readReceipt } from './read-receipt.ts';
 import { createLostTransactionRestorer } from './restore-lost-transactions.ts';
 import {
-  MAX_REPLACEMENTS,
   NONCE_FLOOR_CACHE_MS,
-  NONCE_TAKEN_CHECK_EVERY_MS,
-  REBROADCAST_EVERY_MS,
   RECEIPT_POLL_INTERVAL_MS,
   STUCK_AFTER_MS,
   WAIT_PER_ATTEMPT_MS,
@@ -41,14 +35,10 @@ import {
 import { createNewTransactionSigner } from './sign-new-transaction.ts';
 import { createReplacementSigner } from './sign-replacement.ts';
 import { createSigningGate } from './signing-gate.ts';
-import type { JournalMark, SignedTransaction } from './transaction-journal.ts';
-import type {
-  SendRequest,
-  SentTransaction,
-  TransactionSender,
-  TransactionSenderDeps,
-} from './transaction-sender-types.ts';
+import type { SignedTransaction } from './transaction-journal.ts';
+import type { TransactionSender, TransactionSenderDeps } from './transaction-sender-types.ts';
 import { createTtlMemo } from './ttl-memo.ts';
+import { createReceiptWait } from './wait-for-receipt.ts';
 
 export type {
   SendRequest,
@@ -97,7 +87,19 @@ export function createTransactionSender<Row = unknown>(
     journal,
     noticeLost: createLostNotice({ journal, keyUsed, restore: (chainId) => restorer.restore(chainId), log }),
   });
-  const nextNonceUnmined = createNextNonceLook({ journal, log });
+  const waitForAny = createReceiptWait({
+    journal,
+    clientFor: (chainId) => clientFor(chainId),
+    confirmations: deps.confirmations,
+    heads,
+    log,
+    signReplacement,
+    checkNonceNotTaken,
+    nextNonceUnmined: createNextNonceLook({ journal, log }),
+    stuckAfterMs,
+    waitPerAttemptMs,
+    pollMs,
+  });
   const restorer = createLostTransactionRestorer({
     journal,
     clientFor: (chainId) => clientFor(chainId),
@@ -121,111 +123,6 @@ export function createTransactionSender<Row = unknown>(
       ? await journal.listForIntent(req.intentId)
       : await journal.listUnconfirmed({ chainId: req.chainId, fromAddress: req.from ?? '' });
     return rows.filter((t) => t.purpose === req.purpose && t.chainId === req.chainId);
-  }
-
-  /**
-   * Waits until one of the candidates (same nonce) is mined and deep enough; replaces when stuck. `before`: a
-   * stage write still in flight, awaited before the mined stage's write.
-   */
-  async function waitForAny(
-    req: SendRequest,
-    candidates: SignedTransaction[],
-    before?: Promise<void>,
-  ): Promise<SentTransaction> {
-    const client = clientFor(req.chainId);
-    const depth = BigInt(Math.max(1, deps.confirmations(req.chainId)));
-    const started = Date.now();
-    let lastBroadcast = Date.now();
-    let lastNonceCheck = Date.now();
-    let minedReported = false;
-    let capReached = false;
-    // At the next nonce the node refused ours again after dropping it, or holds it unmined while it mines per
-    // transaction: replace it without waiting to call it stuck.
-    let replaceNow = false;
-    for (;;) {
-      // Taken before the receipt reads: a block mined after it wakes the wait below, none is missed.
-      const seenHead = heads.head(req.chainId);
-      for (const tx of candidates) {
-        const receipt = await readReceipt(client, tx.hash);
-        if (!receipt) continue;
-        const mined: JournalMark = {
-          stage: 'mined',
-          hash: tx.hash,
-          status: receipt.status === 'success' ? 'mined' : 'failed',
-          block: receipt.blockNumber,
-          index: receipt.transactionIndex,
-        };
-        // One block deep is deep enough: the receipt's first report carries the journal's mined mark.
-        let marked = false;
-        if (!minedReported) {
-          minedReported = true;
-          await before;
-          if (req.recordStage) {
-            marked = depth <= 1n;
-            await req.recordStage('mined', tx.hash as Hex, marked ? mined : undefined);
-          } else await req.onStage?.('mined', tx.hash as Hex);
-        }
-        // A receipt is one confirmation; deeper ones need the head, read fresh (viem caches the block
-        // number for the client's polling interval, which would hold every send back that long).
-        if (depth > 1n) {
-          const head = await withChainErrors(() => client.getBlockNumber({ cacheTime: 0 }));
-          if (head - receipt.blockNumber + 1n < depth) break;
-        }
-        const held = !marked && req.holdMinedMark === true && mined.status === 'mined';
-        if (!marked && !held) await journal.markMined(mined);
-        crashPoint(`${req.purpose}:mined`);
-        for (const other of candidates) {
-          if (other.hash !== tx.hash) await journal.markReplaced(other.hash);
-        }
-        const sent = { hash: tx.hash as Hex, receipt, minedAt: await minedAt(client, receipt) };
-        return held ? { ...sent, minedMark: mined } : sent;
-      }
-      // Not at every block: a nonce taken by another user of the key is an anomaly, and the check costs two
-      // reads per waiting send.
-      if (!minedReported && Date.now() - lastNonceCheck >= NONCE_TAKEN_CHECK_EVERY_MS) {
-        lastNonceCheck = Date.now();
-        const confirmedNonce = await checkNonceNotTaken(client, candidates);
-        if (confirmedNonce === candidates[0]!.nonce) {
-          const next = await nextNonceUnmined(client, candidates);
-          if (next === 'resent') lastBroadcast = Date.now();
-          if (next === 'replace') replaceNow = true;
-        }
-      }
-      if (Date.now() - started > waitPerAttemptMs) {
-        throw new TransactionPendingError(`transaction ${candidates.at(-1)?.hash} is not final yet`, {
-          details: {
-            chainId: req.chainId,
-            nonce: candidates[0]?.nonce,
-            hashes: candidates.map((c) => c.hash),
-          },
-        });
-      }
-      const latest = candidates.at(-1)!;
-      const stuck =
-        replaceNow || Date.now() - (latest.broadcastAt?.getTime() ?? lastBroadcast) > stuckAfterMs;
-      if (!minedReported && !capReached && stuck && candidates.length <= MAX_REPLACEMENTS) {
-        const replacement = await signReplacement(req.account, latest);
-        if (replacement) {
-          replaceNow = false;
-          candidates.push(replacement);
-          await broadcast(journal, client, replacement);
-          candidates[candidates.length - 1] = { ...replacement, broadcastAt: new Date() };
-          lastBroadcast = Date.now();
-          continue;
-        }
-        capReached = true;
-        log.warn('a stuck transaction cannot be replaced under the chain fee cap: it waits as signed', {
-          chainId: req.chainId,
-          nonce: latest.nonce,
-          hash: latest.hash,
-        });
-      }
-      if (!minedReported && Date.now() - lastBroadcast > REBROADCAST_EVERY_MS) {
-        await broadcast(journal, client, latest);
-        lastBroadcast = Date.now();
-      }
-      await heads.waitPast(req.chainId, seenHead, pollMs);
-    }
   }
 
   /** Marks whichever row at this nonce has a receipt as mined (the others replaced); false if none. */
