@@ -12,189 +12,46 @@
  *    (`maxFeePerGas`): a send the chain would not include under the cap waits, unsigned (fee-caps.ts);
  * 6. a send waiting behind a nonce gap left by mined transactions the chain lost (it came back behind)
  *    starts the chain's restore (restore-lost-transactions.ts), which sends them again as stored, in order.
+ *
+ * Its parts, each in its own file: send-once.ts (steps 1 and 4), sign-new-transaction.ts and fees-under-cap.ts
+ * (2 and 3), wait-for-receipt.ts with record-mined.ts and the nonce looks (check-nonce-not-taken.ts,
+ * notice-lost-transactions.ts, next-nonce-unmined.ts), sign-replacement.ts (5), rebroadcast-unconfirmed.ts
+ * (start-up), exclusive-queue.ts and signing-gate.ts.
  */
-import {
-  type Address,
-  formatGwei,
-  type Hex,
-  type LocalAccount,
-  type PublicClient,
-  parseTransaction,
-  type TransactionReceipt,
-  type TransactionSerializable,
-} from 'viem';
-import { keccak256 } from '../internal/keccak256.ts';
-import type { Logger } from '../internal/logger.ts';
-import { readChainFees } from './chain-fees.ts';
-import { crashPoint } from './debug-crash-point.ts';
-import {
-  ChainUnavailableError,
-  FeeAboveCapError,
-  NonceAlreadyUsedError,
-  SenderStoppedError,
-  TransactionPendingError,
-  UnknownChainError,
-} from './errors.ts';
+import type { Address, PublicClient } from 'viem';
+import { createNonceTakenCheck } from './check-nonce-not-taken.ts';
+import { UnknownChainError } from './errors.ts';
+import { createExclusiveQueue } from './exclusive-queue.ts';
 import { createFeeCache } from './fee-cache.ts';
-import { feesToSign, replacementFees, type SignedFees } from './fee-caps.ts';
+import { createFeesUnderCap } from './fees-under-cap.ts';
 import { createHeadWatcher } from './head-watcher.ts';
-import { createLatestBlockCache, type LatestBlockCache } from './latest-block-cache.ts';
+import { createLatestBlockCache } from './latest-block-cache.ts';
 import { createLocalTaskLeases } from './local-task-leases.ts';
-import { mapChainError, withChainErrors } from './map-chain-error.ts';
-import { minedAt } from './mined-at.ts';
-import { minesOnDemand } from './mines-on-demand.ts';
+import { createNextNonceLook } from './next-nonce-unmined.ts';
+import { createLostNotice } from './notice-lost-transactions.ts';
+import { createUnconfirmedRebroadcast } from './rebroadcast-unconfirmed.ts';
 import { createLostTransactionRestorer } from './restore-lost-transactions.ts';
+import { createSendOnce } from './send-once.ts';
 import {
-  GAS_LIMIT_MARGIN_DENOMINATOR,
-  GAS_LIMIT_MARGIN_NUMERATOR,
-  MAX_REPLACEMENTS,
   NONCE_FLOOR_CACHE_MS,
-  NONCE_TAKEN_CHECK_EVERY_MS,
-  NONCE_TAKEN_GRACE_MS,
-  REBROADCAST_EVERY_MS,
   RECEIPT_POLL_INTERVAL_MS,
   STUCK_AFTER_MS,
   WAIT_PER_ATTEMPT_MS,
 } from './sender-constants.ts';
-import type { TaskLeaseHolder } from './task-leases.ts';
-import type { JournalMark, SignedTransaction, TransactionJournal } from './transaction-journal.ts';
+import { createNewTransactionSigner } from './sign-new-transaction.ts';
+import { createReplacementSigner } from './sign-replacement.ts';
+import { createSigningGate } from './signing-gate.ts';
+import type { TransactionSender, TransactionSenderDeps } from './transaction-sender-types.ts';
 import { createTtlMemo } from './ttl-memo.ts';
+import { createReceiptWait } from './wait-for-receipt.ts';
 
-export type SendStage = 'signed' | 'broadcast' | 'mined';
-
-/** `Row`: the journal's companion write (SignTransactionInput), given as `signedRow`. */
-export interface SendRequest<Row = unknown> {
-  chainId: number;
-  account: LocalAccount;
-  to: Address;
-  data: Hex;
-  value?: bigint;
-  /** What the transaction is for; with intentId it names the transaction (one per intent and purpose). */
-  purpose: string;
-  intentId?: string;
-  /**
-   * Told about each stage (the fill's successor goes out once the fill is in the pool). `mark`: the journal's
-   * broadcast mark, given only with `holdBroadcastMark`, for the caller to write with its own write.
-   */
-  onStage?: (stage: SendStage, hash: Hex, mark?: JournalMark) => Promise<void>;
-  /**
-   * For a caller with no stage writes (onStage, not recordStage) whose `onStage('broadcast')` writes anyway
-   * (the fill's, which journals the destination step): the sender does not write the journal's broadcast
-   * mark but hands it to `onStage('broadcast')`, which writes it with its own write (one statement on
-   * Postgres: `StepsRepo.enqueueAll`'s `journalMark`). Until that write commits the journal's row stays
-   * `signed`; a send that resumes it (the step run again, or the start-up re-broadcast) sends the stored
-   * bytes again and hands the mark over again, never signing anew.
-   */
-  holdBroadcastMark?: boolean;
-  /**
-   * Instead of onStage, for a caller that writes at each stage (a receipt row: RELAYING, RELAYED, MINING):
-   * it gets the journal's mark of that stage with it, and writes the mark itself, with its own write (one
-   * statement on Postgres), and the sender does not. `mark` is undefined for `signed` (allocateAndRecord
-   * journaled it), and for `mined` on a chain whose depth is more than one block (the sender marks the
-   * transaction mined once it is deep enough, on its own). The journal records a signed transaction before
-   * it is broadcast either way; only the broadcast and mined marks ride with the caller's write.
-   */
-  recordStage?: (stage: SendStage, hash: Hex, mark: JournalMark | undefined) => Promise<void>;
-  /**
-   * The caller's write at the `signed` stage, committed with the new signature's record (one statement on
-   * Postgres: `SignTransactionInput.withRecord`) instead of by `recordStage('signed')`. A send that resumes
-   * a journaled transaction signs nothing and writes nothing at that stage, as with recordStage.
-   */
-  signedRow?: (hash: string) => Row;
-  /**
-   * Sign without simulating: the call would revert now because it depends on a transaction still in the
-   * pool, and the caller accepts an on-chain revert if it lands first. Signed with this gas limit (as is)
-   * and a priority fee one wei below the chain's, so a pool ordering by fee puts it after the transaction it
-   * depends on (sent before it at the chain's fee). Only for calls whose revert is harmless.
-   */
-  unsimulated?: { gasLimit: bigint };
-  /**
-   * For a caller with no stage writes (onStage, not recordStage) that writes the journal's mined mark itself,
-   * with its own later write (the fill's step completion, one statement on Postgres): a transaction that
-   * succeeded is not marked mined by the sender; its mark comes back as `SentTransaction.minedMark`. A
-   * reverted one is marked `failed` as usual. Until the caller writes the mark the journal's row stays
-   * `broadcast`; a send that resumes it (the step run again) finds its receipt and hands the mark back again.
-   */
-  holdMinedMark?: boolean;
-  /**
-   * The rows `journaled()` gave for this intent, purpose and chain, read by the caller just before: the
-   * sender then does not read them again. Only for a caller holding the step lease of the one step that
-   * sends this purpose: rows for an (intent, purpose) are written only by that step's own sendOnce (a new
-   * signature or a replacement), so none can appear between its read and this send. Absent: read here.
-   */
-  journaled?: readonly SignedTransaction[];
-}
-
-export interface SentTransaction {
-  hash: Hex;
-  receipt: TransactionReceipt;
-  /** Block timestamp of the receipt's block. */
-  minedAt: Date;
-  /** The journal's mined mark, not written: the caller's to write (`SendRequest.holdMinedMark`). */
-  minedMark?: JournalMark;
-}
-
-export interface TransactionSender<Row = unknown> {
-  /** Sends (or resumes) the transaction for this purpose and returns once it is mined and deep enough. */
-  sendOnce(request: SendRequest<Row>): Promise<SentTransaction>;
-  /** The journaled transactions of an intent for a purpose (newest last). */
-  journaled(request: { intentId: string; purpose: string; chainId: number }): Promise<SignedTransaction[]>;
-  /** Re-broadcasts every stored unconfirmed transaction as stored (start-up after a crash). */
-  rebroadcastUnconfirmed(): Promise<number>;
-  /**
-   * Runs `job` alone among the jobs with the same key, in this process and in every other worker on the
-   * database (a task lease, waited for): a read-then-send that is not tied to one intent (the solver's
-   * approve per token) must not be done twice by two steps running at once.
-   */
-  exclusive<T>(key: string, job: () => Promise<T>): Promise<T>;
-  /**
-   * Sends the chain's lost mined transactions again, every key's, in their first order (a chain that came
-   * back behind); resolves to how many were mined again, or undefined when another worker is restoring the
-   * chain now. Started by a send waiting behind such a gap, and by the engine's chain watch
-   * (src/engine/chain-watch.ts).
-   */
-  restoreLost(chainId: number): Promise<number | undefined>;
-  /**
-   * No restore starts after this; a running one stops at its next transaction boundary and is awaited
-   * (bounded). Called when the engine stops; sends are not affected.
-   */
-  stopRestoring(): Promise<void>;
-  /**
-   * Nothing new is signed after this (a send that would sign, or replace a stuck transaction, throws
-   * SenderStoppedError); resolves once the signatures being journaled have been. A stopping worker calls it
-   * before handing its steps back, so the worker that takes a step over finds every transaction it sent in
-   * the journal and resumes it rather than signing a second one.
-   */
-  stopSigning(): Promise<void>;
-}
-
-export interface TransactionSenderDeps<Row = unknown> {
-  /** Where every signed transaction is recorded before it is broadcast (the store's signedTransactions). */
-  journal: TransactionJournal<Row>;
-  clients: ReadonlyMap<number, PublicClient>;
-  /** Confirmation depth per chain id (blocks, counting the one that includes the transaction). */
-  confirmations: (chainId: number) => number;
-  log: Logger;
-  /** The latest block per chain, shared with the engine's deadline checks (default: the sender's own). */
-  latestBlocks?: LatestBlockCache;
-  /**
-   * The keys whose lost transactions a restore looks for, beside every key this sender has sent with (the
-   * engine's operator keys: after a restart nothing has been sent yet).
-   */
-  operators?: readonly string[];
-  /**
-   * The most a transaction may pay per gas on this chain (wei; the config's `maxFeePerGasGwei`), or
-   * undefined for no ceiling. A send the chain would not include under it waits; nothing is signed above it.
-   */
-  maxFeePerGas?: (chainId: number) => bigint | undefined;
-  /**
-   * This worker's task leases (the chain's restore, exclusive jobs), shared with the rest of the engine;
-   * default: leases of its own, under a fresh worker name.
-   */
-  leases?: TaskLeaseHolder;
-  /** Overrides for tests. */
-  timing?: Partial<{ stuckAfterMs: number; waitPerAttemptMs: number; pollIntervalMs: number }>;
-}
+export type {
+  SendRequest,
+  SendStage,
+  SentTransaction,
+  TransactionSender,
+  TransactionSenderDeps,
+} from './transaction-sender-types.ts';
 
 export function createTransactionSender<Row = unknown>(
   deps: TransactionSenderDeps<Row>,
@@ -203,19 +60,20 @@ export function createTransactionSender<Row = unknown>(
   const stuckAfterMs = deps.timing?.stuckAfterMs ?? STUCK_AFTER_MS;
   const waitPerAttemptMs = deps.timing?.waitPerAttemptMs ?? WAIT_PER_ATTEMPT_MS;
   const pollMs = deps.timing?.pollIntervalMs ?? RECEIPT_POLL_INTERVAL_MS;
-  const feeCache = createFeeCache();
-  const latestBlocks = deps.latestBlocks ?? createLatestBlockCache((chainId) => clientFor(chainId));
-  const heads = createHeadWatcher((chainId) => clientFor(chainId));
-  // The chain's pending nonce per key: only a floor under the database's own count (a fresh database, a key
-  // used elsewhere), so sends of one window share it.
-  const nonceFloors = createTtlMemo<string, number>(NONCE_FLOOR_CACHE_MS);
-  // Tail of the queue per exclusive() key; entries are removed when their queue drains.
-  const exclusiveTails = new Map<string, Promise<unknown>>();
+  const clientFor = (chainId: number): PublicClient => {
+    const client = deps.clients.get(chainId);
+    if (!client) throw new UnknownChainError(`no RPC client for chain ${chainId}`, { details: { chainId } });
+    return client;
+  };
+  const latestBlocks = deps.latestBlocks ?? createLatestBlockCache(clientFor);
+  const heads = createHeadWatcher(clientFor);
   const keysUsed = new Set((deps.operators ?? []).map((a) => a.toLowerCase()));
+  const keyUsed = (address: string) => keysUsed.add(address.toLowerCase());
   const leases = deps.leases ?? createLocalTaskLeases();
+  const gate = createSigningGate();
   const restorer = createLostTransactionRestorer({
     journal,
-    clientFor: (chainId) => clientFor(chainId),
+    clientFor,
     confirmations: deps.confirmations,
     operators: () => [...keysUsed],
     log,
@@ -224,30 +82,44 @@ export function createTransactionSender<Row = unknown>(
       timing: { pollIntervalMs: deps.timing.pollIntervalMs },
     }),
   });
-
-  // Set by stopSigning(); the journal writes of signatures in progress, which it waits for.
-  let signingStopped = false;
-  const signing = new Set<Promise<unknown>>();
-
-  /** Journals a new signature unless signing stopped; checked and registered in one synchronous stretch. */
-  function journalSignature<T>(what: Record<string, unknown>, write: () => Promise<T>): Promise<T> {
-    if (signingStopped) {
-      return Promise.reject(
-        new SenderStoppedError('this worker is stopping: nothing new is signed', { details: what }),
-      );
-    }
-    const written = write();
-    const tracked = written.catch(() => undefined);
-    signing.add(tracked);
-    void tracked.then(() => signing.delete(tracked));
-    return written;
-  }
-
-  const clientFor = (chainId: number): PublicClient => {
-    const client = deps.clients.get(chainId);
-    if (!client) throw new UnknownChainError(`no RPC client for chain ${chainId}`, { details: { chainId } });
-    return client;
-  };
+  const signNew = createNewTransactionSigner({
+    journal,
+    clientFor,
+    feesUnderCap: createFeesUnderCap({
+      maxFeePerGas: deps.maxFeePerGas,
+      feeCache: createFeeCache(),
+      latestBlocks,
+      heads,
+      log,
+      waitPerAttemptMs,
+      pollMs,
+    }),
+    // The chain's pending nonce per key: only a floor under the database's own count (a fresh database, a key
+    // used elsewhere), so sends of one window share it.
+    nonceFloors: createTtlMemo<string, number>(NONCE_FLOOR_CACHE_MS),
+    gate,
+  });
+  const waitForAny = createReceiptWait({
+    journal,
+    clientFor,
+    confirmations: deps.confirmations,
+    heads,
+    log,
+    signReplacement: createReplacementSigner({ journal, log, maxFeePerGas: deps.maxFeePerGas, gate }),
+    checkNonceNotTaken: createNonceTakenCheck({
+      journal,
+      noticeLost: createLostNotice({
+        journal,
+        keyUsed,
+        restore: (chainId) => restorer.restore(chainId),
+        log,
+      }),
+    }),
+    nextNonceUnmined: createNextNonceLook({ journal, log }),
+    stuckAfterMs,
+    waitPerAttemptMs,
+    pollMs,
+  });
 
   async function journaled(req: { intentId?: string; purpose: string; chainId: number; from?: Address }) {
     const rows = req.intentId
@@ -256,476 +128,15 @@ export function createTransactionSender<Row = unknown>(
     return rows.filter((t) => t.purpose === req.purpose && t.chainId === req.chainId);
   }
 
-  async function broadcast(client: PublicClient, tx: SignedTransaction): Promise<void> {
-    await sendRaw(client, tx);
-    await journal.markBroadcast({ hash: tx.hash });
-  }
-
-  /** Hands the stored bytes to the node; the journal's broadcast mark is the caller's. */
-  async function sendRaw(client: PublicClient, tx: SignedTransaction): Promise<void> {
-    try {
-      await client.request({ method: 'eth_sendRawTransaction', params: [tx.raw as Hex] });
-    } catch (error) {
-      const mapped = mapChainError(error, { hash: tx.hash, nonce: tx.nonce });
-      // "already known" / "nonce too low": the wait below tells whether it was ours that got in.
-      if (!(mapped instanceof NonceAlreadyUsedError)) throw mapped;
-    }
-  }
-
-  async function signNew(req: SendRequest<Row>): Promise<SignedTransaction> {
-    const client = clientFor(req.chainId);
-    const from = req.account.address;
-    const ctx = { chainId: req.chainId, purpose: req.purpose, intentId: req.intentId, to: req.to };
-    // Simulation: eth_estimateGas executes the call; a revert surfaces as SimulationRevertedError.
-    // The three reads are independent: one round trip instead of three on every send.
-    const [estimate, fees, pendingNonce] = await Promise.all([
-      req.unsimulated
-        ? undefined
-        : withChainErrors(
-            () => client.estimateGas({ account: from, to: req.to, data: req.data, value: req.value ?? 0n }),
-            ctx,
-          ),
-      feesUnderCap(req, client, ctx),
-      nonceFloors.get(`${req.chainId}:${from.toLowerCase()}`, () =>
-        withChainErrors(() => client.getTransactionCount({ address: from, blockTag: 'pending' }), ctx),
-      ),
-    ]);
-    const gas =
-      estimate === undefined
-        ? req.unsimulated!.gasLimit
-        : (estimate * GAS_LIMIT_MARGIN_NUMERATOR) / GAS_LIMIT_MARGIN_DENOMINATOR;
-    return journalSignature(ctx, () =>
-      journal.allocateAndRecord({
-        chainId: req.chainId,
-        fromAddress: from,
-        purpose: req.purpose,
-        ...(req.intentId !== undefined && { intentId: req.intentId }),
-        ...(req.signedRow && { withRecord: req.signedRow }),
-        nonceFloor: pendingNonce,
-        sign: async (nonce) => {
-          const raw = await req.account.signTransaction!({
-            chainId: req.chainId,
-            nonce,
-            to: req.to,
-            data: req.data,
-            value: req.value ?? 0n,
-            gas,
-            ...(req.unsimulated ? oneWeiBelow(fees) : fees),
-          } as TransactionSerializable);
-          return { raw, hash: keccak256(raw) };
-        },
-      }),
-    );
-  }
-
-  /**
-   * The chain's fees to sign with, waiting (unsigned) while it asks more than the cap: reported once per
-   * send, and after WAIT_PER_ATTEMPT_MS the step is retried later (FeeAboveCapError).
-   */
-  async function feesUnderCap(
-    req: SendRequest,
-    client: PublicClient,
-    ctx: Record<string, unknown>,
-  ): Promise<SignedFees> {
-    const cap = deps.maxFeePerGas?.(req.chainId);
-    const started = Date.now();
-    let reported = false;
-    for (;;) {
-      const seenHead = heads.head(req.chainId);
-      const chainFees = await withChainErrors(
-        () => feeCache.get(req.chainId, () => readChainFees(client, latestBlocks.get(req.chainId))),
-        ctx,
-      );
-      const fees = feesToSign(chainFees, cap);
-      if (!('overCap' in fees)) {
-        if (reported)
-          log.info('the chain fee is under the cap again: the waiting transaction is signed', ctx);
-        return fees;
-      }
-      const asked = {
-        ...ctx,
-        askedGwei: formatGwei(fees.overCap.price),
-        capGwei: formatGwei(fees.overCap.cap),
-      };
-      if (!reported) {
-        reported = true;
-        log.warn('a transaction waits: the chain asks more gas fee than its maxFeePerGasGwei cap', asked);
-      }
-      if (Date.now() - started > waitPerAttemptMs) {
-        throw new FeeAboveCapError(
-          `chain ${req.chainId} asks ${asked.askedGwei} gwei per gas, above its cap of ${asked.capGwei} gwei: the transaction waits`,
-          { details: asked },
-        );
-      }
-      await heads.waitPast(req.chainId, seenHead, pollMs);
-    }
-  }
-
-  /**
-   * A replacement of a stuck transaction at the same nonce, with higher fees under the chain's cap; undefined
-   * when the cap leaves no room for a replacement a node would accept.
-   */
-  async function replace(
-    account: LocalAccount,
-    stored: SignedTransaction,
-  ): Promise<SignedTransaction | undefined> {
-    // The stored transaction's own signature must not come along: viem would hash the signed form and
-    // the new signature would recover to some other, unfunded address ("insufficient funds").
-    const {
-      r: _r,
-      s: _s,
-      v: _v,
-      yParity: _yParity,
-      ...parsed
-    } = parseTransaction(stored.raw as Hex) as TransactionSerializable & {
-      gasPrice?: bigint;
-      maxFeePerGas?: bigint;
-      maxPriorityFeePerGas?: bigint;
-      r?: Hex;
-      s?: Hex;
-      v?: bigint;
-      yParity?: number;
-    };
-    const previous: SignedFees =
-      parsed.type === 'legacy'
-        ? { type: 'legacy', gasPrice: parsed.gasPrice! }
-        : {
-            type: 'eip1559',
-            maxFeePerGas: parsed.maxFeePerGas!,
-            maxPriorityFeePerGas: parsed.maxPriorityFeePerGas!,
-          };
-    const fees = replacementFees(previous, deps.maxFeePerGas?.(stored.chainId));
-    if (!fees) return undefined;
-    const what = { chainId: stored.chainId, nonce: stored.nonce, replaces: stored.hash };
-    return journalSignature(what, async () => {
-      const raw = await account.signTransaction!({ ...parsed, ...fees } as TransactionSerializable);
-      log.warn('replacing a stuck transaction at the same nonce', what);
-      return journal.record({
-        chainId: stored.chainId,
-        fromAddress: stored.fromAddress,
-        nonce: stored.nonce,
-        raw,
-        hash: keccak256(raw),
-        purpose: stored.purpose,
-        intentId: stored.intentId,
-      });
-    });
-  }
-
-  /**
-   * Waits until one of the candidates (same nonce) is mined and deep enough; replaces when stuck. `before`: a
-   * stage write still in flight, awaited before the mined stage's write.
-   */
-  async function waitForAny(
-    req: SendRequest,
-    candidates: SignedTransaction[],
-    before?: Promise<void>,
-  ): Promise<SentTransaction> {
-    const client = clientFor(req.chainId);
-    const depth = BigInt(Math.max(1, deps.confirmations(req.chainId)));
-    const started = Date.now();
-    let lastBroadcast = Date.now();
-    let lastNonceCheck = Date.now();
-    let minedReported = false;
-    let capReached = false;
-    // At the next nonce the node refused ours again after dropping it, or holds it unmined while it mines per
-    // transaction: replace it without waiting to call it stuck.
-    let replaceNow = false;
-    for (;;) {
-      // Taken before the receipt reads: a block mined after it wakes the wait below, none is missed.
-      const seenHead = heads.head(req.chainId);
-      for (const tx of candidates) {
-        const receipt = await withChainErrors(() =>
-          client.getTransactionReceipt({ hash: tx.hash as Hex }).catch((error: unknown) => {
-            if ((error as { name?: string }).name === 'TransactionReceiptNotFoundError') return undefined;
-            throw error;
-          }),
-        );
-        if (!receipt) continue;
-        const mined: JournalMark = {
-          stage: 'mined',
-          hash: tx.hash,
-          status: receipt.status === 'success' ? 'mined' : 'failed',
-          block: receipt.blockNumber,
-          index: receipt.transactionIndex,
-        };
-        // One block deep is deep enough: the receipt's first report carries the journal's mined mark.
-        let marked = false;
-        if (!minedReported) {
-          minedReported = true;
-          await before;
-          if (req.recordStage) {
-            marked = depth <= 1n;
-            await req.recordStage('mined', tx.hash as Hex, marked ? mined : undefined);
-          } else await req.onStage?.('mined', tx.hash as Hex);
-        }
-        // A receipt is one confirmation; deeper ones need the head, read fresh (viem caches the block
-        // number for the client's polling interval, which would hold every send back that long).
-        if (depth > 1n) {
-          const head = await withChainErrors(() => client.getBlockNumber({ cacheTime: 0 }));
-          if (head - receipt.blockNumber + 1n < depth) break;
-        }
-        const held = !marked && req.holdMinedMark === true && mined.status === 'mined';
-        if (!marked && !held) await journal.markMined(mined);
-        crashPoint(`${req.purpose}:mined`);
-        for (const other of candidates) {
-          if (other.hash !== tx.hash) await journal.markReplaced(other.hash);
-        }
-        const sent = { hash: tx.hash as Hex, receipt, minedAt: await minedAt(client, receipt) };
-        return held ? { ...sent, minedMark: mined } : sent;
-      }
-      // Not at every block: a nonce taken by another user of the key is an anomaly, and the check costs two
-      // reads per waiting send.
-      if (!minedReported && Date.now() - lastNonceCheck >= NONCE_TAKEN_CHECK_EVERY_MS) {
-        lastNonceCheck = Date.now();
-        const confirmedNonce = await checkNonceNotTaken(client, candidates);
-        if (confirmedNonce === candidates[0]!.nonce) {
-          const next = await nextNonceUnmined(client, candidates);
-          if (next === 'resent') lastBroadcast = Date.now();
-          if (next === 'replace') replaceNow = true;
-        }
-      }
-      if (Date.now() - started > waitPerAttemptMs) {
-        throw new TransactionPendingError(`transaction ${candidates.at(-1)?.hash} is not final yet`, {
-          details: {
-            chainId: req.chainId,
-            nonce: candidates[0]?.nonce,
-            hashes: candidates.map((c) => c.hash),
-          },
-        });
-      }
-      const latest = candidates.at(-1)!;
-      const stuck =
-        replaceNow || Date.now() - (latest.broadcastAt?.getTime() ?? lastBroadcast) > stuckAfterMs;
-      if (!minedReported && !capReached && stuck && candidates.length <= MAX_REPLACEMENTS) {
-        const replacement = await replace(req.account, latest);
-        if (replacement) {
-          replaceNow = false;
-          candidates.push(replacement);
-          await broadcast(client, replacement);
-          candidates[candidates.length - 1] = { ...replacement, broadcastAt: new Date() };
-          lastBroadcast = Date.now();
-          continue;
-        }
-        capReached = true;
-        log.warn('a stuck transaction cannot be replaced under the chain fee cap: it waits as signed', {
-          chainId: req.chainId,
-          nonce: latest.nonce,
-          hash: latest.hash,
-        });
-      }
-      if (!minedReported && Date.now() - lastBroadcast > REBROADCAST_EVERY_MS) {
-        await broadcast(client, latest);
-        lastBroadcast = Date.now();
-      }
-      await heads.waitPast(req.chainId, seenHead, pollMs);
-    }
-  }
-
-  /**
-   * Ours is the chain's next nonce and has no receipt seconds after it was sent. Dropped by the node (it holds
-   * none of ours): the latest is sent again now, not at the next re-broadcast, and replaced if the node refuses
-   * it (fees can have risen). Held by a node that mines a block per transaction, which would have mined it:
-   * anvil can hold one for good, ready and skipped by its miner (foundry-rs/foundry#10122) or queued behind a
-   * nonce already mined; a replacement is placed in the pool afresh, and gets mined.
-   */
-  async function nextNonceUnmined(
-    client: PublicClient,
-    candidates: SignedTransaction[],
-  ): Promise<'resent' | 'replace' | 'wait'> {
-    const latest = candidates.at(-1)!;
-    const held = await heldByNode(client, candidates);
-    // Mined since the receipt read: the next one finds it.
-    if (held === 'mined') return 'wait';
-    if (held === 'none') return (await sendAgain(client, latest)) ? 'resent' : 'replace';
-    // Asked each time, not cached: a test switches automine off to hold a transaction in the pool. Other nodes
-    // reject the question, at most every NONCE_TAKEN_CHECK_EVERY_MS while a transaction waits.
-    if ((await minesOnDemand(client)) !== true) return 'wait';
-    log.warn('a node that mines per transaction holds ours unmined: replacing it', {
-      chainId: latest.chainId,
-      nonce: latest.nonce,
-      hash: latest.hash,
-    });
-    return 'replace';
-  }
-
-  /**
-   * What the node holds of the candidates: one mined, one pending in its pool, or none. A node drops
-   * transactions from its pool (eviction under pressure; anvil drops one it finds invalid while building a
-   * block, such as a fee cap under a risen base fee).
-   */
-  async function heldByNode(
-    client: PublicClient,
-    candidates: SignedTransaction[],
-  ): Promise<'mined' | 'pending' | 'none'> {
-    let pending = false;
-    for (const tx of candidates) {
-      const known = await withChainErrors(() =>
-        client.request({ method: 'eth_getTransactionByHash', params: [tx.hash as Hex] }),
-      );
-      if (known?.blockNumber) return 'mined';
-      if (known) pending = true;
-    }
-    return pending ? 'pending' : 'none';
-  }
-
-  /**
-   * Sends a dropped transaction again; false when the node refuses it (the caller replaces it). A node that
-   * cannot be reached throws, and the step retries.
-   */
-  async function sendAgain(client: PublicClient, tx: SignedTransaction): Promise<boolean> {
-    const what = { chainId: tx.chainId, nonce: tx.nonce, hash: tx.hash };
-    try {
-      await broadcast(client, tx);
-      log.warn('the node no longer held a transaction: sent it again', what);
-      return true;
-    } catch (error) {
-      if (error instanceof ChainUnavailableError) throw error;
-      log.warn('the node dropped a transaction and refused it again: replacing it', {
-        ...what,
-        reason: (error as Error).message,
-      });
-      return false;
-    }
-  }
-
-  /**
-   * The chain's confirmed nonce passed ours while none of our candidates has a receipt: another transaction
-   * took the nonce (the key was used elsewhere). Ours can never mine; mark them replaced so the next attempt
-   * signs afresh with a new nonce.
-   */
-  async function checkNonceNotTaken(client: PublicClient, candidates: SignedTransaction[]): Promise<number> {
-    const first = candidates[0]!;
-    const confirmedNonce = await withChainErrors(() =>
-      client.getTransactionCount({ address: first.fromAddress as Address, blockTag: 'latest' }),
-    );
-    if (confirmedNonce < first.nonce) await noticeLost(first, confirmedNonce);
-    if (confirmedNonce <= first.nonce) return confirmedNonce;
-    // Giving ours up when it did mine makes the step sign afresh and fail against a done execution, so:
-    // only "not found" counts as absent (a failed read throws and the step retries), and the absence must
-    // last NONCE_TAKEN_GRACE_MS (a node under load served the new nonce before the receipt that used it).
-    const anyMined = async () => {
-      for (const tx of candidates) {
-        const receipt = await withChainErrors(() =>
-          client.getTransactionReceipt({ hash: tx.hash as Hex }).catch((error: unknown) => {
-            if ((error as { name?: string }).name === 'TransactionReceiptNotFoundError') return undefined;
-            throw error;
-          }),
-        );
-        if (receipt) return true;
-      }
-      return false;
-    };
-    if (await anyMined()) return confirmedNonce; // mined after all: the caller's next poll picks it up
-    await new Promise((resolve) => setTimeout(resolve, NONCE_TAKEN_GRACE_MS));
-    if (await anyMined()) return confirmedNonce;
-    for (const tx of candidates) await journal.markReplaced(tx.hash);
-    throw new NonceAlreadyUsedError(`nonce ${first.nonce} was taken by another transaction`, {
-      details: { chainId: first.chainId, from: first.fromAddress, nonce: first.nonce },
-    });
-  }
-
-  /**
-   * The chain's confirmed nonce is below ours, and the journal holds transactions of this key that were
-   * mined at nonces in between: the node lost blocks we had seen (restarted from an older state, a deep
-   * reorg). Ours cannot be mined until those nonces are used again: the chain's restore sends every key's
-   * lost transactions as stored, in their first order (a fill before the execution that spends it). Not
-   * awaited: this send keeps watching its own receipt, which the restore unblocks. The query is the one
-   * check this gap costs; unconfirmed rows below ours are left to the steps that wait on them.
-   */
-  async function noticeLost(ours: SignedTransaction, confirmedNonce: number): Promise<void> {
-    const below = await journal.listAtNonces({
-      chainId: ours.chainId,
-      fromAddress: ours.fromAddress,
-      fromNonce: confirmedNonce,
-      belowNonce: ours.nonce,
-    });
-    if (!below.some((t) => t.status === 'mined' || t.status === 'failed')) return;
-    keysUsed.add(ours.fromAddress.toLowerCase());
-    restorer.restore(ours.chainId).catch((error: unknown) => {
-      log.warn('restoring lost transactions failed; retried at the next trigger', {
-        chainId: ours.chainId,
-        error,
-      });
-    });
-  }
-
-  /** Marks whichever row at this nonce has a receipt as mined (the others replaced); false if none. */
-  async function reconcileMined(tx: SignedTransaction, pending: SignedTransaction[]): Promise<boolean> {
-    const client = clientFor(tx.chainId);
-    const sameNonce = pending.filter(
-      (p) => p.chainId === tx.chainId && p.fromAddress === tx.fromAddress && p.nonce === tx.nonce,
-    );
-    for (const candidate of sameNonce) {
-      const receipt = await client
-        .getTransactionReceipt({ hash: candidate.hash as Hex })
-        .catch(() => undefined);
-      if (!receipt) continue;
-      await journal.markMined({
-        hash: candidate.hash,
-        status: receipt.status === 'success' ? 'mined' : 'failed',
-        block: receipt.blockNumber,
-        index: receipt.transactionIndex,
-      });
-      for (const other of sameNonce) {
-        if (other.hash !== candidate.hash) await journal.markReplaced(other.hash);
-      }
-      return true;
-    }
-    return false;
-  }
-
   return {
-    async sendOnce(req) {
-      keysUsed.add(req.account.address.toLowerCase());
-      const existing = req.journaled ?? (await journaled({ ...req, from: req.account.address }));
-      const done = existing.find((t) => t.status === 'mined' || t.status === 'failed');
-      if (done) return waitForAny(req, [done]);
-      let candidates = existing.filter((t) => t.status === 'signed' || t.status === 'broadcast');
-      const client = clientFor(req.chainId);
-      if (candidates.length === 0) {
-        const signed = await signNew(req);
-        // A `signedRow` was written with the record.
-        if (req.recordStage && !req.signedRow) await req.recordStage('signed', signed.hash as Hex, undefined);
-        else if (!req.recordStage) await req.onStage?.('signed', signed.hash as Hex);
-        crashPoint(`${req.purpose}:signed`);
-        candidates = [signed];
-      }
-      // Resumed or new: (re-)broadcast the newest as stored; never re-signed with another nonce.
-      const latest = candidates.at(-1)!;
-      let broadcastWritten: Promise<void> | undefined;
-      if (req.recordStage) {
-        await sendRaw(client, latest);
-        // The first receipt read goes out beside the broadcast stage's write (one round trip sooner); the
-        // write is awaited before the mined stage's, so the two commit in their order.
-        broadcastWritten = req.recordStage('broadcast', latest.hash as Hex, {
-          stage: 'broadcast',
-          hash: latest.hash,
-        });
-        broadcastWritten.catch(() => undefined);
-      } else if (req.holdBroadcastMark && req.onStage) {
-        await sendRaw(client, latest);
-        // In the pool, its mark not written: the journal's row is still `signed`.
-        crashPoint(`${req.purpose}:sent`);
-        // The caller writes the mark with its own stage write (the fill's: the destination step journaled
-        // in the mark's statement, so it reads the fill as broadcast).
-        await req.onStage('broadcast', latest.hash as Hex, { stage: 'broadcast', hash: latest.hash });
-      } else {
-        await sendRaw(client, latest);
-        // The mark is issued first and the caller's stage work beside it: on one connection the mark commits
-        // before anything the stage work then writes or reads, one round trip sooner than awaiting the mark
-        // first.
-        const marked = journal.markBroadcast({ hash: latest.hash });
-        await Promise.all([marked, req.onStage?.('broadcast', latest.hash as Hex)]);
-      }
-      crashPoint(`${req.purpose}:broadcast`);
-      try {
-        return await waitForAny(req, candidates, broadcastWritten);
-      } finally {
-        // Its failure is this send's even when the wait ended first (e.g. not mined within the attempt).
-        await broadcastWritten;
-      }
-    },
+    sendOnce: createSendOnce({
+      journal,
+      clientFor,
+      journaled,
+      keyUsed,
+      signNew,
+      waitForAny,
+    }),
 
     journaled: (req) => journaled(req),
 
@@ -733,54 +144,10 @@ export function createTransactionSender<Row = unknown>(
 
     stopRestoring: () => restorer.stop(),
 
-    async stopSigning() {
-      signingStopped = true;
-      await Promise.all(signing);
-    },
+    stopSigning: () => gate.stop(),
 
-    exclusive(key, job) {
-      const previous = exclusiveTails.get(key) ?? Promise.resolve();
-      // In this process a queue (no polling between its own steps); across workers the task lease.
-      const leased = () => leases.runExclusive(key, job);
-      const run = previous.then(leased, leased);
-      const tail = run.catch(() => undefined);
-      exclusiveTails.set(key, tail);
-      void tail.then(() => {
-        if (exclusiveTails.get(key) === tail) exclusiveTails.delete(key);
-      });
-      return run;
-    },
+    exclusive: createExclusiveQueue(leases),
 
-    async rebroadcastUnconfirmed() {
-      const pending = await journal.listUnconfirmed();
-      const newest = new Map<string, SignedTransaction>();
-      // A row mined once and being sent again when the process stopped belongs to the chain's restore,
-      // which sends it in its order (the engine's chain watch runs one per chain at start).
-      for (const tx of pending) {
-        if (tx.minedBlock == null) newest.set(`${tx.chainId}:${tx.fromAddress}:${tx.nonce}`, tx);
-      }
-      for (const tx of newest.values()) {
-        try {
-          // Mined while the process was down, by a transaction no step will wait on again (a step that
-          // finds its effect on-chain, e.g. an allowance already set, skips the sender): record it here,
-          // or the row would stay "unconfirmed" and be re-broadcast at every start.
-          if (await reconcileMined(tx, pending)) continue;
-          await broadcast(clientFor(tx.chainId), tx);
-        } catch (error) {
-          log.warn('re-broadcast failed; the owning step will retry', { hash: tx.hash, error });
-        }
-      }
-      return newest.size;
-    },
+    rebroadcastUnconfirmed: createUnconfirmedRebroadcast({ journal, clientFor, log }),
   };
-}
-
-/**
- * Fees one wei below the chain's tip (or legacy gas price), so a pool ordering by fee, then arrival, puts the
- * transaction right after the one it depends on (an `unsimulated` send).
- */
-function oneWeiBelow(fees: SignedFees): SignedFees {
-  if (fees.type === 'legacy') return { ...fees, gasPrice: fees.gasPrice > 0n ? fees.gasPrice - 1n : 0n };
-  const tip = fees.maxPriorityFeePerGas;
-  return { ...fees, maxPriorityFeePerGas: tip > 0n ? tip - 1n : 0n };
 }
