@@ -10,9 +10,11 @@
  *   then waits for inventory (RetryLaterError) and, if none comes before its fill deadline, the order is
  *   refunded to the owner (docs/intents.md "The solver's inventory").
  */
+
 import { type Address, erc20Abi, isAddressEqual, type PublicClient } from 'viem';
 import { FILL_PURPOSE } from '../engine/steps/fill.ts';
 import type { ChainConfig } from '../internal/config-types.ts';
+import { createKeyedQueue } from '../internal/keyed-queue.ts';
 import { createContractRead } from '../providers/contract-read.ts';
 import { InsufficientInventoryError, type InventoryView } from '../providers/errors.ts';
 import type { InventorySource } from '../providers/switchyard-bridge.ts';
@@ -50,7 +52,7 @@ export function createSolverInventory(deps: SolverInventoryDeps): SolverInventor
   const cacheMs = deps.cacheMs ?? INVENTORY_CACHE_MS;
   const now = deps.now ?? Date.now;
   const views = new Map<string, { at: number; view: Promise<InventoryView> }>();
-  const reservations = new Map<string, Promise<unknown>>();
+  const reservations = createKeyedQueue();
   const keyOf = (chainId: number, token: Address) => `${chainId}:${token.toLowerCase()}`;
 
   async function read(chainId: number, token: Address): Promise<InventoryView> {
@@ -117,14 +119,7 @@ export function createSolverInventory(deps: SolverInventoryDeps): SolverInventor
         }
       };
       const check = deps.store.capabilities.supportsDataModifyingWith ? checkInMove : checkApart;
-      const previous = reservations.get(key) ?? Promise.resolve();
-      const run = previous.then(check, check);
-      const tail = run.catch(() => undefined);
-      reservations.set(key, tail);
-      void tail.then(() => {
-        if (reservations.get(key) === tail) reservations.delete(key);
-      });
-      return run;
+      return reservations(key, check);
     },
   };
 }
