@@ -48,7 +48,20 @@ export async function sellStable(
   const me = wallet.account.address;
   const send = async (target: Address, data: Hex) => {
     const hash = await wallet.sendTransaction({ to: target, data });
-    expect((await chain.publicClient.waitForTransactionReceipt({ hash })).status).toBe('success');
+    const receipt = await chain.publicClient.waitForTransactionReceipt({ hash });
+    if (receipt.status !== 'success') {
+      // Why it reverted: the same call replayed on the state it ran on, and its gas against the limit.
+      const tx = await chain.publicClient.getTransaction({ hash });
+      const replay = await chain.publicClient
+        .call({ account: me, to: target, data, blockNumber: receipt.blockNumber - 1n })
+        .then(
+          () => 'the replay succeeds',
+          (error: { shortMessage?: string }) => error.shortMessage,
+        );
+      expect.fail(
+        `the price-moving trade's ${hash} reverted: gas ${receipt.gasUsed} of ${tx.gas}; ${replay}`,
+      );
+    }
   };
   await send(from, encodeFunctionData({ abi: mintableTokenAbi, functionName: 'mint', args: [me, amount] }));
   await send(
@@ -95,40 +108,44 @@ export async function expectOriginSlippageRefund(
   const feeCollector = f.net.devnet.accounts.feeCollector!.address;
   const dai = stableToken(alpha, 'DAI');
   const engine = await f.startRefundEngine();
-  const recipient = freshAddress();
-  const { intentId, plan } = await f.commit({
-    ownerAddress: user,
-    originChainId: alpha.entry.chainId,
-    originTokenAddress: dai,
-    destinationChainId: beta.entry.chainId,
-    destinationTokenAddress: stableToken(beta, 'USDC'),
-    destinationToAddress: recipient,
-    serviceFeeBps: 25n,
-    ...c.request,
-  });
-  c.checkPlan?.(plan);
-  await c.movePrice(); // DAI now buys less USDC than quoted
-  const userDai = await f.balance(alpha, dai, user);
-  const feeBefore = await f.balance(alpha, dai, feeCollector);
-  await engine.requestExecution({ intentId, depositTransactionHash: await f.deposit(plan) });
-  await f.waitForStep(intentId, 'origin', 'failed');
-  const failed = await f.rowsOf(intentId);
-  expect(failed.origin?.status).toBe('FAILED');
-  expect(failed.origin?.statusReason).toMatch(c.failure);
-  await c.whileExecuting?.(intentId);
+  // Stopped however the scenario ends: an engine left running would work on the next test's intents.
+  try {
+    const recipient = freshAddress();
+    const { intentId, plan } = await f.commit({
+      ownerAddress: user,
+      originChainId: alpha.entry.chainId,
+      originTokenAddress: dai,
+      destinationChainId: beta.entry.chainId,
+      destinationTokenAddress: stableToken(beta, 'USDC'),
+      destinationToAddress: recipient,
+      serviceFeeBps: 25n,
+      ...c.request,
+    });
+    c.checkPlan?.(plan);
+    await c.movePrice(); // DAI now buys less USDC than quoted
+    const userDai = await f.balance(alpha, dai, user);
+    const feeBefore = await f.balance(alpha, dai, feeCollector);
+    await engine.requestExecution({ intentId, depositTransactionHash: await f.deposit(plan) });
+    await f.waitForStep(intentId, 'origin', 'failed');
+    const failed = await f.rowsOf(intentId);
+    expect(failed.origin?.status).toBe('FAILED');
+    expect(failed.origin?.statusReason).toMatch(c.failure);
+    await c.whileExecuting?.(intentId);
 
-  await f.warpPast(alpha, plan.origin.intent.deadline);
-  expect((await f.waitForStatus(intentId, ['REFUNDED', 'FAILED', 'SUCCEEDED'])).status).toBe('REFUNDED');
-  expect(await f.balance(alpha, dai, user)).toBe(userDai);
-  expect(await f.balance(alpha, dai, feeCollector)).toBe(feeBefore); // no fee: nothing ran
-  expect(await f.balance(alpha, dai, plan.origin.address)).toBe(0n);
-  expect(await f.balance(beta, stableToken(beta, 'USDC'), recipient)).toBe(0n);
-  const rows = await f.rowsOf(intentId);
-  await f.expectMinedRow(rows.refund);
-  expect(rows.refund?.tokenAmount).toBe(plan.origin.intent.depositAmount);
-  expect(rows.refund?.statusReason).toMatch(c.refundReason);
-  await engine.stop();
-  return { intentId, plan, rows };
+    await f.warpPast(alpha, plan.origin.intent.deadline);
+    expect((await f.waitForStatus(intentId, ['REFUNDED', 'FAILED', 'SUCCEEDED'])).status).toBe('REFUNDED');
+    expect(await f.balance(alpha, dai, user)).toBe(userDai);
+    expect(await f.balance(alpha, dai, feeCollector)).toBe(feeBefore); // no fee: nothing ran
+    expect(await f.balance(alpha, dai, plan.origin.address)).toBe(0n);
+    expect(await f.balance(beta, stableToken(beta, 'USDC'), recipient)).toBe(0n);
+    const rows = await f.rowsOf(intentId);
+    await f.expectMinedRow(rows.refund);
+    expect(rows.refund?.tokenAmount).toBe(plan.origin.intent.depositAmount);
+    expect(rows.refund?.statusReason).toMatch(c.refundReason);
+    return { intentId, plan, rows };
+  } finally {
+    await engine.stop();
+  }
 }
 
 /**
@@ -142,34 +159,38 @@ export async function expectDestinationSlippageRefund(
   const { alpha, beta } = c;
   const user = f.net.devnet.accounts.user.address;
   const engine = await f.startRefundEngine();
-  const recipient = freshAddress();
-  const { intentId, plan } = await f.commit({
-    ownerAddress: user,
-    originChainId: alpha.entry.chainId,
-    originTokenAddress: stableToken(alpha, 'USDC'),
-    destinationChainId: beta.entry.chainId,
-    destinationTokenAddress: stableToken(beta, 'DAI'),
-    destinationToAddress: recipient,
-    serviceFeeBps: 25n,
-    ...c.request,
-  });
-  c.checkPlan?.(plan);
-  await c.movePrice(); // USDC now buys less DAI than quoted
-  const userA = await f.balance(alpha, stableToken(alpha, 'USDC'), user);
-  const userB = await f.balance(beta, stableToken(beta, 'USDC'), user);
-  await engine.requestExecution({ intentId, depositTransactionHash: await f.deposit(plan) });
-  expect((await f.waitForStatus(intentId, ['REFUNDED', 'FAILED', 'SUCCEEDED'])).status).toBe('REFUNDED');
-  expect(await f.balance(alpha, stableToken(alpha, 'USDC'), user)).toBe(
-    userA - plan.origin.intent.depositAmount,
-  );
-  expect(await f.balance(beta, stableToken(beta, 'USDC'), user)).toBe(userB + plan.order!.outputAmount);
-  expect(await f.balance(beta, stableToken(beta, 'DAI'), recipient)).toBe(0n);
-  expect(await f.balance(beta, stableToken(beta, 'USDC'), plan.destination!.address)).toBe(0n);
-  const rows = await f.rowsOf(intentId);
-  expect(rows.destination?.status).toBe('FAILED');
-  expect(rows.destination?.statusReason).toMatch(c.destinationReason);
-  await f.expectMinedRow(rows.refund);
-  expect(rows.refund?.txnHash).toBe(rows.destination?.txnHash);
-  await engine.stop();
-  return { intentId, plan, rows };
+  // Stopped however the scenario ends: an engine left running would work on the next test's intents.
+  try {
+    const recipient = freshAddress();
+    const { intentId, plan } = await f.commit({
+      ownerAddress: user,
+      originChainId: alpha.entry.chainId,
+      originTokenAddress: stableToken(alpha, 'USDC'),
+      destinationChainId: beta.entry.chainId,
+      destinationTokenAddress: stableToken(beta, 'DAI'),
+      destinationToAddress: recipient,
+      serviceFeeBps: 25n,
+      ...c.request,
+    });
+    c.checkPlan?.(plan);
+    await c.movePrice(); // USDC now buys less DAI than quoted
+    const userA = await f.balance(alpha, stableToken(alpha, 'USDC'), user);
+    const userB = await f.balance(beta, stableToken(beta, 'USDC'), user);
+    await engine.requestExecution({ intentId, depositTransactionHash: await f.deposit(plan) });
+    expect((await f.waitForStatus(intentId, ['REFUNDED', 'FAILED', 'SUCCEEDED'])).status).toBe('REFUNDED');
+    expect(await f.balance(alpha, stableToken(alpha, 'USDC'), user)).toBe(
+      userA - plan.origin.intent.depositAmount,
+    );
+    expect(await f.balance(beta, stableToken(beta, 'USDC'), user)).toBe(userB + plan.order!.outputAmount);
+    expect(await f.balance(beta, stableToken(beta, 'DAI'), recipient)).toBe(0n);
+    expect(await f.balance(beta, stableToken(beta, 'USDC'), plan.destination!.address)).toBe(0n);
+    const rows = await f.rowsOf(intentId);
+    expect(rows.destination?.status).toBe('FAILED');
+    expect(rows.destination?.statusReason).toMatch(c.destinationReason);
+    await f.expectMinedRow(rows.refund);
+    expect(rows.refund?.txnHash).toBe(rows.destination?.txnHash);
+    return { intentId, plan, rows };
+  } finally {
+    await engine.stop();
+  }
 }
