@@ -8,6 +8,7 @@
 import { type Address, encodeFunctionData, erc20Abi, type Hex, maxUint256, parseUnits } from 'viem';
 import { expect } from 'vitest';
 import { mintableTokenAbi } from '../../../src/devnet/abis.ts';
+import { withGasMargin } from '../../../src/devnet/send-and-wait.ts';
 import type { ExecutionPlan, PlanRequest } from '../../../src/intents/plan/types.ts';
 import type { IntentTransactionRecord } from '../../../src/store/types.ts';
 import type { TestDevnetChain } from '../../harness/devnet.ts';
@@ -47,13 +48,27 @@ export async function sellStable(
   const amount = parseUnits(wholeTokens, sell === 'USDC' ? 6 : 18);
   const me = wallet.account.address;
   const send = async (target: Address, data: Hex) => {
-    const hash = await wallet.sendTransaction({ to: target, data });
+    // A V2 pair writes its price accumulators (a V3 pool its oracle) only in a later second than its last
+    // update, so a swap estimated in that second (the devnet's setup syncs each pair just before the first
+    // test) and mined in the next runs out of gas at the bare estimate: the trade is sent with the devnet's
+    // margin (docs/devnet.md, "Gas estimates need a margin").
+    const gas = withGasMargin(await chain.publicClient.estimateGas({ account: me, to: target, data }));
+    const hash = await wallet.sendTransaction({ to: target, data, gas });
     const receipt = await chain.publicClient.waitForTransactionReceipt({ hash });
     if (receipt.status !== 'success') {
-      // Why it reverted: the same call replayed on the state it ran on, and its gas against the limit.
+      // Why it reverted: the same call with its gas limit replayed on the state and at the time it ran on
+      // (an out-of-gas inside the pool leaves the router a 64th of the gas, so gasUsed stays under the limit).
       const tx = await chain.publicClient.getTransaction({ hash });
+      const mined = await chain.publicClient.getBlock({ blockNumber: receipt.blockNumber });
       const replay = await chain.publicClient
-        .call({ account: me, to: target, data, blockNumber: receipt.blockNumber - 1n })
+        .call({
+          account: me,
+          to: target,
+          data,
+          gas: tx.gas,
+          blockNumber: receipt.blockNumber - 1n,
+          blockOverrides: { time: mined.timestamp },
+        })
         .then(
           () => 'the replay succeeds',
           (error: { shortMessage?: string }) => error.shortMessage,
