@@ -122,9 +122,7 @@ export async function expectOriginSlippageRefund(
   const user = f.net.devnet.accounts.user.address;
   const feeCollector = f.net.devnet.accounts.feeCollector!.address;
   const dai = stableToken(alpha, 'DAI');
-  const engine = await f.startRefundEngine();
-  // Stopped however the scenario ends: an engine left running would work on the next test's intents.
-  try {
+  return f.withRefundEngine(async (engine) => {
     const recipient = freshAddress();
     const { intentId, plan } = await f.commit({
       ownerAddress: user,
@@ -158,9 +156,7 @@ export async function expectOriginSlippageRefund(
     expect(rows.refund?.tokenAmount).toBe(plan.origin.intent.depositAmount);
     expect(rows.refund?.statusReason).toMatch(c.refundReason);
     return { intentId, plan, rows };
-  } finally {
-    await engine.stop();
-  }
+  });
 }
 
 /**
@@ -173,9 +169,7 @@ export async function expectDestinationSlippageRefund(
 ): Promise<SlippageOutcome> {
   const { alpha, beta } = c;
   const user = f.net.devnet.accounts.user.address;
-  const engine = await f.startRefundEngine();
-  // Stopped however the scenario ends: an engine left running would work on the next test's intents.
-  try {
+  return f.withRefundEngine(async (engine) => {
     const recipient = freshAddress();
     const { intentId, plan } = await f.commit({
       ownerAddress: user,
@@ -205,7 +199,5 @@ export async function expectDestinationSlippageRefund(
     await f.expectMinedRow(rows.refund);
     expect(rows.refund?.txnHash).toBe(rows.destination?.txnHash);
     return { intentId, plan, rows };
-  } finally {
-    await engine.stop();
-  }
+  });
 }
