@@ -8,6 +8,7 @@
 import { type Address, encodeFunctionData, erc20Abi, type Hex, maxUint256, parseUnits } from 'viem';
 import { expect } from 'vitest';
 import { mintableTokenAbi } from '../../../src/devnet/abis.ts';
+import { withGasMargin } from '../../../src/devnet/send-and-wait.ts';
 import type { ExecutionPlan, PlanRequest } from '../../../src/intents/plan/types.ts';
 import type { IntentTransactionRecord } from '../../../src/store/types.ts';
 import type { TestDevnetChain } from '../../harness/devnet.ts';
@@ -47,13 +48,27 @@ export async function sellStable(
   const amount = parseUnits(wholeTokens, sell === 'USDC' ? 6 : 18);
   const me = wallet.account.address;
   const send = async (target: Address, data: Hex) => {
-    const hash = await wallet.sendTransaction({ to: target, data });
+    // A V2 pair writes its price accumulators (a V3 pool its oracle) only in a later second than its last
+    // update, so a swap estimated in that second (the devnet's setup syncs each pair just before the first
+    // test) and mined in the next runs out of gas at the bare estimate: the trade is sent with the devnet's
+    // margin (docs/devnet.md, "Gas estimates need a margin").
+    const gas = withGasMargin(await chain.publicClient.estimateGas({ account: me, to: target, data }));
+    const hash = await wallet.sendTransaction({ to: target, data, gas });
     const receipt = await chain.publicClient.waitForTransactionReceipt({ hash });
     if (receipt.status !== 'success') {
-      // Why it reverted: the same call replayed on the state it ran on, and its gas against the limit.
+      // Why it reverted: the same call with its gas limit replayed on the state and at the time it ran on
+      // (an out-of-gas inside the pool leaves the router a 64th of the gas, so gasUsed stays under the limit).
       const tx = await chain.publicClient.getTransaction({ hash });
+      const mined = await chain.publicClient.getBlock({ blockNumber: receipt.blockNumber });
       const replay = await chain.publicClient
-        .call({ account: me, to: target, data, blockNumber: receipt.blockNumber - 1n })
+        .call({
+          account: me,
+          to: target,
+          data,
+          gas: tx.gas,
+          blockNumber: receipt.blockNumber - 1n,
+          blockOverrides: { time: mined.timestamp },
+        })
         .then(
           () => 'the replay succeeds',
           (error: { shortMessage?: string }) => error.shortMessage,
@@ -107,9 +122,7 @@ export async function expectOriginSlippageRefund(
   const user = f.net.devnet.accounts.user.address;
   const feeCollector = f.net.devnet.accounts.feeCollector!.address;
   const dai = stableToken(alpha, 'DAI');
-  const engine = await f.startRefundEngine();
-  // Stopped however the scenario ends: an engine left running would work on the next test's intents.
-  try {
+  return f.withRefundEngine(async (engine) => {
     const recipient = freshAddress();
     const { intentId, plan } = await f.commit({
       ownerAddress: user,
@@ -143,9 +156,7 @@ export async function expectOriginSlippageRefund(
     expect(rows.refund?.tokenAmount).toBe(plan.origin.intent.depositAmount);
     expect(rows.refund?.statusReason).toMatch(c.refundReason);
     return { intentId, plan, rows };
-  } finally {
-    await engine.stop();
-  }
+  });
 }
 
 /**
@@ -158,9 +169,7 @@ export async function expectDestinationSlippageRefund(
 ): Promise<SlippageOutcome> {
   const { alpha, beta } = c;
   const user = f.net.devnet.accounts.user.address;
-  const engine = await f.startRefundEngine();
-  // Stopped however the scenario ends: an engine left running would work on the next test's intents.
-  try {
+  return f.withRefundEngine(async (engine) => {
     const recipient = freshAddress();
     const { intentId, plan } = await f.commit({
       ownerAddress: user,
@@ -190,7 +199,5 @@ export async function expectDestinationSlippageRefund(
     await f.expectMinedRow(rows.refund);
     expect(rows.refund?.txnHash).toBe(rows.destination?.txnHash);
     return { intentId, plan, rows };
-  } finally {
-    await engine.stop();
-  }
+  });
 }

@@ -90,46 +90,48 @@ describe('slippage and destination failures refund on the devnet', () => {
   }, 60_000);
 
   it('a destination call that reverts: REFUNDED on the destination, the origin paid once, the solver repaid', async () => {
-    const engine = await f.startRefundEngine();
-    const vault = gamma.entry.contracts.usdcVault! as Address;
-    const solver = f.net.devnet.accounts.solver!.address;
-    // deposit() without an approval: the vault's transferFrom fails, so the destination calls revert.
-    const data = encodeFunctionData({
-      abi: accruingVaultAbi,
-      functionName: 'deposit',
-      args: [BigInt(AMOUNT_PLACEHOLDER), freshAddress()],
+    await f.withRefundEngine(async (engine) => {
+      const vault = gamma.entry.contracts.usdcVault! as Address;
+      const solver = f.net.devnet.accounts.solver!.address;
+      // deposit() without an approval: the vault's transferFrom fails, so the destination calls revert.
+      const data = encodeFunctionData({
+        abi: accruingVaultAbi,
+        functionName: 'deposit',
+        args: [BigInt(AMOUNT_PLACEHOLDER), freshAddress()],
+      });
+      const { intentId, plan } = await f.commit({
+        ownerAddress: user,
+        originChainId: alpha.entry.chainId,
+        originTokenAddress: token(alpha, 'USDC'),
+        destinationChainId: gamma.entry.chainId,
+        destinationTokenAddress: token(gamma, 'USDC'),
+        destinationToAddress: vault,
+        destinationCallData: data,
+        originTokenAmount: parseUnits('50', 6),
+        serviceFeeBps: 25n,
+      });
+      const userA = await f.balance(alpha, token(alpha, 'USDC'), user);
+      const feeA = await f.balance(alpha, token(alpha, 'USDC'), feeCollector);
+      const solverA = await f.balance(alpha, token(alpha, 'USDC'), solver);
+      const userG = await f.balance(gamma, token(gamma, 'USDC'), user);
+      const vaultG = await f.balance(gamma, token(gamma, 'USDC'), vault);
+      await engine.requestExecution({ intentId, depositTransactionHash: await f.deposit(plan) });
+      expect((await f.waitForStatus(intentId, ['REFUNDED', 'FAILED', 'SUCCEEDED'])).status).toBe('REFUNDED');
+      await f.waitForStep(intentId, 'settle');
+      expect(await f.balance(alpha, token(alpha, 'USDC'), user)).toBe(
+        userA - plan.origin.intent.depositAmount,
+      );
+      expect(await f.balance(alpha, token(alpha, 'USDC'), feeCollector)).toBe(feeA + plan.fees.collectorFee);
+      expect(await f.balance(alpha, token(alpha, 'USDC'), solver)).toBe(solverA + plan.order!.inputAmount);
+      expect(await f.balance(gamma, token(gamma, 'USDC'), user)).toBe(userG + plan.order!.outputAmount);
+      expect(await f.balance(gamma, token(gamma, 'USDC'), vault)).toBe(vaultG);
+      const rows = await f.rowsOf(intentId);
+      expect(rows.destination?.statusReason).toMatch(
+        /^destination calls failed: CallFailed\(call \d+: ERC20InsufficientAllowance\(/,
+      );
+      await f.expectMinedRow(rows.refund);
+      expect(rows.refund?.txnHash).toBe(rows.destination?.txnHash);
+      expect(rows.refund?.tokenAmount).toBe(plan.destination!.intent.depositAmount);
     });
-    const { intentId, plan } = await f.commit({
-      ownerAddress: user,
-      originChainId: alpha.entry.chainId,
-      originTokenAddress: token(alpha, 'USDC'),
-      destinationChainId: gamma.entry.chainId,
-      destinationTokenAddress: token(gamma, 'USDC'),
-      destinationToAddress: vault,
-      destinationCallData: data,
-      originTokenAmount: parseUnits('50', 6),
-      serviceFeeBps: 25n,
-    });
-    const userA = await f.balance(alpha, token(alpha, 'USDC'), user);
-    const feeA = await f.balance(alpha, token(alpha, 'USDC'), feeCollector);
-    const solverA = await f.balance(alpha, token(alpha, 'USDC'), solver);
-    const userG = await f.balance(gamma, token(gamma, 'USDC'), user);
-    const vaultG = await f.balance(gamma, token(gamma, 'USDC'), vault);
-    await engine.requestExecution({ intentId, depositTransactionHash: await f.deposit(plan) });
-    expect((await f.waitForStatus(intentId, ['REFUNDED', 'FAILED', 'SUCCEEDED'])).status).toBe('REFUNDED');
-    await f.waitForStep(intentId, 'settle');
-    expect(await f.balance(alpha, token(alpha, 'USDC'), user)).toBe(userA - plan.origin.intent.depositAmount);
-    expect(await f.balance(alpha, token(alpha, 'USDC'), feeCollector)).toBe(feeA + plan.fees.collectorFee);
-    expect(await f.balance(alpha, token(alpha, 'USDC'), solver)).toBe(solverA + plan.order!.inputAmount);
-    expect(await f.balance(gamma, token(gamma, 'USDC'), user)).toBe(userG + plan.order!.outputAmount);
-    expect(await f.balance(gamma, token(gamma, 'USDC'), vault)).toBe(vaultG);
-    const rows = await f.rowsOf(intentId);
-    expect(rows.destination?.statusReason).toMatch(
-      /^destination calls failed: CallFailed\(call \d+: ERC20InsufficientAllowance\(/,
-    );
-    await f.expectMinedRow(rows.refund);
-    expect(rows.refund?.txnHash).toBe(rows.destination?.txnHash);
-    expect(rows.refund?.tokenAmount).toBe(plan.destination!.intent.depositAmount);
-    await engine.stop();
   }, 60_000);
 });

@@ -25,9 +25,23 @@ import { type EngineFixture, startEngineFixture } from '../support/engine-fixtur
 /** Refund steps re-read the chain clock this often in tests (ms): the tests warp it. */
 const TEST_REFUND_TIMING = { recheckMaxMs: 100, lateDepositRecheckMs: 100 } as const;
 
+/** What a refund engine runs on instead of the defaults: a test's wrapper of the store, extra options. */
+export interface RefundEngineOverrides {
+  store?: Store;
+  options?: IntentEngineOptions;
+}
+
 export interface RefundFixture extends EngineFixture {
   /** An engine on the fixture's store, or on `store` (a test's wrapper of it), with extra options. */
-  startRefundEngine(overrides?: { store?: Store; options?: IntentEngineOptions }): Promise<IntentEngine>;
+  startRefundEngine(overrides?: RefundEngineOverrides): Promise<IntentEngine>;
+  /**
+   * Runs `body` with an engine from startRefundEngine and stops it however `body` ends: an engine left
+   * running after a failed test would work on the next test's intents.
+   */
+  withRefundEngine<T>(
+    body: (engine: IntentEngine) => Promise<T>,
+    overrides?: RefundEngineOverrides,
+  ): Promise<T>;
   /** The API's GetIntentReceipt answer (the store-backed read handler, project-scoped). */
   getReceipt(intentId: string): Promise<MethodResponse<'GetIntentReceipt'>['intentReceipt']>;
   /** Moves every chain's clock forward by `seconds` and mines a block on each. */
@@ -97,6 +111,14 @@ export async function startRefundFixture(): Promise<RefundFixture> {
       await engine.start();
       engines.push(engine);
       return engine;
+    },
+    async withRefundEngine(body, overrides) {
+      const engine = await fixture.startRefundEngine(overrides);
+      try {
+        return await body(engine);
+      } finally {
+        await engine.stop();
+      }
     },
     async warp(seconds) {
       for (const chain of f.net.chains) {
