@@ -12,6 +12,7 @@ import { TrailsApi } from '@0xtrails/api';
 import { type Address, erc20Abi, type Hex, maxUint256, parseEther, parseUnits } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mintableTokenAbi, uniswapV2RouterAbi } from '../../src/devnet/abis.ts';
+import { withGasMargin } from '../../src/devnet/send-and-wait.ts';
 import { startTestSwitchyard, type TestSwitchyard } from '../harness/app.ts';
 import { balanceOf } from '../harness/balances.ts';
 import type { TestDevnetChain } from '../harness/devnet.ts';
@@ -72,14 +73,18 @@ async function dumpDaiOnAlpha(): Promise<void> {
     }),
   );
   const block = await alpha.publicClient.getBlock();
-  await send(
-    await wallet.writeContract({
-      address: router,
-      abi: uniswapV2RouterAbi,
-      functionName: 'swapExactTokensForTokens',
-      args: [DUMP_DAI, 0n, [dai, alpha.entry.tokens.USDC as Address], me, block.timestamp + 600n],
-    }),
+  const swap = {
+    address: router,
+    abi: uniswapV2RouterAbi,
+    functionName: 'swapExactTokensForTokens',
+    args: [DUMP_DAI, 0n, [dai, alpha.entry.tokens.USDC as Address], me, block.timestamp + 600n],
+  } as const;
+  // With a margin: estimated in the second of the devnet's pair sync, the swap skips the pair's price
+  // accumulators, and mined in the next second it writes them and would run out of a bare estimate.
+  const gas = withGasMargin(
+    await alpha.publicClient.estimateContractGas({ ...swap, account: wallet.account }),
   );
+  await send(await wallet.writeContract({ ...swap, gas }));
 }
 
 beforeAll(async () => {
