@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { type StaticDecode, Type } from '@sinclair/typebox';
-import { parseGwei } from 'viem';
+import { parseGwei } from 'viem/utils';
 import type { ChainConfig, SwitchyardConfig } from '../internal/config-types.ts';
 import { ConfigError } from '../internal/errors.ts';
 import { resolveMetricsListen } from '../metrics/resolve-metrics-listen.ts';

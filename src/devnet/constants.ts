@@ -31,7 +31,6 @@ export const DEFAULT_BASE_PORT = 18_545;
 export const DEVNET_HOST = '127.0.0.1';
 export const DEFAULT_API_URL = 'http://127.0.0.1:8787';
 export const DEFAULT_DATA_DIR = './.switchyard';
-export const DEVNET_FILE_NAME = 'devnet.json';
 export const CHAINS_DIR_NAME = 'chains';
 
 /** anvil also writes its state every 5 s, so a hard kill (SIGKILL, power loss) loses at most 5 s of activity. */

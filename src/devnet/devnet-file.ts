@@ -4,7 +4,6 @@
  * it into the server's `ChainConfig[]`.
  */
 import { readFile, rename, writeFile } from 'node:fs/promises';
-import path from 'node:path';
 import type { Address } from 'viem';
 import type {
   ChainConfig,
@@ -16,11 +15,11 @@ import { ConfigError } from '../internal/errors.ts';
 import type { DevnetAccount } from './accounts.ts';
 import {
   DEVNET_CONFIRMATIONS,
-  DEVNET_FILE_NAME,
   DEVNET_RPC_BATCH_SIZE,
   DEVNET_TOKEN_INFO,
   type DevnetRole,
 } from './constants.ts';
+import { devnetFilePath } from './devnet-file-path.ts';
 
 export interface DevnetChainEntry {
   chainId: number;
@@ -42,10 +41,6 @@ export interface DevnetFile {
   metricsUrl?: string;
   chains: DevnetChainEntry[];
   accounts: { user: DevnetAccount } & Partial<Record<DevnetRole, DevnetAccount>>;
-}
-
-export function devnetFilePath(dataDir: string): string {
-  return path.join(dataDir, DEVNET_FILE_NAME);
 }
 
 /** Written to a temporary name first, then renamed, so a reader never sees half a file. */

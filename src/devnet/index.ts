@@ -6,8 +6,8 @@ export {
   type DevnetChainEntry,
   type DevnetFile,
   devnetChainConfigs,
-  devnetFilePath,
   readDevnetFile,
 } from './devnet-file.ts';
+export { devnetFilePath } from './devnet-file-path.ts';
 export { DevnetPortInUseError } from './errors.ts';
 export { type RunningDevnet, type StartDevnetOptions, startDevnet } from './start-devnet.ts';

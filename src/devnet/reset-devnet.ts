@@ -2,7 +2,7 @@
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { CHAINS_DIR_NAME } from './constants.ts';
-import { devnetFilePath } from './devnet-file.ts';
+import { devnetFilePath } from './devnet-file-path.ts';
 
 export async function resetDevnet(dataDir: string): Promise<void> {
   await rm(path.join(dataDir, CHAINS_DIR_NAME), { recursive: true, force: true });

@@ -4,7 +4,8 @@
  * case, a mixed case whose checksum is wrong) becomes the checksummed form, so every address past the API
  * boundary is one viem accepts strictly and compares equal, case-insensitively, to the same account.
  */
-import { type Address, getAddress, isAddress } from 'viem';
+import type { Address } from 'viem';
+import { getAddress, isAddress } from 'viem/utils';
 
 const HEX_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 

@@ -107,21 +107,25 @@ describeEachDialect('switchyard webhooks', ({ database }) => {
     expect(ftp.stderr).toContain('--url: must be an http:// or https:// URL, not ftp:');
     expect(badEvents.stderr).toContain("--events: 'intent.done' is not an event type or a prefix of one");
     expect(nobody.stderr).toContain("project 'nobody' does not exist");
-    expect((await cli('list', '--project', 'hooks-cli')).stdout).toContain('has no webhook endpoints');
-    // A devnet's data dir allows loopback, as `switchyard start` does (its SQLite store, in that dir).
+    // A devnet's data dir allows loopback, as `switchyard start` does (its SQLite store, in that dir). That
+    // store is another one, so its add runs beside the list of this one.
     const devnetStore = await createStore({
       log: createSilentLogger(),
       sqlitePath: join(devnetDir, 'switchyard.sqlite'),
     });
     await devnetStore.projects.create('devnet');
     await devnetStore.close();
-    const devnet = await exec(
-      process.execPath,
-      [BIN, 'webhooks', 'add', '--project', 'devnet', '--url', receiver.url, '--data-dir', devnetDir],
-      {
-        env: { ...process.env, DATABASE_URL: '', SWITCHYARD_DATA_DIR: '' },
-      },
-    );
+    const [listed, devnet] = await Promise.all([
+      cli('list', '--project', 'hooks-cli'),
+      exec(
+        process.execPath,
+        [BIN, 'webhooks', 'add', '--project', 'devnet', '--url', receiver.url, '--data-dir', devnetDir],
+        {
+          env: { ...process.env, DATABASE_URL: '', SWITCHYARD_DATA_DIR: '' },
+        },
+      ),
+    ]);
+    expect(listed.stdout).toContain('has no webhook endpoints');
     expect(devnet.stdout).toMatch(/^id: 1\nsecret: whsec_/);
   });
 
@@ -153,11 +157,12 @@ describeEachDialect('switchyard webhooks', ({ database }) => {
     expect(ping.json).toMatchObject({ id: 0, type: 'ping', data: { endpointId: Number(id) } });
     const verify = await loadDocsVerifier();
     expect(verify(secret!, String(ping.headers['switchyard-signature']), ping.body)).toBe(true);
-    expect((await cli('log', '--project', 'hooks-cli', '--id', id!)).stdout).toMatch(
-      /\s0\s+ping\s+1\s+204\s/,
-    );
-    // Refused when the policy does not allow loopback: the ping fails and says why.
-    const blocked = await cli('test', '--project', 'hooks-cli', '--id', id!);
+    // The log of the ping, beside a ping refused when the policy does not allow loopback (it fails and says why).
+    const [logged, blocked] = await Promise.all([
+      cli('log', '--project', 'hooks-cli', '--id', id!),
+      cli('test', '--project', 'hooks-cli', '--id', id!),
+    ]);
+    expect(logged.stdout).toMatch(/\s0\s+ping\s+1\s+204\s/);
     expect(blocked.code).toBe(1);
     expect(blocked.stdout).toContain('no answer (webhook target 127.0.0.1 is a loopback');
 
@@ -167,31 +172,25 @@ describeEachDialect('switchyard webhooks', ({ database }) => {
     const { intentId } = await store.intents.insert(newIntent(project!.id));
     for (const to of ['COMMITTED', 'EXECUTING', 'SUCCEEDED'] as const)
       await store.intents.updateStatus({ intentId, to });
-    const replayed = await cli(
-      'replay',
-      '--project',
-      'hooks-cli',
-      '--id',
-      id!,
-      '--since',
-      before.toISOString(),
-    );
+    // Commands refused on their input change nothing, so each runs beside the step before it.
+    const [replayed, unparsed] = await Promise.all([
+      cli('replay', '--project', 'hooks-cli', '--id', id!, '--since', before.toISOString()),
+      cli('replay', '--project', 'hooks-cli', '--id', id!, '--since', '10 minutes'),
+    ]);
     expect(replayed.stdout).toContain(`webhook endpoint ${id} replays from event 1`);
     expect((await store.webhooks.get({ projectId: project!.id, id: Number(id) }))?.handledSeq).toBe(0);
-    expect(
-      (await cli('replay', '--project', 'hooks-cli', '--id', id!, '--since', '10 minutes')).stderr,
-    ).toContain("--since: '10 minutes' is not a time");
+    expect(unparsed.stderr).toContain("--since: '10 minutes' is not a time");
     expect((await cli('replay', '--project', 'hooks-cli', '--id', id!, '--since', '0s')).stdout).toContain(
       'replays from event 4',
     );
-    expect((await cli('resume', '--project', 'hooks-cli', '--id', id!)).stdout).toContain(
-      `webhook endpoint ${id} is active again, from event 4`,
-    );
-
-    expect((await cli('remove', '--project', 'hooks-cli', '--id', '999')).stderr).toContain(
-      'has no webhook endpoint 999',
-    );
-    expect((await cli('remove', '--project', 'hooks-cli', '--id', 'abc')).code).toBe(2);
+    const [resumed, missing, malformedId] = await Promise.all([
+      cli('resume', '--project', 'hooks-cli', '--id', id!),
+      cli('remove', '--project', 'hooks-cli', '--id', '999'),
+      cli('remove', '--project', 'hooks-cli', '--id', 'abc'),
+    ]);
+    expect(resumed.stdout).toContain(`webhook endpoint ${id} is active again, from event 4`);
+    expect(missing.stderr).toContain('has no webhook endpoint 999');
+    expect(malformedId.code).toBe(2);
     expect((await cli('remove', '--project', 'hooks-cli', '--id', id!)).stdout).toContain(
       `removed webhook endpoint ${id}`,
     );
@@ -215,17 +214,18 @@ describeEachDialect('switchyard webhooks', ({ database }) => {
     const [, id, secret] = /^id: (\d+)\nsecret: (whsec_\S+)\n$/.exec(added.stdout) ?? [];
     expect(await column(id!)).toBe(secret);
 
-    const refused = await cli('encrypt-secrets');
+    // Refused without a key, with a malformed one, and with --project: side by side, and none converts.
+    const [refused, malformed, scoped] = await Promise.all([
+      cli('encrypt-secrets'),
+      cliWith({ WEBHOOK_SECRETS_KEY: KEY.slice(1) }, ['encrypt-secrets']),
+      keyed('encrypt-secrets', '--project', 'hooks-cli'),
+    ]);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('encrypt-secrets needs WEBHOOK_SECRETS_KEY in the environment');
-    const malformed = await cliWith({ WEBHOOK_SECRETS_KEY: KEY.slice(1) }, ['encrypt-secrets']);
     expect(malformed.code).toBe(1);
     expect(malformed.stderr).toBe(
       'switchyard: WEBHOOK_SECRETS_KEY must be 64 hex characters (32 bytes; `openssl rand -hex 32`), got 63 characters\n',
     );
-    expect(await column(id!)).toBe(secret);
-
-    const scoped = await keyed('encrypt-secrets', '--project', 'hooks-cli');
     expect(scoped.code).toBe(2);
     expect(scoped.stderr).toContain('encrypt-secrets covers every project; drop --project');
     expect(await column(id!)).toBe(secret);
@@ -239,8 +239,12 @@ describeEachDialect('switchyard webhooks', ({ database }) => {
     const unkeyed = await store.webhooks.get({ projectId: project!.id, id: Number(id) });
     expect(() => unkeyed!.readSecret()).toThrow(WebhookSecretUnreadableError);
 
-    // With the key the ping is signed with the secret shown when it was added.
-    const pinged = await keyed('test', '--project', 'hooks-cli', '--id', id!);
+    // With the key the ping is signed with the secret shown when it was added. Beside it, a second endpoint
+    // added with the key (checked below), which sends nothing.
+    const [pinged, second] = await Promise.all([
+      keyed('test', '--project', 'hooks-cli', '--id', id!),
+      keyed('add', '--project', 'hooks-cli', '--url', receiver.url),
+    ]);
     expect(pinged.code).toBe(0);
     const verify = await loadDocsVerifier();
     /** The last ping the receiver got verifies with the secret shown when the endpoint was added. */
@@ -262,7 +266,6 @@ describeEachDialect('switchyard webhooks', ({ database }) => {
     expect(receiver.received.length).toBe(count);
 
     // Added with the key: stored encrypted from the start.
-    const second = await keyed('add', '--project', 'hooks-cli', '--url', receiver.url);
     const [, id2, secret2] = /^id: (\d+)\nsecret: (whsec_\S+)\n$/.exec(second.stdout) ?? [];
     expect(await column(id2!)).toMatch(/^enc:v2:/);
     expect(await column(id2!)).not.toContain(secret2!);
@@ -278,18 +281,22 @@ describeEachDialect('switchyard webhooks', ({ database }) => {
       ]);
     const newKeyAlone = (...args: string[]) =>
       cliWith({ WEBHOOK_SECRETS_KEY: NEW_KEY }, [...args, '--config', configPath]);
-    const unrotated = await newKeyAlone('encrypt-secrets');
+    const before = await column(id!);
+    // None of these three changes a secret, so they run side by side: encrypt-secrets with the new key alone
+    // cannot open them; before encrypt-secrets has run, a command with both keys already signs with the
+    // secret under the old one; the previous key alone is refused.
+    const [unrotated, midway, previousAlone] = await Promise.all([
+      newKeyAlone('encrypt-secrets'),
+      rotating('test', '--project', 'hooks-cli', '--id', id!),
+      cliWith({ WEBHOOK_SECRETS_PREVIOUS_KEY: KEY }, ['encrypt-secrets']),
+    ]);
     expect(unrotated.code).toBe(1);
     expect(unrotated.stderr).toContain(
       `open with neither WEBHOOK_SECRETS_KEY (endpoints ${id}, ${id2}): set WEBHOOK_SECRETS_PREVIOUS_KEY`,
     );
-    const before = await column(id!);
-    // Before encrypt-secrets has run, a command with both keys already signs with the secret under the old one.
-    const midway = await rotating('test', '--project', 'hooks-cli', '--id', id!);
     expect(midway.code).toBe(0);
     expect(lastSignedWith(secret!)).toBe(true);
     expect(await column(id!)).toBe(before);
-    const previousAlone = await cliWith({ WEBHOOK_SECRETS_PREVIOUS_KEY: KEY }, ['encrypt-secrets']);
     expect(previousAlone.code).toBe(1);
     expect(previousAlone.stderr).toContain(
       'switchyard: WEBHOOK_SECRETS_PREVIOUS_KEY is set without WEBHOOK_SECRETS_KEY',
@@ -316,25 +323,21 @@ describeEachDialect('switchyard webhooks', ({ database }) => {
       /^encrypted 0 webhook signing secrets, upgraded 1 from enc:v1 to enc:v2 in /,
     );
     expect(await column(id!)).toMatch(/^enc:v2:/);
-    const afterUpgrade = await newKeyAlone('test', '--project', 'hooks-cli', '--id', id!);
-    expect(afterUpgrade.code).toBe(0);
-    expect(lastSignedWith(secret!)).toBe(true);
-    const malformedPrevious = await cliWith(
-      { WEBHOOK_SECRETS_KEY: NEW_KEY, WEBHOOK_SECRETS_PREVIOUS_KEY: 'x' },
-      ['encrypt-secrets', '--config', configPath],
-    );
-    expect(malformedPrevious.code).toBe(1);
-    expect(malformedPrevious.stderr).toContain('WEBHOOK_SECRETS_PREVIOUS_KEY must be 64 hex characters');
-    for (const endpoint of [id, id2]) {
-      await cliWith({ WEBHOOK_SECRETS_KEY: NEW_KEY }, [
-        'remove',
-        '--project',
-        'hooks-cli',
-        '--id',
-        endpoint!,
+    // A malformed previous key is refused before anything is read, so it runs beside the ping.
+    const [afterUpgrade, malformedPrevious] = await Promise.all([
+      newKeyAlone('test', '--project', 'hooks-cli', '--id', id!),
+      cliWith({ WEBHOOK_SECRETS_KEY: NEW_KEY, WEBHOOK_SECRETS_PREVIOUS_KEY: 'x' }, [
+        'encrypt-secrets',
         '--config',
         configPath,
-      ]);
-    }
+      ]),
+    ]);
+    expect(afterUpgrade.code).toBe(0);
+    expect(lastSignedWith(secret!)).toBe(true);
+    expect(malformedPrevious.code).toBe(1);
+    expect(malformedPrevious.stderr).toContain('WEBHOOK_SECRETS_PREVIOUS_KEY must be 64 hex characters');
+    await Promise.all(
+      [id, id2].map((endpoint) => newKeyAlone('remove', '--project', 'hooks-cli', '--id', endpoint!)),
+    );
   });
 });

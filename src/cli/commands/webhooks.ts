@@ -8,8 +8,7 @@
  */
 import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { resolveConfig } from '../../api/resolve-config.ts';
-import { devnetFilePath } from '../../devnet/devnet-file.ts';
+import { devnetFilePath } from '../../devnet/devnet-file-path.ts';
 import { ALL_EVENT_TYPES, parseEventTypes } from '../../events/event-types.ts';
 import { createLogger } from '../../internal/logger.ts';
 import { type CreateStoreOptions, createStore } from '../../store/create-store.ts';
@@ -108,7 +107,7 @@ export async function run(argv: string[]): Promise<number> {
   const handler = ACTIONS[action];
   if (!handler) return usageError(`unknown action '${action}'`);
   if (!values.project) return usageError('--project NAME is required');
-  const { location, allowPrivateTargets, webhookSecrets } = storeSettings(values);
+  const { location, allowPrivateTargets, webhookSecrets } = await storeSettings(values);
   const projectName = values.project;
   const at = { ...location, ...webhookSecrets };
   return withProjectStore('webhooks', at, projectName, async (store) => {
@@ -138,8 +137,10 @@ interface StoreSettings {
  * The store, whether private targets are allowed, and the secrets' keys: from the serve config, or the data
  * dir and the environment.
  */
-function storeSettings(values: Values): StoreSettings {
+async function storeSettings(values: Values): Promise<StoreSettings> {
   if (values.config) {
+    // Loaded only for --config: the config's schemas (TypeBox, viem) would add to every command's start-up.
+    const { resolveConfig } = await import('../../api/resolve-config.ts');
     const config = resolveConfig({ configPath: values.config, env: process.env, flags: {} });
     const location = config.databaseUrl
       ? resolveStoreLocation({ env: { DATABASE_URL: config.databaseUrl } })
@@ -173,7 +174,7 @@ function webhookSecretsFromEnv(env: NodeJS.ProcessEnv): StoreSettings['webhookSe
  * and once after upgrading from a release that wrote `enc:v1:` values.
  */
 async function encryptSecrets(values: Values): Promise<number> {
-  const { location, webhookSecrets } = storeSettings(values);
+  const { location, webhookSecrets } = await storeSettings(values);
   if (!webhookSecrets.webhookSecretsKey) {
     process.stderr.write(
       'switchyard webhooks: encrypt-secrets needs WEBHOOK_SECRETS_KEY in the environment ' +
