@@ -11,6 +11,7 @@ import { createSilentLogger } from '../internal/logger.ts';
 import { completeStepPostgres, enqueueStepsPostgres } from './complete-step-postgres.ts';
 import { createStore } from './create-store.ts';
 import { openPostgres } from './open-postgres.ts';
+import { createAggregatedReceiptReads } from './receipt-reads-postgres.ts';
 import type { Database } from './schema.ts';
 import { newIntent } from './testing.ts';
 import type { Store } from './types.ts';
@@ -87,4 +88,19 @@ it('a completion that journals and leases successors keeps its generic plan (Pos
     expect(plans.generic + plans.custom).toBe(EXECUTIONS);
     expect(plans.generic).toBeGreaterThan(0);
   }
+});
+
+it('a receipt read of several intents keeps its generic plan (Postgres)', async () => {
+  const reads = createAggregatedReceiptReads(db);
+  const ids: string[] = [];
+  for (let n = 0; n < 3; n++) ids.push((await store.intents.insert(newIntent(projectId))).intentId);
+  for (let n = 0; n < EXECUTIONS; n++) {
+    // Reads asked for in one turn go out as one statement: two intents or three, the statement is the same.
+    const wanted = n % 2 ? ids : ids.slice(0, 2);
+    const got = await Promise.all(wanted.map((id) => reads(id, projectId, false)));
+    expect(got.map((read) => read.row?.intent_id)).toEqual(wanted);
+  }
+  const plans = await plansOf(/json_agg.*any\(/s);
+  expect(plans.generic + plans.custom).toBe(EXECUTIONS);
+  expect(plans.generic).toBeGreaterThan(0);
 });
