@@ -104,3 +104,40 @@ it('a receipt read of several intents keeps its generic plan (Postgres)', async 
   expect(plans.generic + plans.custom).toBe(EXECUTIONS);
   expect(plans.generic).toBeGreaterThan(0);
 });
+
+it('an enqueue and a completion that carry a send’s journal mark keep their generic plans (Postgres)', async () => {
+  for (let n = 0; n < EXECUTIONS; n++) {
+    const intentId = (await store.intents.insert(newIntent(projectId))).intentId;
+    const hash = `0x${n.toString(16).padStart(64, '0')}`;
+    const [step] = await enqueueStepsPostgres(
+      db,
+      {
+        intentId,
+        steps: [{ step: 'destination' }],
+        lease: { owner: 'w1', leaseMs: 60_000 },
+        journalMark: { stage: 'broadcast', hash },
+      },
+      Date.now(),
+    );
+    const { done } = await completeStepPostgres(
+      db,
+      {
+        id: step!.id,
+        owner: 'w1',
+        journalMark: { stage: 'mined', hash, status: 'mined', block: 7, index: 0 },
+        enqueue: { intentId, steps: n % 2 ? ['settle'] : ['settle', 'refund'], leaseMs: 60_000 },
+      },
+      Date.now(),
+      undefined,
+    );
+    expect(done).toBe(true);
+  }
+  const marked = await sql<{ statement: string; generic_plans: number; custom_plans: number }>`
+select statement, generic_plans::int, custom_plans::int from pg_prepared_statements
+where statement like 'with "step_marked"%'`.execute(db);
+  expect(marked.rows).toHaveLength(2);
+  for (const plans of marked.rows) {
+    expect(plans.generic_plans + plans.custom_plans).toBe(EXECUTIONS);
+    expect(plans.generic_plans).toBeGreaterThan(0);
+  }
+});
