@@ -7,6 +7,8 @@ import type { Store } from './e2e-store-run.ts';
 import type { CpuPerIntent, E2eSummary } from './e2e-summary.ts';
 
 export interface StoreRound {
+  /** Its number in the command's progress lines (a round set aside after a failed run has none here). */
+  round: number;
   first: Store;
   sqlite: E2eSummary;
   postgres: E2eSummary;
@@ -42,7 +44,7 @@ export function storesReport(rounds: readonly StoreRound[]): { lines: string[]; 
   const rows = rounds.map((r, i) => {
     const p = perRound[i]!;
     return [
-      String(i + 1),
+      String(r.round),
       r.first,
       p.sqliteRate.toFixed(1),
       p.postgresRate.toFixed(1),
