@@ -80,9 +80,11 @@ export async function sendAndWait(
     send().catch(async (error: unknown) => {
       // Refused because the node holds it. Under automine anvil can hold the chain's next nonce as queued
       // behind a nonce already mined, or ready and never mined (foundry-rs/foundry#10122): taken out and
-      // sent again, it is placed afresh and mined. The service replaces its own instead.
+      // sent again, it is placed afresh and mined. `anvil_dropTransaction` leaves a queued transaction where
+      // it is, so all of the key's are taken out; the others' waiters send theirs again at their next look.
+      // The service replaces its own instead.
       if ((await chain.test.getAutomine()) && (await isNextNonce(chain, account.address, request.nonce))) {
-        await chain.test.dropTransaction({ hash });
+        await removePoolTransactions(chain, account.address);
         return send();
       }
       throw error;
@@ -95,6 +97,11 @@ export async function sendAndWait(
   if (receipt.status !== 'success')
     throw new Error(`transaction ${hash} reverted on chain ${chain.entry.chainId}`);
   return receipt;
+}
+
+/** Every transaction of `from` out of the node's pool, ready or queued (`anvil_removePoolTransactions`). */
+async function removePoolTransactions(chain: BenchChain, from: Address): Promise<void> {
+  await chain.test.request({ method: 'anvil_removePoolTransactions', params: [from] } as never);
 }
 
 const isNextNonce = async (chain: BenchChain, from: Address, nonce: number) =>
