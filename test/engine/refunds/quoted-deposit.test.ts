@@ -72,89 +72,89 @@ async function depositSeen(intentId: string): Promise<void> {
 
 describe('a deposit to a quote that was never committed', () => {
   it('is shown in the receipt with what happens and when, and returned to the owner after the deadline with nobody acting', async () => {
-    const engine = await f.startRefundEngine();
-    const { intentId, plan } = await f.quote(request(usdcOf(alpha), usdc('30')));
-    const o = plan.origin.intent;
-    const before = await f.balance(alpha, usdcOf(alpha), user);
-    const hash = await f.transfer(alpha, usdcOf(alpha), plan.origin.address, o.depositAmount);
-    expect(await f.balance(alpha, usdcOf(alpha), user)).toBe(before - o.depositAmount);
+    await f.withRefundEngine(async () => {
+      const { intentId, plan } = await f.quote(request(usdcOf(alpha), usdc('30')));
+      const o = plan.origin.intent;
+      const before = await f.balance(alpha, usdcOf(alpha), user);
+      const hash = await f.transfer(alpha, usdcOf(alpha), plan.origin.address, o.depositAmount);
+      expect(await f.balance(alpha, usdcOf(alpha), user)).toBe(before - o.depositAmount);
 
-    // Seen by the watch: the receipt names the transfer and says what will happen, and when.
-    await depositSeen(intentId);
-    const receipt = await f.getReceipt(intentId);
-    expect(receipt.status).toBe('QUOTED');
-    const shown = receipt.depositTransaction;
-    expect(shown.txnHash).toBe(hash.toLowerCase());
-    expect(shown.fromAddress.toLowerCase()).toBe(user.toLowerCase());
-    const deadline = new Date(Number(o.deadline) * 1000).toISOString();
-    expect(shown.statusReason).toContain(
-      'arrived, but the intent was never committed, so it is not executed',
-    );
-    expect(shown.statusReason).toContain(
-      `returned to the owner ${o.owner} on Switchyard Alpha after the origin deadline ${deadline}`,
-    );
-    expect(shown.statusReason).toMatch(/CommitIntent before the quote expires at .* executes it/);
-    // What keeps it out of the deletion of expired quotes: the engine has journaled work for it.
-    expect((await f.store.steps.list(intentId)).map((s) => s.step)).toEqual(['origin-refund']);
+      // Seen by the watch: the receipt names the transfer and says what will happen, and when.
+      await depositSeen(intentId);
+      const receipt = await f.getReceipt(intentId);
+      expect(receipt.status).toBe('QUOTED');
+      const shown = receipt.depositTransaction;
+      expect(shown.txnHash).toBe(hash.toLowerCase());
+      expect(shown.fromAddress.toLowerCase()).toBe(user.toLowerCase());
+      const deadline = new Date(Number(o.deadline) * 1000).toISOString();
+      expect(shown.statusReason).toContain(
+        'arrived, but the intent was never committed, so it is not executed',
+      );
+      expect(shown.statusReason).toContain(
+        `returned to the owner ${o.owner} on Switchyard Alpha after the origin deadline ${deadline}`,
+      );
+      expect(shown.statusReason).toMatch(/CommitIntent before the quote expires at .* executes it/);
+      // What keeps it out of the deletion of expired quotes: the engine has journaled work for it.
+      expect((await f.store.steps.list(intentId)).map((s) => s.step)).toEqual(['origin-refund']);
 
-    await f.warpPast(alpha, o.deadline);
-    const done = await f.waitForStatus(intentId, ['REFUNDED', 'FAILED', 'SUCCEEDED']);
-    expect(done.status).toBe('REFUNDED');
-    expect(await f.balance(alpha, usdcOf(alpha), user)).toBe(before);
-    expect(await f.balance(alpha, usdcOf(alpha), plan.origin.address)).toBe(0n);
+      await f.warpPast(alpha, o.deadline);
+      const done = await f.waitForStatus(intentId, ['REFUNDED', 'FAILED', 'SUCCEEDED']);
+      expect(done.status).toBe('REFUNDED');
+      expect(await f.balance(alpha, usdcOf(alpha), user)).toBe(before);
+      expect(await f.balance(alpha, usdcOf(alpha), plan.origin.address)).toBe(0n);
 
-    const rows = await f.rowsOf(intentId);
-    expect(rows.deposit?.status).toBe('FAILED');
-    expect(rows.deposit?.statusReason).toMatch(/^the intent was never committed: the deposit was returned/);
-    expect(rows.origin?.statusReason).toBe('not executed: the intent was never committed');
-    await f.expectMinedRow(rows.refund);
-    expect(rows.refund?.fromAddress).toBe(relayer.toLowerCase());
-    expect(rows.refund?.toAddress).toBe(user.toLowerCase());
-    expect(rows.refund?.tokenAmount).toBe(o.depositAmount);
-    expect(rows.refund?.statusReason).toMatch(
-      /^returned 30 USDC to the owner on Switchyard Alpha: the intent was never committed$/,
-    );
-    const wait = await f.waitReceipt(intentId);
-    expect(wait.done).toBe(true);
-    expect(wait.receiptStates).toEqual(['FAILED', 'FAILED', 'UNKNOWN', 'SUCCEEDED']);
-    const signed = await f.store.signedTransactions.listForIntent(intentId);
-    expect(signed.map((s) => s.purpose)).toEqual(['origin-refund:1']);
-    await engine.stop();
+      const rows = await f.rowsOf(intentId);
+      expect(rows.deposit?.status).toBe('FAILED');
+      expect(rows.deposit?.statusReason).toMatch(/^the intent was never committed: the deposit was returned/);
+      expect(rows.origin?.statusReason).toBe('not executed: the intent was never committed');
+      await f.expectMinedRow(rows.refund);
+      expect(rows.refund?.fromAddress).toBe(relayer.toLowerCase());
+      expect(rows.refund?.toAddress).toBe(user.toLowerCase());
+      expect(rows.refund?.tokenAmount).toBe(o.depositAmount);
+      expect(rows.refund?.statusReason).toMatch(
+        /^returned 30 USDC to the owner on Switchyard Alpha: the intent was never committed$/,
+      );
+      const wait = await f.waitReceipt(intentId);
+      expect(wait.done).toBe(true);
+      expect(wait.receiptStates).toEqual(['FAILED', 'FAILED', 'UNKNOWN', 'SUCCEEDED']);
+      const signed = await f.store.signedTransactions.listForIntent(intentId);
+      expect(signed.map((s) => s.purpose)).toEqual(['origin-refund:1']);
+    });
   }, 60_000);
 
   it('in the native currency, found by its balance, is returned the same way', async () => {
-    const engine = await f.startRefundEngine();
-    const { intentId, plan } = await f.quote(request(zeroAddress, parseEther('0.02')));
-    const o = plan.origin.intent;
-    await f.transfer(alpha, zeroAddress, plan.origin.address, o.depositAmount);
-    const before = await f.balance(alpha, zeroAddress, user);
+    await f.withRefundEngine(async () => {
+      const { intentId, plan } = await f.quote(request(zeroAddress, parseEther('0.02')));
+      const o = plan.origin.intent;
+      await f.transfer(alpha, zeroAddress, plan.origin.address, o.depositAmount);
+      const before = await f.balance(alpha, zeroAddress, user);
 
-    await depositSeen(intentId);
-    const shown = (await f.getReceipt(intentId)).depositTransaction;
-    expect(shown.statusReason).toMatch(/^0\.02 ETH arrived, but the intent was never committed/);
-    expect(shown.txnHash).toBeUndefined(); // a native transfer leaves no log to name it by
+      await depositSeen(intentId);
+      const shown = (await f.getReceipt(intentId)).depositTransaction;
+      expect(shown.statusReason).toMatch(/^0\.02 ETH arrived, but the intent was never committed/);
+      expect(shown.txnHash).toBeUndefined(); // a native transfer leaves no log to name it by
 
-    await f.warpPast(alpha, o.deadline);
-    expect((await f.waitForStatus(intentId, ['REFUNDED', 'FAILED', 'SUCCEEDED'])).status).toBe('REFUNDED');
-    expect(await f.balance(alpha, zeroAddress, user)).toBe(before + o.depositAmount); // the relayer paid the gas
-    expect(await f.balance(alpha, zeroAddress, plan.origin.address)).toBe(0n);
-    await engine.stop();
+      await f.warpPast(alpha, o.deadline);
+      expect((await f.waitForStatus(intentId, ['REFUNDED', 'FAILED', 'SUCCEEDED'])).status).toBe('REFUNDED');
+      expect(await f.balance(alpha, zeroAddress, user)).toBe(before + o.depositAmount); // the relayer paid the gas
+      expect(await f.balance(alpha, zeroAddress, plan.origin.address)).toBe(0n);
+    });
   }, 60_000);
 
   it('committed while its quote is valid, runs as usual and the note is gone', async () => {
-    const engine = await f.startRefundEngine();
-    const recipient = freshAddress();
-    const { intentId, plan } = await f.quote(request(usdcOf(alpha), usdc('20'), recipient));
-    await f.deposit(plan);
-    await depositSeen(intentId);
-    await f.store.intents.updateStatus({ intentId, to: 'COMMITTED', committedAt: new Date() });
+    await f.withRefundEngine(async () => {
+      const recipient = freshAddress();
+      const { intentId, plan } = await f.quote(request(usdcOf(alpha), usdc('20'), recipient));
+      await f.deposit(plan);
+      await depositSeen(intentId);
+      await f.store.intents.updateStatus({ intentId, to: 'COMMITTED', committedAt: new Date() });
 
-    expect((await f.waitForStatus(intentId, ['SUCCEEDED', 'FAILED', 'REFUNDED'])).status).toBe('SUCCEEDED');
-    expect(await f.balance(beta, usdcOf(beta), recipient)).toBe(plan.amounts.toAmount);
-    const row = await depositRow(intentId);
-    expect(row?.status).toBe('SUCCEEDED');
-    expect(row?.statusReason).toBeNull();
-    await engine.stop();
+      expect((await f.waitForStatus(intentId, ['SUCCEEDED', 'FAILED', 'REFUNDED'])).status).toBe('SUCCEEDED');
+      expect(await f.balance(beta, usdcOf(beta), recipient)).toBe(plan.amounts.toAmount);
+      const row = await depositRow(intentId);
+      expect(row?.status).toBe('SUCCEEDED');
+      expect(row?.statusReason).toBeNull();
+    });
   }, 60_000);
 });
 
