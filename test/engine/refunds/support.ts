@@ -32,11 +32,10 @@ export interface RefundEngineOverrides {
 }
 
 export interface RefundFixture extends EngineFixture {
-  /** An engine on the fixture's store, or on `store` (a test's wrapper of it), with extra options. */
-  startRefundEngine(overrides?: RefundEngineOverrides): Promise<IntentEngine>;
   /**
-   * Runs `body` with an engine from startRefundEngine and stops it however `body` ends: an engine left
-   * running after a failed test would work on the next test's intents.
+   * Runs `body` with an engine on the fixture's store, or on `store` (a test's wrapper of it), with extra
+   * options, and stops it however `body` ends: an engine left running after a failed test would work on the
+   * next test's intents.
    */
   withRefundEngine<T>(
     body: (engine: IntentEngine) => Promise<T>,
@@ -88,32 +87,34 @@ export async function startRefundFixture(): Promise<RefundFixture> {
   };
   const reads = createReadHandlers(apiDeps, f.store, { receiptCacheIntents: 0 });
 
+  const startEngine = async (overrides: RefundEngineOverrides = {}) => {
+    const engine = createIntentEngine({
+      store: overrides.store ?? f.store,
+      chains: f.net.chainConfigs,
+      clients,
+      keys: {
+        relayer: signingAccount(accounts.relayer!.privateKey),
+        solver: signingAccount(accounts.solver!.privateKey),
+        attester: signingAccount(accounts.attester!.privateKey),
+      },
+      log: createSilentLogger(),
+      options: {
+        stepPollIntervalMs: 20,
+        depositScanIntervalMs: 100,
+        refundTiming: TEST_REFUND_TIMING,
+        ...overrides.options,
+      },
+    });
+    await engine.start();
+    // Stopped again by the fixture's stop, for a body still running when the suite ends (a timeout).
+    engines.push(engine);
+    return engine;
+  };
+
   const fixture: RefundFixture = {
     ...f,
-    async startRefundEngine(overrides = {}) {
-      const engine = createIntentEngine({
-        store: overrides.store ?? f.store,
-        chains: f.net.chainConfigs,
-        clients,
-        keys: {
-          relayer: signingAccount(accounts.relayer!.privateKey),
-          solver: signingAccount(accounts.solver!.privateKey),
-          attester: signingAccount(accounts.attester!.privateKey),
-        },
-        log: createSilentLogger(),
-        options: {
-          stepPollIntervalMs: 20,
-          depositScanIntervalMs: 100,
-          refundTiming: TEST_REFUND_TIMING,
-          ...overrides.options,
-        },
-      });
-      await engine.start();
-      engines.push(engine);
-      return engine;
-    },
     async withRefundEngine(body, overrides) {
-      const engine = await fixture.startRefundEngine(overrides);
+      const engine = await startEngine(overrides);
       try {
         return await body(engine);
       } finally {
