@@ -2,9 +2,10 @@ import { defineConfig } from 'vitest/config';
 
 // Chains and databases are real processes, so tests are slow-ish and I/O bound: two forks on two cores.
 // The forks are not isolated per file: each keeps its imported modules from one test file to the next.
-// Importing viem, kysely and the sources again for each of ~190 files was ~240 s of the suite's summed time
-// (vitest's "collect"; ~24 s shared), about two minutes of its wall time on this machine. The sources keep
-// no module-level mutable state and the tests stub no modules or globals, which is what makes sharing safe.
+// Importing viem, kysely and the sources again for each of ~190 files was ~240 s of vitest's summed
+// "collect" time (~24 s with the modules kept), about two minutes of the suite's wall time on this machine.
+// The sources keep no module-level mutable state and the tests stub no modules or globals, which is what
+// makes sharing safe (CONTRIBUTING.md, "Habits").
 const TEST_TIMEOUT_MS = 120_000;
 
 export default defineConfig({
