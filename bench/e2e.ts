@@ -636,7 +636,7 @@ function printResults(
  */
 function cpuLines(results: ModeResult[], cores: number): string[] {
   const lines = [
-    `CPU per intent (ms) while the run's intents were in flight: this process (the service and the users' wallets; bare: the wallets and the direct sends) + the chain processes (anvil) + the Postgres backends serving the service (SQLite: inside this process); ceiling = ${cores} cores × 1000 / total; main thread = this process's main thread alone; loop busy = the share of the time its event loop was not waiting (event-loop utilisation): near 1, that one thread is the limit, and busy time beyond its CPU is time it waited for a core`,
+    `CPU per intent (ms) while the run's intents were in flight: this process (the service and the users' wallets; bare: the wallets and the direct sends) + the chain processes (anvil) + the Postgres backends serving the service (SQLite: inside this process); ceiling = ${cores} cores × 1000 / total; main thread = this process's main thread alone (kernel: the part of it spent in system calls); loop busy = the share of the time its event loop was not waiting (event-loop utilisation): near 1, that one thread is the limit, and busy time beyond its CPU is time it waited for a core`,
     '',
     '| mode | run | this process | chains | database | total | ceiling intents/s | main thread | loop busy |',
     '| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
@@ -649,7 +649,7 @@ function cpuLines(results: ModeResult[], cores: number): string[] {
       const c = cpuPerIntent(m, name === 'service' ? m.groups?.database : undefined);
       const total = m.cpu.totalMs / m.count + (c.database ?? 0);
       lines.push(
-        `| ${r.mode} | ${name} | ${ms(c.process)} | ${ms(c.chains)} | ${c.database === null ? '–' : ms(c.database)} | ${ms(total)} | ${((cores * 1000) / total).toFixed(1)} | ${ms(c.mainThread)} (busy ${ms(c.busy)}) | ${c.loopBusy.toFixed(2)} |`,
+        `| ${r.mode} | ${name} | ${ms(c.process)} | ${ms(c.chains)} | ${c.database === null ? '–' : ms(c.database)} | ${ms(total)} | ${((cores * 1000) / total).toFixed(1)} | ${ms(c.mainThread)} (kernel ${ms(c.mainThreadSystem)}, busy ${ms(c.busy)}) | ${c.loopBusy.toFixed(2)} |`,
       );
     }
   }

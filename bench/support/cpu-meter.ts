@@ -19,6 +19,8 @@ export interface CpuSnapshot {
   chainsMs: number;
   /** This process's main thread alone: user + system milliseconds (from /proc; 0 where it cannot be read). */
   mainThreadMs: number;
+  /** The main thread's system (kernel) milliseconds alone, part of mainThreadMs. */
+  mainThreadSystemMs: number;
   /** This process's main thread: milliseconds its event loop was busy (active) and in all (active + idle). */
   loopActiveMs: number;
   loopTotalMs: number;
@@ -37,16 +39,16 @@ export interface CpuMeter {
 
 /**
  * A process's user + system CPU time so far (ms), or one of its threads' with `thread`, from /proc; 0 when
- * it cannot be read (gone, not Linux).
+ * it cannot be read (gone, not Linux). `systemOnly`: the kernel (system) time alone.
  */
-export function procCpuMs(pid: number, thread?: number): number {
+export function procCpuMs(pid: number, thread?: number, systemOnly = false): number {
   try {
     const stat = readFileSync(
       thread === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${thread}/stat`,
       'utf8',
     );
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const ticks = Number(fields[UTIME_AFTER_COMM]) + Number(fields[UTIME_AFTER_COMM + 1]);
+    const ticks = (systemOnly ? 0 : Number(fields[UTIME_AFTER_COMM])) + Number(fields[UTIME_AFTER_COMM + 1]);
     return (ticks * 1000) / CLOCK_TICKS_PER_SECOND;
   } catch {
     return 0;
@@ -62,6 +64,7 @@ export function createCpuMeter(chainPids: () => number[]): CpuMeter {
       selfMs: (usage.user + usage.system) / 1000,
       chainsMs: chainPids().reduce((sum, pid) => sum + procCpuMs(pid), 0),
       mainThreadMs: procCpuMs(process.pid, process.pid),
+      mainThreadSystemMs: procCpuMs(process.pid, process.pid, true),
       loopActiveMs: loop.active,
       loopTotalMs: loop.active + loop.idle,
     };
@@ -77,6 +80,7 @@ export function createCpuMeter(chainPids: () => number[]): CpuMeter {
         chainsMs,
         totalMs: selfMs + chainsMs,
         mainThreadMs: now.mainThreadMs - start.mainThreadMs,
+        mainThreadSystemMs: now.mainThreadSystemMs - start.mainThreadSystemMs,
         loopActiveMs: now.loopActiveMs - start.loopActiveMs,
         loopTotalMs: now.loopTotalMs - start.loopTotalMs,
       };

@@ -66,6 +66,7 @@ export function pool(a: Run, b: Run): Run {
     chainsMs: a.cpu.chainsMs + b.cpu.chainsMs,
     totalMs: a.cpu.totalMs + b.cpu.totalMs,
     mainThreadMs: a.cpu.mainThreadMs + b.cpu.mainThreadMs,
+    mainThreadSystemMs: a.cpu.mainThreadSystemMs + b.cpu.mainThreadSystemMs,
     loopActiveMs: a.cpu.loopActiveMs + b.cpu.loopActiveMs,
     loopTotalMs: a.cpu.loopTotalMs + b.cpu.loopTotalMs,
   };

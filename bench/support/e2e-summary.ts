@@ -14,6 +14,8 @@ export interface CpuPerIntent {
   /** The Postgres backends serving the service; null for SQLite (inside the process) and for bare. */
   database: number | null;
   mainThread: number;
+  /** The main thread's kernel (system) time, part of `mainThread`: socket writes and reads, wake-ups. */
+  mainThreadSystem: number;
   /** Time the main thread's event loop was busy. */
   busy: number;
   /** Not per intent: the share of the span the event loop was busy (0–1). */
@@ -47,6 +49,7 @@ export function cpuPerIntent(m: Measured, database: number | undefined): CpuPerI
     chains: per(m.cpu.chainsMs),
     database: database === undefined ? null : per(database),
     mainThread: per(m.cpu.mainThreadMs),
+    mainThreadSystem: per(m.cpu.mainThreadSystemMs),
     busy: per(m.cpu.loopActiveMs),
     loopBusy: m.cpu.loopActiveMs / m.cpu.loopTotalMs,
   };
