@@ -4,8 +4,9 @@ import { defineConfig } from 'vitest/config';
 // The forks are not isolated per file: each keeps its imported modules from one test file to the next.
 // Importing viem, kysely and the sources again for each of ~190 files was ~240 s of vitest's summed
 // "collect" time (~24 s with the modules kept), about two minutes of the suite's wall time on this machine.
-// The sources keep no module-level mutable state and the tests stub no modules or globals, which is what
-// makes sharing safe (CONTRIBUTING.md, "Habits").
+// The sources keep no module-level mutable state and the tests mock no modules, which is what makes sharing
+// safe (CONTRIBUTING.md, "Habits"); spies, stubbed globals and stubbed env vars are undone after every test
+// by vitest itself (the three options below), so one a test forgets cannot reach the next file.
 const TEST_TIMEOUT_MS = 120_000;
 
 export default defineConfig({
@@ -14,6 +15,9 @@ export default defineConfig({
     exclude: ['**/node_modules/**'],
     pool: 'forks',
     isolate: false,
+    restoreMocks: true,
+    unstubGlobals: true,
+    unstubEnvs: true,
     poolOptions: { forks: { maxForks: 2, minForks: 1 } },
     testTimeout: TEST_TIMEOUT_MS,
     hookTimeout: TEST_TIMEOUT_MS,
