@@ -79,6 +79,12 @@ export function storesReport(rounds: readonly StoreRound[]): { lines: string[]; 
     const database = store === 'postgres' ? ` + database ${m((c) => c.database ?? 0)}` : '';
     return `process ${m((c) => c.process)} + chains ${m((c) => c.chains)}${database}`;
   };
+  // The main thread sets the rate: its busy time is its own CPU plus the time it waited for a core.
+  const threadOf = (store: Store) => {
+    const m = (pick: (c: CpuPerIntent) => number) =>
+      median(rounds.map((r) => pick(r[store].service.cpuPerIntent))).toFixed(0);
+    return `busy ${m((c) => c.busy)} = own ${m((c) => c.mainThread)} (kernel ${m((c) => c.mainThreadSystem)}) + wait ${m((c) => c.busy - c.mainThread)}`;
+  };
   const ratioMet = medians.ratio >= MIN_POSTGRES_TO_SQLITE;
   const latencyMet = medians.postgresLatency <= MAX_AUTOMINE_LATENCY_RATIO;
   const mark = (met: boolean, text: string) => `${met ? 'met   ' : 'MISSED'}  ${text}`;
@@ -91,6 +97,7 @@ export function storesReport(rounds: readonly StoreRound[]): { lines: string[]; 
     ...rows.map(format),
     '',
     `CPU ms per intent, median of the rounds: SQLite ${cpuOf('sqlite')}; Postgres ${cpuOf('postgres')}`,
+    `main thread ms per intent, medians: SQLite ${threadOf('sqlite')}; Postgres ${threadOf('postgres')}`,
     '',
     mark(
       ratioMet,
