@@ -39,19 +39,25 @@ export interface CpuMeter {
 
 /**
  * A process's user + system CPU time so far (ms), or one of its threads' with `thread`, from /proc; 0 when
- * it cannot be read (gone, not Linux). `systemOnly`: the kernel (system) time alone.
+ * it cannot be read (gone, not Linux).
  */
-export function procCpuMs(pid: number, thread?: number, systemOnly = false): number {
+export function procCpuMs(pid: number, thread?: number): number {
+  const { userMs, systemMs } = procCpuTimes(pid, thread);
+  return userMs + systemMs;
+}
+
+/** procCpuMs's two parts, user and system (kernel), from one read of /proc; both 0 when it cannot be read. */
+export function procCpuTimes(pid: number, thread?: number): { userMs: number; systemMs: number } {
   try {
     const stat = readFileSync(
       thread === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${thread}/stat`,
       'utf8',
     );
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const ticks = (systemOnly ? 0 : Number(fields[UTIME_AFTER_COMM])) + Number(fields[UTIME_AFTER_COMM + 1]);
-    return (ticks * 1000) / CLOCK_TICKS_PER_SECOND;
+    const ms = (ticks: string | undefined) => (Number(ticks) * 1000) / CLOCK_TICKS_PER_SECOND;
+    return { userMs: ms(fields[UTIME_AFTER_COMM]), systemMs: ms(fields[UTIME_AFTER_COMM + 1]) };
   } catch {
-    return 0;
+    return { userMs: 0, systemMs: 0 };
   }
 }
 
@@ -60,11 +66,12 @@ export function createCpuMeter(chainPids: () => number[]): CpuMeter {
   const snapshot = (): CpuSnapshot => {
     const usage = process.cpuUsage();
     const loop = performance.eventLoopUtilization();
+    const mainThread = procCpuTimes(process.pid, process.pid);
     return {
       selfMs: (usage.user + usage.system) / 1000,
       chainsMs: chainPids().reduce((sum, pid) => sum + procCpuMs(pid), 0),
-      mainThreadMs: procCpuMs(process.pid, process.pid),
-      mainThreadSystemMs: procCpuMs(process.pid, process.pid, true),
+      mainThreadMs: mainThread.userMs + mainThread.systemMs,
+      mainThreadSystemMs: mainThread.systemMs,
       loopActiveMs: loop.active,
       loopTotalMs: loop.active + loop.idle,
     };
