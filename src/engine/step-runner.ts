@@ -149,7 +149,9 @@ export function createStepRunner(ctx: EngineContext, options: StepRunnerOptions)
       // step); so does a change heard during the last look, which its statement may have missed.
       const hinted = now - lastHintAt < pollMs || lastHintAt >= lastTickAt;
       const pollUntil = hinted ? now + pollMs : now + idlePollMs;
-      arm(Math.min(pollUntil, due?.next(now) ?? Number.POSITIVE_INFINITY));
+      // A due time that passed after the last look began is kept (armed, it looks at once): that look may
+      // not have seen its step.
+      arm(Math.min(pollUntil, due?.next(lastTickAt) ?? Number.POSITIVE_INFINITY));
       wake = done;
       rearm = arm;
     });

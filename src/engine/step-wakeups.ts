@@ -26,8 +26,12 @@ const DUE_RESOLUTION_MS = 10;
 export interface DueTimes {
   /** A step is due at `at` (ms since the epoch, this process's clock). */
   note(at: number): void;
-  /** The earliest noted time after `now`, or undefined; times not after `now` are dropped. */
-  next(now: number): number | undefined;
+  /**
+   * The earliest noted time after `lookedAt` (when the loop's last look began), or undefined; times not
+   * after it are dropped, since that look saw their steps. A time that passed during the look stays: the
+   * look may have begun before it (a timer fires up to a few ms early against Date.now()).
+   */
+  next(lookedAt: number): number | undefined;
   /** Called with each noted time (the loop shortens its nap when it is earlier). */
   watch(listener: (at: number) => void): () => void;
 }
@@ -44,10 +48,10 @@ export function createDueTimes(): DueTimes {
       times.add(rounded);
       for (const listener of listeners) listener(rounded);
     },
-    next(now) {
+    next(lookedAt) {
       let earliest: number | undefined;
       for (const at of times) {
-        if (at <= now) times.delete(at);
+        if (at <= lookedAt) times.delete(at);
         else if (earliest === undefined || at < earliest) earliest = at;
       }
       return earliest;

@@ -3,7 +3,8 @@
  * still takes, within a fraction of a second,
  * - a step another process journals beside an intent change (NOTIFY), also when the change is committed
  *   before the step (as ExecuteIntent does: the status, then the deposit step);
- * - a step it journaled itself to run later (enqueue, enqueueAll), at its time.
+ * - a step it journaled itself to run later (enqueue, enqueueAll), at its time, also when it falls due
+ *   while a look that began before its time is under way.
  * A step journaled by another process with no change to say so waits for the idle poll: the control that
  * shows the poll is not what took the others. Two stores on one database play the API process and the worker.
  *
@@ -30,6 +31,9 @@ const WOKEN_WITHIN_MS = 1_500;
 const CONTROL_MS = 1_000;
 /** A step the worker journals itself is due this far ahead (ms). */
 const LATER_MS = 600;
+/** A slowed look begins this long before its step is due (ms) and lasts SLOW_LOOK_MS more than its statement. */
+const LOOK_BEFORE_DUE_MS = 200;
+const SLOW_LOOK_MS = 500;
 
 let database: TestDatabase;
 let api: Store;
@@ -37,6 +41,8 @@ let worker: Store;
 let workerSteps: Store['steps'];
 let runner: StepRunner;
 let projectId: number;
+/** While set, the worker's looks (leaseDue) end SLOW_LOOK_MS after their statement, as on a loaded machine. */
+let slowLooks = false;
 
 beforeAll(async () => {
   database = await createTestDatabase('postgres');
@@ -45,8 +51,16 @@ beforeAll(async () => {
   projectId = (await api.projects.ensure('wakeups')).id;
   const due = createDueTimes();
   workerSteps = noteDueTimes(worker.steps, due);
+  const steps: Store['steps'] = {
+    ...workerSteps,
+    async leaseDue(input) {
+      const leased = await workerSteps.leaseDue(input);
+      if (slowLooks) await new Promise((resolve) => setTimeout(resolve, SLOW_LOOK_MS));
+      return leased;
+    },
+  };
   const ctx = {
-    store: { ...worker, steps: workerSteps },
+    store: { ...worker, steps },
     log: createSilentLogger(),
   } as unknown as EngineContext;
   runner = createStepRunner(ctx, {
@@ -102,6 +116,21 @@ it('takes a step it journaled to run later at its time, not before', async () =>
   expect(await leasedWithin(intentId, LATER_MS + WOKEN_WITHIN_MS)).toBeDefined();
   const [step] = await api.steps.list(intentId);
   expect(step!.updatedAt.getTime()).toBeGreaterThanOrEqual(journaledAt + LATER_MS);
+});
+
+it('takes a step that fell due while a look that began before its time was under way', async () => {
+  const intentId = await newIntentId();
+  const dueAt = Date.now() + LATER_MS;
+  await workerSteps.enqueue({ intentId, step: 'no-such-step', runAt: new Date(dueAt) });
+  // A look kicked just before the due time stands for the loop's timer firing a little early; it ends after.
+  slowLooks = true;
+  try {
+    await new Promise((resolve) => setTimeout(resolve, dueAt - LOOK_BEFORE_DUE_MS - Date.now()));
+    runner.kick();
+    expect(await leasedWithin(intentId, LOOK_BEFORE_DUE_MS + SLOW_LOOK_MS + WOKEN_WITHIN_MS)).toBeDefined();
+  } finally {
+    slowLooks = false;
+  }
 });
 
 it('takes a step it journaled with others to run later at its time (enqueueAll notes it too)', async () => {
