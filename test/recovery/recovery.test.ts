@@ -7,11 +7,18 @@
  * engine, real API on a port, SQLite. Balances are read on-chain.
  */
 import { TrailsApi } from '@0xtrails/api';
-import { type Address, erc20Abi, type Hex, parseUnits } from 'viem';
+import { type Address, erc20Abi, type Hex, type PublicClient, parseUnits } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Dialect } from '../../src/api/dialect.ts';
+import { readAccountState } from '../../src/engine/chain-reads.ts';
 import { decodePlan } from '../../src/intents/plan-codec.ts';
+import {
+  createAddressBalances,
+  type ReadAddressBalances,
+} from '../../src/intents/recovery/address-balances.ts';
+import { loadIntent } from '../../src/intents/recovery/intent-accounts.ts';
+import { readRecoverableBalances } from '../../src/intents/recovery/recoverable-balances.ts';
 import { FAST_ENGINE_OPTIONS, startTestSwitchyard, type TestSwitchyard } from '../harness/app.ts';
 import type { TestDevnetChain } from '../harness/devnet.ts';
 
@@ -523,6 +530,42 @@ async function secondsPastDeadline(intent: Json): Promise<bigint> {
   const deadline = decodePlan(record!.planJson!).origin.intent.deadline;
   return deadline - (await chainNow(alpha)) + 2n;
 }
+
+describe('the balances PrepareIntentRecovery offers, read while the intent executes', () => {
+  it(
+    'a deposit its intent takes between the reads is never offered: the account is read before its balances',
+    async () => {
+      const intent = await quote('Service', alpha, usdc('10'), user);
+      await ok('Service', 'CommitIntent', { intent });
+      const address = intent.originIntentAddress as Address;
+      const loaded = await loadIntent({ store: app.store }, app.projectId, intent.intentId);
+      const clients = new Map(
+        app.net.chains.map((c) => [c.entry.chainId, c.publicClient as unknown as PublicClient]),
+      );
+      const readBalances = createAddressBalances({ chains: app.net.chainConfigs, clients });
+      await transfer(alpha, address, usdc('10'));
+      // The balances are read at once and handed back only once the engine has executed the account: the
+      // slowest interleaving of the reads with the execution.
+      const heldUntilExecuted: ReadAddressBalances = async (holders, extraToken) => {
+        const found = await readBalances(holders, extraToken);
+        await until(
+          () => readAccountState(clients.get(alpha.entry.chainId)!, address),
+          (state) => state === 'executed',
+          'the intent account to execute',
+        );
+        return found;
+      };
+      const { recoverable } = await readRecoverableBalances(
+        { clients, readBalances: heldUntilExecuted },
+        loaded,
+        loaded.accounts,
+      );
+      expect(recoverable.filter((b) => b.chainId === alpha.entry.chainId)).toEqual([]);
+      expect(await balance(alpha, usdcOf(alpha), address)).toBe(0n);
+    },
+    TEST_TIMEOUT_MS,
+  );
+});
 
 describe('AbortIntent after a recovery that cancelled the intent', () => {
   it(

@@ -3,6 +3,10 @@
  * the caller names) its owner may recover now. The intent's own deposit, at an account that can still execute
  * on its chain, is held back while the service may run it (COMMITTED, EXECUTING): recovering it would break a
  * running intent. Otherwise (never committed, failed) it is recoverable by cancelling the intent first.
+ *
+ * The accounts' states are read before their balances. An account that executes between the two reads then
+ * shows its deposit gone; read the other way round, a deposit being taken by its intent looked like a balance
+ * the owner could recover (the account had executed, so it was no longer the intent's deposit).
  */
 import { type Address, isAddressEqual, type PublicClient } from 'viem';
 import { chainNow, readAccountState } from '../../engine/chain-reads.ts';
@@ -37,33 +41,47 @@ export async function readRecoverableBalances(
   accounts: readonly IntentAccount[],
   extraToken?: Address,
 ): Promise<Balances> {
+  const executable = await readExecutable(deps.clients, accounts);
   const found = await deps.readBalances(
     accounts.map((a) => a.address),
     extraToken,
   );
-  return classifyBalances(deps.clients, loaded, accounts, found);
+  return classifyBalances(loaded, accounts, found, executable);
 }
 
-/** Sorts the balances of the intent's accounts into what the owner may recover now and what is held back. */
-export async function classifyBalances(
+/** Which accounts could still execute on their own chain; read before their balances (see above). */
+export async function readExecutable(
   clients: ReadonlyMap<number, PublicClient>,
+  accounts: readonly IntentAccount[],
+): Promise<ReadonlySet<IntentAccount>> {
+  const out = new Set<IntentAccount>();
+  await Promise.all(
+    accounts.map(async (account) => {
+      const client = clients.get(Number(account.intent.chainId));
+      if (client && (await canExecute(client, account))) out.add(account);
+    }),
+  );
+  return out;
+}
+
+/**
+ * Sorts the balances of the intent's accounts into what the owner may recover now and what is held back;
+ * `executable` (readExecutable) was read before the balances.
+ */
+export function classifyBalances(
   loaded: LoadedIntent,
   accounts: readonly IntentAccount[],
   found: readonly AddressBalance[],
-): Promise<Balances> {
+  executable: ReadonlySet<IntentAccount>,
+): Balances {
   const out: Balances = { recoverable: [], heldBack: [] };
-  const executable = new Map<IntentAccount, Promise<boolean>>();
   for (const balance of found) {
     const account = accounts.find((a) => isAddressEqual(a.address, balance.holder));
     if (!account) continue;
     const isOwnDeposit =
       BigInt(balance.chainId) === account.intent.chainId &&
       isAddressEqual(balance.token, account.intent.depositToken);
-    // Balances come only from chains with a client; the account's state is read once.
-    if (isOwnDeposit && !executable.has(account)) {
-      executable.set(account, canExecute(clients.get(balance.chainId)!, account));
-    }
-    const isDeposit = isOwnDeposit && (await executable.get(account)!);
+    const isDeposit = isOwnDeposit && executable.has(account);
     if (isDeposit && mayRun(loaded.record.status)) {
       out.heldBack.push({
         chainId: balance.chainId,
