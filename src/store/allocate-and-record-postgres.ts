@@ -15,11 +15,12 @@
  * A receipt row given with the send (`withRecord`: the engine's RELAYING row with the new hash) moves in the
  * same statement, only when the transaction was recorded, with its NOTIFY: one round trip fewer per send.
  */
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { WriteNotifications } from './intent-events-postgres.ts';
+import { compiled, EMPTY, pg } from './pg-sql.ts';
+import { movedRowColumnsPg, rowAdvancePg } from './pg-write-parts.ts';
 import { lower } from './rows.ts';
 import type { Database, SignedTransactionRow } from './schema.ts';
-import { movedRowColumns, rowAdvanceQuery } from './transactions.ts';
 import type { RowAdvance, SignedTransaction, SignTransactionInput } from './types.ts';
 
 type AllocateInput = SignTransactionInput<RowAdvance>;
@@ -75,13 +76,14 @@ export function createPgAllocateAndRecord(deps: PgAllocateAndRecordDeps) {
     // Written only from "recorded": a nonce not taken leaves no row naming a hash never recorded.
     const moved =
       row && notifications
-        ? sql`, "moved_row" as (${rowAdvanceQuery(deps.db, row, now, { onlyWith: 'recorded' })})`
-        : sql``;
-    const movedColumns = row && notifications ? sql`, ${movedRowColumns(notifications)}` : sql``;
+        ? pg`, "moved_row" as (${rowAdvancePg(row, now, { onlyWith: 'recorded' })})`
+        : EMPTY;
+    const movedColumns = row && notifications ? pg`, ${movedRowColumnsPg(notifications)}` : EMPTY;
     // The outer SELECT keeps one row when the nonce was not taken, to answer the stored next nonce.
-    const { rows } = await sql<
+    const { rows } = await deps.db.executeQuery<
       SignedTransactionRow & { stored_next: number | null; row_moved?: number }
-    >`with "taken" as (
+    >(
+      compiled(pg`with "taken" as (
   update "nonces" set "next_nonce" = ${nonce + 1}, "updated_at" = ${now}
   where "chain_id" = ${input.chainId} and "address" = ${address} and greatest("next_nonce", ${floor}::bigint) = ${nonce}
   returning 1
@@ -92,7 +94,8 @@ export function createPgAllocateAndRecord(deps: PgAllocateAndRecordDeps) {
   returning *
 )${moved}
 select "recorded".*, (select "next_nonce" from "nonces" where "chain_id" = ${input.chainId} and "address" = ${address}) as "stored_next"${movedColumns}
-from (select 1) as "one" left join "recorded" on true`.execute(deps.db);
+from (select 1) as "one" left join "recorded" on true`),
+    );
     const answer = rows[0];
     if (row && (answer?.row_moved ?? 0) > 0) notifications?.deliver(lower(row.intentId));
     if (answer && answer.id !== null) return { recorded: answer };

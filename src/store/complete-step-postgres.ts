@@ -16,20 +16,19 @@
  * A receipt row given with the completion (`row`: the step's last write, e.g. origin SUCCEEDED) moves in the
  * same statement, with its NOTIFY when it moved: the step's end and its row commit together, and the next
  * step starts one round trip sooner. So does the intent's end (`end`: a status move with its rows, built by
- * `statusMoveWith` as updateStatus builds it, the row given with it first) and a journal mark without a row
+ * `statusMoveWith` (pg-write-parts.ts) as updateStatus builds it, the row given with it first) and a journal mark without a row
  * (`journalMark`: the fill's mined mark). Neither reads `done`: like the row, they are written whether or not
  * the step was still leased to the caller. The enqueue takes a journal mark too (the fill's broadcast mark
  * with the destination step).
  */
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { JournalMark } from '../chains/transaction-journal.ts';
 import type { WriteNotifications } from './intent-events-postgres.ts';
-import { statusMoveWith } from './intents.ts';
-import { leasedStepFromRow, prefixedIntentColumns } from './lease-with-intent-postgres.ts';
+import { leasedStepFromRow, PREFIXED_INTENT_COLUMNS_OF_I } from './lease-with-intent-postgres.ts';
+import { compiled, EMPTY, join, type PgSql, pg, raw } from './pg-sql.ts';
+import { journalMarkEntryPg, movedRowColumnsPg, rowAdvancePg, statusMoveWith } from './pg-write-parts.ts';
 import { lower } from './rows.ts';
 import type { Database, IntentStepRow } from './schema.ts';
-import { journalMarkEntry } from './signed-transactions.ts';
-import { movedRowColumns, rowAdvanceQuery } from './transactions.ts';
 import type { LeasedStep, RowAdvance, StatusUpdate, StepLease, StepsRepo } from './types.ts';
 
 type CompleteInput = Parameters<StepsRepo['complete']>[0];
@@ -150,39 +149,31 @@ async function journalSteps(
   // arrays' length and counts 10 rows out of `unnest`; joined by the column, that was 10 probes, a cost
   // several times the custom plans', so Postgres planned the statement again at every execution
   // (docs/benchmarks.md, "Planning").
-  const moved = row ? sql`${marked(db, row, now)}"moved_row" as (${rowAdvanceQuery(db, row, now)}), ` : sql``;
+  const moved = row ? pg`${marked(row, now)}"moved_row" as (${rowAdvancePg(row, now)}), ` : EMPTY;
   if ((row || end) && !notifications)
     throw new Error('a completion with a receipt row or an end needs in-write notifications');
-  const movedColumns = row && notifications ? sql`, ${movedRowColumns(notifications)}` : sql``;
+  const movedColumns = row && notifications ? pg`, ${movedRowColumnsPg(notifications)}` : EMPTY;
   // The end: its rows, then the status (the order of their events), as updateStatus writes them alone.
   const ended =
     end && notifications
-      ? statusMoveWith(
-          db,
-          end,
-          { before: end.rowsBefore ?? [], after: end.rowsAfter ?? [] },
-          now,
-          notifications,
-        )
+      ? statusMoveWith(end, { before: end.rowsBefore ?? [], after: end.rowsAfter ?? [] }, now, notifications)
       : undefined;
   if (end && !ended) throw new Error(`no status moves to ${end.to}`);
-  const endEntries = ended ? sql`${sql.join(ended.entries)}, ` : sql``;
+  const endEntries = ended ? pg`${join(ended.entries)}, ` : EMPTY;
   const endColumns = ended
-    ? sql`, ${ended.status} as "end_status", ${ended.written} as "end_written", ${ended.notify} as "end_notified"`
-    : sql``;
+    ? pg`, ${ended.status} as "end_status", ${ended.written} as "end_written", ${ended.notify} as "end_notified"`
+    : EMPTY;
   // A send's journal mark without a row of its own (the fill's mined mark with its completion, its broadcast
   // mark with the destination step's enqueue).
-  const mark = input.journalMark
-    ? sql`${journalMarkEntry(db, 'step_marked', input.journalMark, now)}, `
-    : sql``;
+  const mark = input.journalMark ? pg`${journalMarkEntryPg('step_marked', input.journalMark, now)}, ` : EMPTY;
   const markDone = done
-    ? sql`"done" as (
+    ? pg`"done" as (
   update "intent_steps" set "state" = 'done', "lease_owner" = null, "lease_until" = null, "updated_at" = ${now}
   where "id" = ${done.id} and "lease_owner" = ${done.owner} and "state" = 'running' returning "id"
 ), `
-    : sql``;
-  const doneColumn = done ? sql`, (select count(*) from "done")::int as "done"` : sql``;
-  const { rows } = await sql<
+    : EMPTY;
+  const doneColumn = done ? raw(', (select count(*) from "done")::int as "done"') : EMPTY;
+  const { rows } = await db.executeQuery<
     IntentStepRow &
       Record<string, unknown> & {
         done?: number;
@@ -190,11 +181,11 @@ async function journalSteps(
         end_status?: string;
         end_written?: number;
       }
-  >`with ${mark}${moved}${endEntries}${markDone}${insertedEntry(input.intentId, successors, now)}
-select "inserted".*, ${sql.join(prefixedIntentColumns('i'))}${doneColumn}${movedColumns}${endColumns}
+  >(
+    compiled(pg`with ${mark}${moved}${endEntries}${markDone}${insertedEntry(input.intentId, successors, now)}
+select "inserted".*, ${PREFIXED_INTENT_COLUMNS_OF_I}${doneColumn}${movedColumns}${endColumns}
 from (select 1) as "one" left join "inserted" on true
-  left join "intents" as "i" on "i"."intent_id" = ${lower(input.intentId)} and "inserted"."state" = 'running'`.execute(
-    db,
+  left join "intents" as "i" on "i"."intent_id" = ${lower(input.intentId)} and "inserted"."state" = 'running'`),
   );
   if (row && (rows[0]?.row_moved ?? 0) > 0) notifications?.deliver(lower(row.intentId));
   const statusMoved = end !== undefined && Boolean(rows[0]?.end_status);
@@ -207,9 +198,9 @@ from (select 1) as "one" left join "inserted" on true
  * The WITH entry `"inserted"` that journals `successors` of one intent, in their order, a step journaled
  * before left as it is: the inserted rows.
  */
-export function insertedEntry(intentId: string, successors: readonly Successor[], now: number) {
+export function insertedEntry(intentId: string, successors: readonly Successor[], now: number): PgSql {
   const column = <K extends keyof Successor>(key: K) => successors.map((s) => s[key]);
-  return sql`"inserted" as (
+  return pg`"inserted" as (
   insert into "intent_steps" ("intent_id", "step", "state", "attempts", "next_attempt_at", "last_error", "lease_owner", "lease_until", "created_at", "updated_at")
   select ${lower(intentId)}, s.step, s.state, s.attempts, s.next_attempt_at, null, s.lease_owner, s.lease_until, ${now}::bigint, ${now}::bigint
   from unnest(${column('step')}::text[], ${column('state')}::text[], ${column('attempts')}::int[], ${column('nextAttemptAt')}::bigint[], ${column('leaseOwner')}::text[], ${column('leaseUntil')}::bigint[])
@@ -221,7 +212,7 @@ export function insertedEntry(intentId: string, successors: readonly Successor[]
 }
 
 /** The journal mark that rides with the row (the send's mined mark with its final row), as a WITH entry. */
-function marked(db: Kysely<Database>, row: RowAdvance, now: number) {
-  if (!row.journalMark) return sql``;
-  return sql`${journalMarkEntry(db, 'marked', row.journalMark, now)}, `;
+function marked(row: RowAdvance, now: number): PgSql {
+  if (!row.journalMark) return EMPTY;
+  return pg`${journalMarkEntryPg('marked', row.journalMark, now)}, `;
 }

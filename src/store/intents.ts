@@ -1,12 +1,5 @@
 /** Intents: insert, scoped reads, forward-only status moves, receipts. */
-import {
-  type Compilable,
-  type Kysely,
-  type RawBuilder,
-  sql,
-  type UpdateQueryBuilder,
-  type UpdateResult,
-} from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { type CompiledInsert, compiledInsert, compileOnce } from './compiled-query.ts';
 import { enqueuedSuccessors } from './complete-step-postgres.ts';
 import type { StoreContext } from './context.ts';
@@ -15,6 +8,8 @@ import { createPgQuoteInsert, type QuoteInsert } from './insert-quote-postgres.t
 import type { WriteNotifications } from './intent-events-postgres.ts';
 import { intentHistory, intentHistoryIndex, receiptsOf } from './intent-history.ts';
 import { moveWithStepsPostgres } from './move-with-steps-postgres.ts';
+import { compiled, join, pg } from './pg-sql.ts';
+import { type StatusMove, statusMoveWith } from './pg-write-parts.ts';
 import { listRecentQuoted, quotedAtAddresses } from './quoted-intents.ts';
 import { createReceiptFieldsMemo, pickReceiptFields } from './receipt-fields.ts';
 import { createAggregatedReceiptReads } from './receipt-reads-postgres.ts';
@@ -36,9 +31,8 @@ import {
   type IntentTransactionRow,
 } from './schema.ts';
 import { searchIntents } from './search-intents.ts';
-import { journalMarkEntry } from './signed-transactions.ts';
 import { isTerminal, predecessorsOf } from './statuses.ts';
-import { newTransactionRow, rowAdvanceQuery } from './transactions.ts';
+import { newTransactionRow } from './transactions.ts';
 import type {
   IntentStatus,
   IntentsRepo,
@@ -59,9 +53,6 @@ export interface IntentsRepoDeps {
    */
   inTransaction?: <T>(write: (scoped: IntentsRepo) => Promise<T>) => Promise<T>;
 }
-
-/** A status move without its receipt rows. */
-type StatusMove = Omit<StatusUpdate, 'rowsBefore' | 'rowsAfter' | 'enqueue' | 'inventory'>;
 
 export function createIntentsRepo(ctx: StoreContext, deps: IntentsRepoDeps): IntentsRepo {
   const { db } = ctx;
@@ -141,16 +132,14 @@ export function createIntentsRepo(ctx: StoreContext, deps: IntentsRepoDeps): Int
   ): Promise<StatusUpdateResult> => {
     const intentId = lower(update.intentId);
     const now = ctx.now().getTime();
-    const statement = statusMoveWith(db, update, rows, now, inWrite);
+    const statement = statusMoveWith(update, rows, now, inWrite);
     if (!statement) {
       for (const row of [...rows.before, ...rows.after]) await deps.advanceRow(row);
       return notMoved(intentId);
     }
-    const { rows: result } = await sql<{ status: IntentStatus | null; written: number }>`with ${sql.join(
-      statement.entries,
-    )}
-select ${statement.status} as "status", ${statement.written} as "written", ${statement.notify} as "notified"`.execute(
-      db,
+    const { rows: result } = await db.executeQuery<{ status: IntentStatus | null; written: number }>(
+      compiled(pg`with ${join(statement.entries)}
+select ${statement.status} as "status", ${statement.written} as "written", ${statement.notify} as "notified"`),
     );
     const { status, written: rowsWritten } = result[0] ?? { status: null, written: 0 };
     if (status || rowsWritten > 0) inWrite.deliver(intentId);
@@ -171,7 +160,7 @@ select ${statement.status} as "status", ${statement.written} as "written", ${sta
     const now = ctx.now().getTime();
     const statement =
       ctx.capabilities.supportsDataModifyingWith && ctx.notifyInWrite
-        ? statusMoveWith(db, update, rows, now, ctx.notifyInWrite, 'row')
+        ? statusMoveWith(update, rows, now, ctx.notifyInWrite, 'row')
         : undefined;
     if (statement && ctx.notifyInWrite) {
       return moveWithStepsPostgres(
@@ -345,8 +334,11 @@ select ${statement.status} as "status", ${statement.written} as "written", ${sta
   };
 }
 
-/** A status move's UPDATE at `at` (ms): the WHERE clause is its guard; undefined when no status may move. */
-function statusMoveQuery(db: Kysely<Database>, update: StatusMove, at: number) {
+/**
+ * A status move's UPDATE at `at` (ms): the WHERE clause is its guard; undefined when no status may move.
+ * Postgres' moves with rows or steps write the same as text (pg-write-parts.ts, statusMovePg).
+ */
+export function statusMoveQuery(db: Kysely<Database>, update: StatusMove, at: number) {
   const allowedFrom = predecessorsOf(update.to);
   if (allowedFrom.length === 0) return undefined;
   return db
@@ -364,82 +356,6 @@ function statusMoveQuery(db: Kysely<Database>, update: StatusMove, at: number) {
     }))
     .where('intent_id', '=', lower(update.intentId))
     .where('status', 'in', allowedFrom);
-}
-
-/** statusMoveWith's WITH entries and the select's expressions that go with them. */
-export interface StatusMoveStatement {
-  entries: RawBuilder<unknown>[];
-  status: RawBuilder<unknown>;
-  written: RawBuilder<unknown>;
-  notify: RawBuilder<unknown>;
-}
-
-/**
- * A status move with its receipt rows as the entries of one data-modifying WITH (Postgres): the rows' journal
- * marks, then the rows before, the move (`moved`) and the rows after, in that order (orderedParts). Beside
- * the entries, the select's expressions: `status` the status moved to (null when it did not move), `written`
- * how many rows moved, `notify` the intent's NOTIFY, sent when either moved. Undefined when no status may
- * move to `update.to`. updateStatus runs it alone; a step's completion with its own entries beside it
- * (complete-step-postgres.ts).
- */
-export function statusMoveWith(
-  db: Kysely<Database>,
-  update: StatusMove,
-  rows: { before: readonly RowAdvance[]; after: readonly RowAdvance[] },
-  now: number,
-  inWrite: WriteNotifications,
-  /** What `moved` returns: the status, or (a move with steps, move-with-steps-postgres.ts) the whole row. */
-  returning: 'status' | 'row' = 'status',
-): StatusMoveStatement | undefined {
-  const move = statusMoveQuery(db, update, update.at?.getTime() ?? now);
-  if (!move) return undefined;
-  const intentId = lower(update.intentId);
-  const parts = orderedParts(db, move, rows, now, returning);
-  // A row's journal mark (a send's mined mark held for its last row) is written whether or not it moves.
-  const marks = [...rows.before, ...rows.after].flatMap((row, i) =>
-    row.journalMark ? [journalMarkEntry(db, `marked_${i}`, row.journalMark, now)] : [],
-  );
-  const counts = parts
-    .filter((part) => part.name !== 'moved')
-    .map((part) => sql`(select count(*) from ${sql.table(part.name)})`);
-  const written = counts.length > 0 ? sql`(${sql.join(counts, sql` + `)})::int` : sql`0`;
-  return {
-    entries: [...marks, ...parts.map((part) => sql`${sql.table(part.name)} as (${part.query})`)],
-    status: sql`(select "status" from "moved")`,
-    written,
-    notify: sql`(select pg_notify(${sql.lit(inWrite.changeChannel)}, ${inWrite.changePayload(intentId)})
-    where exists (select 1 from "moved") or ${written} > 0)`,
-  };
-}
-
-/**
- * The parts of a status move's data-modifying WITH: the rows before, the move (`moved`), the rows after. Each
- * part reads the one before it to completion before it writes, so the writes (and their events, migration
- * 0009) come in this order; sibling parts would otherwise run in no specified order.
- */
-function orderedParts(
-  db: Kysely<Database>,
-  move: UpdateQueryBuilder<Database, 'intents', 'intents', UpdateResult>,
-  rows: { before: readonly RowAdvance[]; after: readonly RowAdvance[] },
-  now: number,
-  /** What `moved` returns: the status, or (a move with steps) the whole row. */
-  returning: 'status' | 'row' = 'status',
-): { name: string; query: Compilable }[] {
-  const parts: { name: string; query: Compilable }[] = [];
-  const addRow = (row: RowAdvance) => {
-    const prior = parts.at(-1)?.name;
-    parts.push({ name: `row_${parts.length}`, query: rowAdvanceQuery(db, row, now, { after: prior }) });
-  };
-  for (const row of rows.before) addRow(row);
-  const prior = parts.at(-1)?.name;
-  // Always true: the condition is there to make the move wait for the part before it.
-  const ordered = prior ? move.where(sql<boolean>`(select count(*) from ${sql.table(prior)}) >= 0`) : move;
-  parts.push({
-    name: 'moved',
-    query: returning === 'row' ? ordered.returningAll() : ordered.returning('status'),
-  });
-  for (const row of rows.after) addRow(row);
-  return parts;
 }
 
 /**

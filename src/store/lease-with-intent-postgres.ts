@@ -8,6 +8,7 @@
  * write that commits later is a race either read can lose.
  */
 import { type AliasedRawBuilder, sql } from 'kysely';
+import { raw } from './pg-sql.ts';
 import { lazyIntentFromRow, stepFromRow } from './rows.ts';
 import { INTENT_COLUMNS_BUT_PLAN, type IntentRow, type IntentStepRow } from './schema.ts';
 import type { LeasedStep } from './types.ts';
@@ -20,6 +21,14 @@ const INTENT_COLUMNS = [
   ...INTENT_COLUMNS_BUT_PLAN,
   'plan_json',
 ] as const satisfies readonly (keyof IntentRow)[];
+
+/**
+ * The intent's columns of the joined table `i`, each under INTENT_COLUMN_PREFIX, as text for the statements
+ * written as text (pg-sql.ts): what `prefixedIntentColumns('i')` selects.
+ */
+export const PREFIXED_INTENT_COLUMNS_OF_I = raw(
+  INTENT_COLUMNS.map((column) => `"i"."${column}" as "${INTENT_COLUMN_PREFIX}${column}"`).join(', '),
+);
 
 /** The intent's columns of the joined table `alias`, each under INTENT_COLUMN_PREFIX. */
 export function prefixedIntentColumns(alias: string): AliasedRawBuilder<unknown, string>[] {

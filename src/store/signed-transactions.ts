@@ -54,11 +54,6 @@ export function journalMarkUpdate(db: Kysely<Database>, mark: StoredMark) {
     .where('hash', '=', mark.hash);
 }
 
-/** `journalMarkUpdate` as the part `name` of an enclosing data-modifying WITH (`name as (update …)`). */
-export function journalMarkEntry(db: Kysely<Database>, name: string, mark: JournalMark, now: number) {
-  return sql`${sql.table(name)} as (${journalMarkUpdate(db, storedMark(mark, now))})`;
-}
-
 /** The shared row mapping plus where the transaction was mined (migration 0004). */
 function fromRow(row: SignedTransactionRow): SignedTransaction {
   const minedBlock =

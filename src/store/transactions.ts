@@ -1,5 +1,5 @@
 /** The receipt transactions of an intent: one row per (intent, kind). */
-import { type CompiledQuery, type Kysely, type RawBuilder, sql } from 'kysely';
+import { type CompiledQuery, type Kysely, sql } from 'kysely';
 import { createBatchedRead } from './batched-read.ts';
 import { compileByShape, compileOnce } from './compiled-query.ts';
 import type { StoreContext } from './context.ts';
@@ -7,7 +7,7 @@ import type { WriteNotifications } from './intent-events-postgres.ts';
 import { lower, transactionFromRow } from './rows.ts';
 import type { Database, IntentTransactionRow } from './schema.ts';
 import { journalMarkUpdate, type StoredMark, storedMark } from './signed-transactions.ts';
-import type { RowAdvance, TransactionsRepo, TransactionUpsert } from './types.ts';
+import type { TransactionsRepo, TransactionUpsert } from './types.ts';
 
 export function selectTransactionsOf(
   db: Kysely<Database>,
@@ -23,7 +23,7 @@ export function selectTransactionsOf(
 }
 
 /** Only the fields the caller gave: undefined means "keep what is stored". */
-function changedColumns(input: TransactionUpsert) {
+export function changedColumns(input: TransactionUpsert) {
   const columns: Partial<Omit<IntentTransactionRow, 'id' | 'intent_id' | 'kind' | 'created_at'>> = {
     status: input.status,
     chain_id: input.chainId,
@@ -63,65 +63,22 @@ export function newTransactionRow(input: TransactionUpsert, now: number) {
 }
 
 /**
- * `advance`'s statement for one row, as a query builder to embed in another statement (a step's completion,
- * complete-step-postgres.ts): the row inserted, or the stored one moved when its status is one of `from`;
- * returns the row when it was written. Options name other parts of the enclosing data-modifying WITH:
- * - `onlyWith`: the row is written only when that part yields a row (upsertRowQuery);
- * - `after`: the write reads that part to completion first, so it (and its event, migration 0009) comes after
- *   that part's; Postgres runs sibling parts in no specified order otherwise. It writes whether or not `after`
- *   wrote anything.
+ * Insert `row`, or on its (intent, kind) set `set` when the stored status is one of `from`; the written row.
+ * Postgres' data-modifying statements write the same as text (pg-write-parts.ts, rowAdvancePg).
  */
-export function rowAdvanceQuery(
-  db: Kysely<Database>,
-  input: RowAdvance,
-  now: number,
-  options: { onlyWith?: string | undefined; after?: string | undefined } = {},
-) {
-  const set = { ...changedColumns(input), updated_at: now };
-  // The value is `now` either way; reading it through `after`'s count is what orders the two writes.
-  const createdAt =
-    options.after === undefined
-      ? now
-      : sql<number>`(select ${now}::bigint from (select count(*) from ${sql.table(options.after)}) as "after")`;
-  return upsertRowQuery(db, {
-    row: { ...newTransactionRow(input, now), created_at: createdAt },
-    set,
-    from: input.from,
-    onlyWithoutMeta: false,
-    ...(options.onlyWith !== undefined && { onlyWith: options.onlyWith }),
-  });
-}
-
-/** Insert `row`, or on its (intent, kind) set `set` when the stored status is one of `from`; the written row. */
-function upsertRowQuery(
+export function upsertRowQuery(
   db: Kysely<Database>,
   write: {
-    row: Omit<ReturnType<typeof newTransactionRow>, 'created_at'> & {
-      created_at: number | RawBuilder<number>;
-    };
+    row: ReturnType<typeof newTransactionRow>;
     set: Record<string, unknown>;
     from: readonly string[];
     /** The stored row moves only while it has no meta yet. */
     onlyWithoutMeta: boolean;
-    /**
-     * A common table expression of the enclosing statement: the row is written only when it yields a row
-     * (a send's receipt row only once its signature is on record: allocate-and-record-postgres.ts).
-     */
-    onlyWith?: string;
   },
 ) {
-  const insert = db.insertInto('intent_transactions');
-  const columns = Object.keys(write.row) as (keyof typeof write.row)[];
-  // Values selected from the CTE: each parameter takes its column's type, as in VALUES.
-  const values =
-    write.onlyWith === undefined
-      ? insert.values(write.row)
-      : insert
-          .columns(columns)
-          .expression(
-            sql`select ${sql.join(columns.map((column) => sql.val(write.row[column])))} from ${sql.table(write.onlyWith)}`,
-          );
-  return values
+  return db
+    .insertInto('intent_transactions')
+    .values(write.row)
     .onConflict((oc) => {
       const update = oc
         .columns(['intent_id', 'kind'])
@@ -130,16 +87,6 @@ function upsertRowQuery(
       return write.onlyWithoutMeta ? update.where('intent_transactions.meta_json', 'is', null) : update;
     })
     .returningAll();
-}
-
-/**
- * The columns that report a `moved_row` entry of an enclosing WITH (rowAdvanceQuery) and send the row's NOTIFY
- * when it moved: `row_moved` (0 or 1) and `notified`. The caller delivers the change in this process when
- * `row_moved` is 1 (WriteNotifications.deliver).
- */
-export function movedRowColumns(notifications: WriteNotifications) {
-  const { changeChannel, senderPrefix } = notifications;
-  return sql`(select count(*) from "moved_row")::int as "row_moved", (select pg_notify(${sql.lit(changeChannel)}, ${sql.lit(senderPrefix)} || "moved_row"."intent_id") from "moved_row") as "notified"`;
 }
 
 export function createTransactionsRepo(ctx: StoreContext): TransactionsRepo {
