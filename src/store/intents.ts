@@ -62,12 +62,10 @@ export function createIntentsRepo(ctx: StoreContext, deps: IntentsRepoDeps): Int
   /** Both reads at once; the transactions are dropped if the intent is not the caller's. */
   const readReceiptApart = async (id: string, projectId: number, picked: boolean) => {
     const [intents, transactions] = await Promise.all([
-      db.executeQuery<IntentRow>(
-        picked ? reads.scopedWithoutDocuments({ id, projectId }) : reads.scopedWithoutPlan({ id, projectId }),
-      ),
+      db.executeQuery<IntentRow>(picked ? reads.withoutDocuments({ id }) : reads.withoutPlan({ id })),
       db.executeQuery<IntentTransactionRow>(reads.transactionsOf({ id })),
     ]);
-    return { row: intents.rows[0], transactions: transactions.rows };
+    return { row: ofProject(intents.rows[0], projectId), transactions: transactions.rows };
   };
 
   /** Postgres: one statement, the receipt rows as a JSON array beside the intent's columns, batched. */
@@ -76,8 +74,8 @@ export function createIntentsRepo(ctx: StoreContext, deps: IntentsRepoDeps): Int
     : undefined;
 
   const get: IntentsRepo['get'] = async ({ projectId, intentId }) => {
-    const { rows } = await db.executeQuery<IntentRow>(reads.scoped({ id: lower(intentId), projectId }));
-    const row = rows[0];
+    const { rows } = await db.executeQuery<IntentRow>(reads.byId({ id: lower(intentId) }));
+    const row = ofProject(rows[0], projectId);
     return row && intentFromRow(row);
   };
 
@@ -359,36 +357,33 @@ export function statusMoveQuery(db: Kysely<Database>, update: StatusMove, at: nu
 }
 
 /**
+ * The row when it belongs to `projectId`. The reads scoped to a project go by intent_id alone, the unique
+ * index, and check the project on the row: with project_id in the WHERE clause a planner without statistics
+ * (SQLite, which runs no ANALYZE; a Postgres table autovacuum has not analyzed yet, as a new database's) walks
+ * a project index instead and filters every intent of the project.
+ */
+function ofProject<R extends { project_id: number }>(row: R | undefined, projectId: number): R | undefined {
+  return row && Number(row.project_id) === projectId ? row : undefined;
+}
+
+/**
  * The reads of every step run (getForEngine) and of every WaitIntentReceipt wake-up (getReceipt), built
  * once (compiled-query.ts): the SQL text and parameters are the query builder's.
  */
 function compileReads(db: Kysely<Database>) {
-  /** `scoped` reading only `columns`. */
-  const scopedColumns = (columns: readonly (keyof IntentRow)[]) =>
-    compileOnce((v: { id: string; projectId: number }) =>
-      db
-        .selectFrom('intents')
-        .select(columns)
-        .where('intent_id', '=', v.id)
-        .where('project_id', '=', v.projectId)
-        .compile(),
+  /** `byId` reading only `columns`. */
+  const byIdColumns = (columns: readonly (keyof IntentRow)[]) =>
+    compileOnce((v: { id: string }) =>
+      db.selectFrom('intents').select(columns).where('intent_id', '=', v.id).compile(),
     );
   return {
     byId: compileOnce((v: { id: string }) =>
       db.selectFrom('intents').selectAll().where('intent_id', '=', v.id).compile(),
     ),
-    scoped: compileOnce((v: { id: string; projectId: number }) =>
-      db
-        .selectFrom('intents')
-        .selectAll()
-        .where('intent_id', '=', v.id)
-        .where('project_id', '=', v.projectId)
-        .compile(),
-    ),
-    /** `scoped` without plan_json (the row's planJson reads null). */
-    scopedWithoutPlan: scopedColumns(INTENT_COLUMNS_BUT_PLAN),
-    /** `scopedWithoutPlan` without intent_json either (receipt-fields.ts: picked once per intent). */
-    scopedWithoutDocuments: scopedColumns(INTENT_COLUMNS_BUT_DOCUMENTS),
+    /** `byId` without plan_json (the row's planJson reads null). */
+    withoutPlan: byIdColumns(INTENT_COLUMNS_BUT_PLAN),
+    /** `withoutPlan` without intent_json either (receipt-fields.ts: picked once per intent). */
+    withoutDocuments: byIdColumns(INTENT_COLUMNS_BUT_DOCUMENTS),
     /** selectTransactionsOf (transactions.ts) for one intent. */
     transactionsOf: compileOnce((v: { id: string }) =>
       db
