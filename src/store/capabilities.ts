@@ -44,6 +44,7 @@ export const SQLITE_PROFILE: DialectProfile = {
     supportsLeaseWithIntent: false,
     // A read is a call in the process: batching would only wait for the loop turn's end.
     batchesReads: false,
+    fencesSubqueries: false,
   },
   columns: { serial: 'integer', amount: 'text', millis: 'integer' },
   triggers: 'inline',
@@ -60,6 +61,7 @@ export const POSTGRES_PROFILE: DialectProfile = {
     supportsJsonAggregation: true,
     supportsLeaseWithIntent: true,
     batchesReads: true,
+    fencesSubqueries: true,
   },
   columns: { serial: 'serial', amount: sql`numeric(78,0)`, millis: 'bigint' },
   triggers: 'function',

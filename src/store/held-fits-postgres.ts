@@ -24,7 +24,9 @@ export async function moveIfHeldFitsPostgres(
   inWrite: WriteNotifications,
 ): Promise<StatusUpdateResult & { held: bigint }> {
   const { intentId, move, check } = input;
-  const held = openFills(db, check).select(sql<string>`coalesce(sum("i"."fill_amount"), 0)`.as('amount'));
+  const held = openFills(db, check, true).select(
+    sql<string>`coalesce(sum("i"."fill_amount"), 0)`.as('amount'),
+  );
   // What is available (never below zero) covers the fill: the solver's `available`, compared as it is.
   const fits = sql<boolean>`greatest(${check.balance.toString()}::numeric - (select "amount" from "held"), 0) >= ${check.amount.toString()}::numeric`;
   const { rows } = await sql<{

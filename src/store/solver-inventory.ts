@@ -28,6 +28,8 @@ const UNSETTLED = ['pending', 'running'];
 export function openFills(
   db: Kysely<Database>,
   { fillPurpose, chainId, tokenAddress }: { fillPurpose: string; chainId?: number; tokenAddress?: string },
+  /** StoreCapabilities.fencesSubqueries: each open intent's landed fill is probed by its index. */
+  fenced: boolean,
 ) {
   return db
     .selectFrom('intents as i')
@@ -41,7 +43,8 @@ export function openFills(
             .select(sql.lit(1).as('one'))
             .whereRef('s.intent_id', '=', 'i.intent_id')
             .where('s.purpose', '=', fillPurpose)
-            .where('s.status', 'in', LANDED),
+            .where('s.status', 'in', LANDED)
+            .$if(fenced, (q) => q.offset(0)),
         ),
       ),
     );
@@ -51,7 +54,7 @@ export function createSolverInventoryRepo(ctx: StoreContext): SolverInventoryRep
   const { db } = ctx;
   return {
     async held(input) {
-      const rows = await openFills(db, input)
+      const rows = await openFills(db, input, ctx.capabilities.fencesSubqueries)
         .select([
           'i.destination_chain_id as chainId',
           'i.fill_token_address as token',

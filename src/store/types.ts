@@ -67,6 +67,13 @@ export interface StoreCapabilities {
    * a read is a round trip.
    */
   readonly batchesReads: boolean;
+  /**
+   * `OFFSET 0` fences a subquery: Postgres then probes a correlated EXISTS once per outer row by its index,
+   * where it would otherwise join it, and a planner without statistics (a table autovacuum has not analyzed
+   * yet) joins by scanning the inner table's every matching row per outer row. SQLite probes per row anyway,
+   * and its OFFSET needs a LIMIT.
+   */
+  readonly fencesSubqueries: boolean;
 }
 
 // ---------------------------------------------------------------- projects and keys
