@@ -328,6 +328,7 @@ describe('CommitIntent', () => {
         headers: { 'content-type': 'application/json', 'x-access-key': key },
         body: JSON.stringify(body, (_k, v) => (typeof v === 'bigint' ? v.toString() : v)),
       });
+      // biome-ignore lint/suspicious/noExplicitAny: the answers are read as untyped JSON on purpose
       return { status: response.status, body: (await response.json()) as Record<string, any> };
     };
     const quoted = await post('QuoteIntent', request(alpha, 'USDC', beta, 'USDC', { in: usdc('20') }));
