@@ -253,13 +253,12 @@ select ${statement.status} as "status", ${statement.written} as "written", ${sta
     async updateStatus({ rowsBefore = [], rowsAfter = [], enqueue, inventory, ...update }) {
       if (inventory) {
         // CommitIntent's move with its inventory check: one statement (held-fits-postgres.ts).
-        const move = statusMove(update);
-        if (enqueue || rowsBefore.length + rowsAfter.length > 0 || !move)
+        if (enqueue || rowsBefore.length + rowsAfter.length > 0)
           throw new Error('an inventory check goes with a bare status move');
         if (!ctx.capabilities.supportsDataModifyingWith || !ctx.notifyInWrite)
           throw new Error('this store checks no inventory in a status move');
-        const intentId = lower(update.intentId);
-        return moveIfHeldFitsPostgres(db, { intentId, move, check: inventory }, ctx.notifyInWrite);
+        const at = (update.at ?? ctx.now()).getTime();
+        return moveIfHeldFitsPostgres(db, { update, at, check: inventory }, ctx.notifyInWrite);
       }
       if (enqueue) return moveWithSteps(update, { before: rowsBefore, after: rowsAfter }, enqueue);
       const rows = rowsBefore.length + rowsAfter.length;

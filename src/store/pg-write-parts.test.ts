@@ -2,17 +2,26 @@
  * The Postgres statement parts written as text (pg-write-parts.ts) write what their query-builder twins write
  * for the same call: the same SQL text and the same parameters, for every shape the engine's writes take
  * (the columns a row sets, the statuses it moves from, the status moved to and its optional columns, a
- * journal mark of either stage). The parts with no twin (a row written after another part or only with one)
+ * journal mark of either stage), and CommitIntent's sum of the open fills. The parts with no twin (a row written after another part or only with one)
  * are pinned by their text. pg-sql.ts's rendering is checked first.
  */
-import { DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler } from 'kysely';
+import {
+  DummyDriver,
+  Kysely,
+  PostgresAdapter,
+  PostgresIntrospector,
+  PostgresQueryCompiler,
+  sql,
+} from 'kysely';
 import { describe, expect, it } from 'vitest';
 import type { JournalMark } from '../chains/transaction-journal.ts';
+import { heldSumPg } from './held-fits-postgres.ts';
 import { statusMoveQuery } from './intents.ts';
 import { ident, join, literal, pg, raw, render } from './pg-sql.ts';
 import { journalMarkPg, rowAdvancePg, type StatusMove, statusMovePg } from './pg-write-parts.ts';
 import type { Database } from './schema.ts';
 import { journalMarkUpdate, storedMark } from './signed-transactions.ts';
+import { openFills } from './solver-inventory.ts';
 import { changedColumns, newTransactionRow, upsertRowQuery } from './transactions.ts';
 import type { RowAdvance } from './types.ts';
 
@@ -145,4 +154,18 @@ describe('journalMarkPg', () => {
       expect(render(journalMarkPg(stored))).toEqual({ sql: twin.sql, parameters: twin.parameters });
     },
   );
+});
+
+describe('heldSumPg', () => {
+  it('writes what the fenced openFills read summed writes', () => {
+    const check = {
+      fillPurpose: 'solver-fill',
+      chainId: 7770002,
+      tokenAddress: '0x13DCC8DFFC1CC88EB46F6DA69357CD8E72FEF717',
+    };
+    const twin = openFills(db, check, true)
+      .select(sql<string>`coalesce(sum("i"."fill_amount"), 0)`.as('amount'))
+      .compile();
+    expect(render(heldSumPg(check))).toEqual({ sql: twin.sql, parameters: twin.parameters });
+  });
 });

@@ -55,7 +55,12 @@ export function rowAdvancePg(
 export function statusMovePg(
   update: StatusMove,
   at: number,
-  options: { after?: string | undefined; returning: 'status' | 'row' },
+  options: {
+    after?: string | undefined;
+    /** One more condition of the move (CommitIntent's inventory check, held-fits-postgres.ts). */
+    also?: PgSql | undefined;
+    returning: 'status' | 'row';
+  },
 ): PgSql | undefined {
   const allowedFrom = predecessorsOf(update.to);
   if (allowedFrom.length === 0) return undefined;
@@ -70,8 +75,9 @@ export function statusMovePg(
   // Always true: the condition is there to make the move wait for the part before it.
   const ordered =
     options.after === undefined ? EMPTY : pg` and (select count(*) from ${ident(options.after)}) >= 0`;
+  const also = options.also === undefined ? EMPTY : pg` and ${options.also}`;
   const returning = options.returning === 'row' ? raw('*') : raw('"status"');
-  return pg`update "intents" set "status" = ${update.to}, "updated_at" = ${at}, "started_at" = ${started}, "finished_at" = ${finished}${more} where "intent_id" = ${lower(update.intentId)} and "status" in (${values(allowedFrom)})${ordered} returning ${returning}`;
+  return pg`update "intents" set "status" = ${update.to}, "updated_at" = ${at}, "started_at" = ${started}, "finished_at" = ${finished}${more} where "intent_id" = ${lower(update.intentId)} and "status" in (${values(allowedFrom)})${ordered}${also} returning ${returning}`;
 }
 
 /** journalMarkUpdate's statement (signed-transactions.ts). */

@@ -14,9 +14,10 @@ import type { SolverInventoryRepo, TokenAmount } from './types.ts';
  * partial index `intents_open_fills` (migration 0015) names them: literals, not parameters, so that SQLite
  * (which matches a partial index's predicate by its text) and a generic Postgres plan can use it.
  */
-const OPEN_FILL = sql<boolean>`i.status in ('COMMITTED', 'EXECUTING') and i.fill_token_address is not null`;
+export const OPEN_FILL_TEXT = "i.status in ('COMMITTED', 'EXECUTING') and i.fill_token_address is not null";
+const OPEN_FILL = sql.raw<boolean>(OPEN_FILL_TEXT);
 /** Journaled fill transactions in these states have landed: the balance read on-chain already shows them. */
-const LANDED = ['mined', 'failed'];
+export const LANDED = ['mined', 'failed'];
 /** Settle steps in these states have not repaid the solver yet. */
 const UNSETTLED = ['pending', 'running'];
 
