@@ -16,10 +16,10 @@
  * A receipt row given with the completion (`row`: the step's last write, e.g. origin SUCCEEDED) moves in the
  * same statement, with its NOTIFY when it moved: the step's end and its row commit together, and the next
  * step starts one round trip sooner. So does the intent's end (`end`: a status move with its rows, built by
- * `statusMoveWith` (pg-write-parts.ts) as updateStatus builds it, the row given with it first) and a journal mark without a row
- * (`journalMark`: the fill's mined mark). Neither reads `done`: like the row, they are written whether or not
- * the step was still leased to the caller. The enqueue takes a journal mark too (the fill's broadcast mark
- * with the destination step).
+ * `statusMoveWith` (pg-write-parts.ts) as updateStatus builds it, the row given with it first) and a journal
+ * mark without a row (`journalMark`: the fill's mined mark). Neither reads `done`: like the row, they are
+ * written whether or not the step was still leased to the caller. The enqueue takes a journal mark too (the
+ * fill's broadcast mark with the destination step).
  */
 import type { Kysely } from 'kysely';
 import type { JournalMark } from '../chains/transaction-journal.ts';

@@ -1,9 +1,9 @@
 /**
  * The Postgres statement parts written as text (pg-write-parts.ts) write what their query-builder twins write
- * for the same call: the same SQL text and the same parameters, for every shape the engine's writes take
- * (the columns a row sets, the statuses it moves from, the status moved to and its optional columns, a
- * journal mark of either stage), and CommitIntent's sum of the open fills. The parts with no twin (a row written after another part or only with one)
- * are pinned by their text. pg-sql.ts's rendering is checked first.
+ * for the same call: the same SQL text and the same parameters, for every shape the engine's writes take (the
+ * columns a row sets, the statuses it moves from, the status moved to and its optional columns, a journal mark
+ * of either stage), and CommitIntent's sum of the open fills. The parts with no twin (a row written after
+ * another part or only with one) are pinned by their text. pg-sql.ts's rendering is checked first.
  */
 import {
   DummyDriver,

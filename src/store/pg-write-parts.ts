@@ -22,9 +22,10 @@ const assignments = (set: Record<string, unknown>): PgSql =>
   join(Object.entries(set).map(([column, value]) => pg`${ident(column)} = ${value}`));
 
 /**
- * rowAdvanceQuery's statement (transactions.ts): the row inserted, or the stored one moved when its status is
- * one of `from`; returns the row when it was written. `onlyWith`: written only when that part of the enclosing
- * WITH yields a row; `after`: that part is read to completion first, so this write (and its event) comes after.
+ * A receipt row's advance, as `transactions.advance` writes it alone (its twin `upsertRowQuery`): the row
+ * inserted, or the stored one moved when its status is one of `from`; returns the row when it was written.
+ * `onlyWith`: written only when that part of the enclosing WITH yields a row; `after`: that part is read to
+ * completion first, so this write (and its event) comes after.
  */
 export function rowAdvancePg(
   input: RowAdvance,
@@ -99,8 +100,9 @@ export const journalMarkEntryPg = (name: string, mark: JournalMark, now: number)
   pg`${ident(name)} as (${journalMarkPg(storedMark(mark, now))})`;
 
 /**
- * movedRowColumns (transactions.ts): `row_moved` (0 or 1) and `notified`, the NOTIFY of the row in the
- * enclosing WITH's `moved_row` entry, sent when it moved.
+ * `row_moved` (0 or 1) and `notified`: the NOTIFY of the row in the enclosing WITH's `moved_row` entry, sent
+ * when it moved. The caller delivers the change in this process when `row_moved` is 1
+ * (WriteNotifications.deliver).
  */
 export function movedRowColumnsPg(notifications: WriteNotifications): PgSql {
   const { changeChannel, senderPrefix } = notifications;
