@@ -7,7 +7,7 @@
 import type { Address, PublicClient } from 'viem';
 import type { ReceiptIntent, Store } from '../../store/index.ts';
 import { type AddressBalance, type AddressBalanceDeps, createAddressBalances } from './address-balances.ts';
-import { accountsOf, type IntentAccount, type LoadedIntent } from './intent-accounts.ts';
+import { accountsOf } from './intent-accounts.ts';
 import { classifyBalances, mayRun, readExecutable } from './recoverable-balances.ts';
 
 export interface IntentBalances {
@@ -27,23 +27,12 @@ export function createIntentBalances(
 ): ReadIntentBalances {
   const readBalances = createAddressBalances(deps);
   return async (projectId, intents) => {
-    // The running intents' accounts are read before the balances (recoverable-balances.ts says why).
-    const running = new Map<string, Running | undefined>();
-    await Promise.all(
-      intents
-        .filter((intent) => mayRun(intent.status))
-        .map(async (intent) => running.set(intent.intentId, await readRunning(deps, projectId, intent))),
-    );
     const found = await readBalances(intents.flatMap(addressesOf));
     const out = new Map<string, IntentBalances>();
     for (const intent of intents) {
       const [origin, destination] = addressesOf(intent).map((a) => a.toLowerCase());
       const balances = found.filter((b) => [origin, destination].includes(b.holder.toLowerCase()));
-      const recoverable = anyRecoverable(
-        balances,
-        running.has(intent.intentId),
-        running.get(intent.intentId),
-      );
+      const recoverable = await anyRecoverable(deps, projectId, intent, balances);
       out.set(intent.intentId, { balances, recoverable });
     }
     return out;
@@ -55,36 +44,25 @@ const addressesOf = (intent: ReceiptIntent): Address[] => [
   intent.destinationIntentAddress as Address,
 ];
 
-/** A running intent's stored record and accounts, and which of them could still execute. */
-interface Running {
-  loaded: LoadedIntent;
-  executable: ReadonlySet<IntentAccount>;
-}
-
-async function readRunning(
-  deps: { clients: ReadonlyMap<number, PublicClient>; store: Pick<Store, 'intents'> },
-  projectId: number,
-  intent: ReceiptIntent,
-): Promise<Running | undefined> {
-  const record = await deps.store.intents.get({ projectId, intentId: intent.intentId });
-  const accounts = record && accountsOf(record);
-  if (!record || !accounts) return undefined;
-  return { loaded: { record, accounts }, executable: await readExecutable(deps.clients, accounts) };
-}
-
 /**
  * Only a running intent can hold something back, and only its own deposit: its stored plan says which
  * balance that is. A running intent stored without a plan cannot be recovered (PrepareIntentRecovery needs
- * the plan), so none of its balances count.
+ * the plan), so none of its balances count. Its accounts are read after the balances, and only when it holds
+ * some: a page of intents waiting for their deposits costs no reads of their accounts. So a deposit its intent
+ * takes between the two reads can show as recoverable until the page is read again; PrepareIntentRecovery,
+ * which reads the accounts first (recoverable-balances.ts), does not offer it.
  */
-function anyRecoverable(
+async function anyRecoverable(
+  deps: { clients: ReadonlyMap<number, PublicClient>; store: Pick<Store, 'intents'> },
+  projectId: number,
+  intent: ReceiptIntent,
   balances: readonly AddressBalance[],
-  isRunning: boolean,
-  running: Running | undefined,
-): boolean {
+): Promise<boolean> {
   if (balances.length === 0) return false;
-  if (!isRunning) return true;
-  if (!running) return false;
-  const { loaded, executable } = running;
-  return classifyBalances(loaded, loaded.accounts, balances, executable).recoverable.length > 0;
+  if (!mayRun(intent.status)) return true;
+  const record = await deps.store.intents.get({ projectId, intentId: intent.intentId });
+  const accounts = record && accountsOf(record);
+  if (!record || !accounts) return false;
+  const executable = await readExecutable(deps.clients, accounts);
+  return classifyBalances({ record, accounts }, accounts, balances, executable).recoverable.length > 0;
 }
