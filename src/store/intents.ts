@@ -333,7 +333,8 @@ select ${statement.status} as "status", ${statement.written} as "written", ${sta
 
 /**
  * A status move's UPDATE at `at` (ms): the WHERE clause is its guard; undefined when no status may move.
- * Postgres' moves with rows or steps write the same as text (pg-write-parts.ts, statusMovePg).
+ * Postgres' moves with rows, steps or an inventory check write the same as text (pg-write-parts.ts,
+ * statusMovePg).
  */
 export function statusMoveQuery(db: Kysely<Database>, update: StatusMove, at: number) {
   const allowedFrom = predecessorsOf(update.to);
