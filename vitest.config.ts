@@ -12,6 +12,8 @@ const TEST_TIMEOUT_MS = 120_000;
 export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    // Without DATABASE_URL: one embedded Postgres server for the run (test/harness/global-postgres.ts).
+    globalSetup: ['test/harness/global-postgres.ts'],
     exclude: ['**/node_modules/**'],
     pool: 'forks',
     isolate: false,

