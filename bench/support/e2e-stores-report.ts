@@ -73,16 +73,16 @@ export function storesReport(rounds: readonly StoreRound[]): { lines: string[]; 
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const format = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i]!)).join(' | ')} |`;
   // SQLite's statements run inside the process: it has no database column.
-  const medianOf = (store: Store, pick: (c: CpuPerIntent) => number) =>
+  const medianOf = (store: Store) => (pick: (c: CpuPerIntent) => number) =>
     median(rounds.map((r) => pick(r[store].service.cpuPerIntent))).toFixed(0);
   const cpuOf = (store: Store) => {
-    const m = (pick: (c: CpuPerIntent) => number) => medianOf(store, pick);
+    const m = medianOf(store);
     const database = store === 'postgres' ? ` + database ${m((c) => c.database ?? 0)}` : '';
     return `process ${m((c) => c.process)} + chains ${m((c) => c.chains)}${database}`;
   };
   // The main thread sets the rate: its busy time is its own CPU plus the time it waited for a core.
   const threadOf = (store: Store) => {
-    const m = (pick: (c: CpuPerIntent) => number) => medianOf(store, pick);
+    const m = medianOf(store);
     return `busy ${m((c) => c.busy)} = own ${m((c) => c.mainThread)} (kernel ${m((c) => c.mainThreadSystem)}) + wait ${m((c) => c.busy - c.mainThread)}`;
   };
   const ratioMet = medians.ratio >= MIN_POSTGRES_TO_SQLITE;

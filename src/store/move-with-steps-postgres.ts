@@ -1,8 +1,8 @@
 /**
  * A status move with its receipt rows and the intent's steps as one statement on Postgres (ExecuteIntent's and
  * the deposit watcher's EXECUTING with the `deposit` and `origin-refund` steps): the move's data-modifying
- * WITH (pg-write-parts.ts, orderedParts) with the steps' insert (complete-step-postgres.ts, insertedEntry) beside it.
- * One round trip instead of two, and no one sees the intent EXECUTING without its steps: a worker woken by
+ * WITH (pg-write-parts.ts, orderedParts) with the steps' insert (complete-step-postgres.ts, insertedEntry)
+ * beside it. One round trip instead of two, and no one sees the intent EXECUTING without its steps: a worker woken by
  * the move's NOTIFY finds them journaled.
  *
  * As with the two writes it replaces, the steps are journaled whether or not the status moved, a step
@@ -25,7 +25,7 @@ export async function moveWithStepsPostgres(
   input: {
     /** Lower case. */
     intentId: string;
-    /** The move with its rows and their marks (pg-write-parts.ts statusMoveWith), `moved` returning the whole row. */
+    /** The move with its rows and marks (pg-write-parts.ts statusMoveWith), `moved` returning the whole row. */
     statement: StatusMoveStatement;
     successors: readonly Successor[];
   },

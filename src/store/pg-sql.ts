@@ -1,12 +1,12 @@
 /**
  * SQL text with its parameters for the engine's Postgres-only data-modifying statements (a step's completion
  * with its successors and rows, a status move with its rows or steps or inventory check, a send's nonce with
- * its record), written in the
- * SQL the query builder writes for them. Those statements differ per call in which parts, columns and rows
- * they carry, so they cannot be compiled once; Kysely built and compiled each of them at every call, ~1.3 ms
- * of the main thread per intent in a CPU profile of `bench:e2e --db postgres`, most of what separated the
- * two stores' threads (docs/benchmarks.md, "The Postgres-only statements written as text"). Here a fragment
- * is a flat list of text and values; rendering numbers the values `$1`, `$2`, … in order.
+ * its record), written in the SQL the query builder writes for them. Those statements differ per call in
+ * which parts, columns and rows they carry, so they cannot be compiled once; Kysely built and compiled each
+ * of them at every call, ~1.3 ms of the main thread per intent in a CPU profile of `bench:e2e --db postgres`,
+ * most of what separated the two stores' threads (docs/benchmarks.md, "The Postgres-only statements written
+ * as text"). Here a fragment is a flat list of text and values; rendering numbers the values `$1`, `$2`, … in
+ * order.
  */
 import { CompiledQuery } from 'kysely';
 

@@ -17,6 +17,7 @@ import { describe, expect, it } from 'vitest';
 import type { JournalMark } from '../chains/transaction-journal.ts';
 import { heldSumPg } from './held-fits-postgres.ts';
 import { statusMoveQuery } from './intents.ts';
+import { PREFIXED_INTENT_COLUMNS_OF_I, prefixedIntentColumns } from './lease-with-intent-postgres.ts';
 import { ident, join, literal, pg, raw, render } from './pg-sql.ts';
 import { journalMarkPg, rowAdvancePg, type StatusMove, statusMovePg } from './pg-write-parts.ts';
 import type { Database } from './schema.ts';
@@ -167,5 +168,12 @@ describe('heldSumPg', () => {
       .select(sql<string>`coalesce(sum("i"."fill_amount"), 0)`.as('amount'))
       .compile();
     expect(render(heldSumPg(check))).toEqual({ sql: twin.sql, parameters: twin.parameters });
+  });
+});
+
+describe('PREFIXED_INTENT_COLUMNS_OF_I', () => {
+  it("selects what prefixedIntentColumns('i') selects", () => {
+    const twin = db.selectFrom('intents as i').select(prefixedIntentColumns('i')).compile();
+    expect(`select ${render(PREFIXED_INTENT_COLUMNS_OF_I).sql} from "intents" as "i"`).toBe(twin.sql);
   });
 });
