@@ -23,6 +23,7 @@ const STAMP = '.source-hash';
 const COMPILE_VERSION = '2';
 /** Packages bundled into dist/vendor/ (above): pure JavaScript, no files read next to their code. */
 const VENDORED = ['viem', 'kysely', '@sinclair/typebox'];
+/** Beside the compiled sources in dist/: no src/vendor/ may exist, its output would land in the same place. */
 const VENDOR_DIR = 'vendor';
 
 /** The source files that make up the app (tests are not compiled). */
@@ -189,9 +190,9 @@ function vendorFromSource(specifier, importer) {
 async function bundleVendored(esbuild, specifiers, outDir) {
   if (specifiers.length === 0) return;
   const stubs = path.join(outDir, '.vendor-entries');
+  mkdirSync(stubs, { recursive: true });
   const entryPoints = specifiers.sort().map((specifier, index) => {
     const stub = path.join(stubs, `${index}.js`);
-    mkdirSync(stubs, { recursive: true });
     writeFileSync(stub, `export * from ${JSON.stringify(specifier)};\n`);
     return { in: stub, out: specifier };
   });
