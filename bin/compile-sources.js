@@ -6,7 +6,7 @@
 //
 // The pure-JavaScript packages that ship as hundreds of small ES modules (VENDORED) are bundled once into
 // dist/vendor/, and the compiled files import them from there: Node resolves, reads and links every module
-// file on its own, and viem, kysely and typebox are ~870 of them, about half of a `serve` start
+// file on its own, and viem, kysely and typebox are ~960 of them, about half of a `serve` start
 // (docs/benchmarks.md, "Waiting at scale"). One build with code splitting serves every entry a source
 // imports (`viem` and `viem/accounts` alike), so each package's code, and its classes, exist once.
 import { createHash, randomBytes } from 'node:crypto';
