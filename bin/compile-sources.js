@@ -86,7 +86,7 @@ export async function compiledEntry(entry) {
       // from dist/vendor/, relative `./x.ts` as `./x.js`), so each source file becomes exactly one output file.
       bundle: true,
       packages: 'external',
-      plugins: [relativeImportsAsJs, vendoredImports(vendored, vendorFromSource)],
+      plugins: [relativeImportsAsJs, vendoredImports(vendorFromSource, vendored)],
       format: 'esm',
       platform: 'node',
       target: `node${process.versions.node.split('.')[0]}`,
@@ -145,7 +145,7 @@ export async function compileScript(entryFile, outfile) {
     outfile,
     bundle: true,
     packages: 'external',
-    plugins: [toDist, vendoredImports(new Set(), fromDist)],
+    plugins: [toDist, vendoredImports(fromDist)],
     format: 'esm',
     platform: 'node',
     target: `node${process.versions.node.split('.')[0]}`,
@@ -157,8 +157,11 @@ function loadEsbuild() {
   return createRequire(createRequire(import.meta.url).resolve('tsx'))('esbuild');
 }
 
-/** An import of a vendored package or one of its entries (`viem/accounts`), as a path into the vendor dir. */
-function vendoredImports(seen, target) {
+/**
+ * An import of a vendored package or one of its entries (`viem/accounts`), as `target` names it in the vendor
+ * dir (left to the package when `target` gives nothing); each entry taken goes into `seen`.
+ */
+function vendoredImports(target, seen) {
   const names = VENDORED.map((name) => name.replace(/[/]/g, '\\/')).join('|');
   return {
     name: 'vendored-imports',
@@ -166,7 +169,7 @@ function vendoredImports(seen, target) {
       build.onResolve({ filter: new RegExp(`^(${names})(/|$)`) }, (args) => {
         const vendored = target(args.path, args.importer);
         if (vendored === undefined) return undefined;
-        seen.add(args.path);
+        seen?.add(args.path);
         return { path: vendored, external: true };
       });
     },

@@ -20,6 +20,7 @@ import {
   intentFromRow,
   lazyIntentFromRow,
   lower,
+  ofProject,
   transactionFromRow,
 } from './rows.ts';
 import {
@@ -354,16 +355,6 @@ export function statusMoveQuery(db: Kysely<Database>, update: StatusMove, at: nu
     }))
     .where('intent_id', '=', lower(update.intentId))
     .where('status', 'in', allowedFrom);
-}
-
-/**
- * The row when it belongs to `projectId`. The reads scoped to a project go by intent_id alone, the unique
- * index, and check the project on the row: with project_id in the WHERE clause a planner without statistics
- * (SQLite, which runs no ANALYZE; a Postgres table autovacuum has not analyzed yet, as a new database's) walks
- * a project index instead and filters every intent of the project.
- */
-function ofProject<R extends { project_id: number }>(row: R | undefined, projectId: number): R | undefined {
-  return row && Number(row.project_id) === projectId ? row : undefined;
 }
 
 /**

@@ -9,6 +9,7 @@
 import { type Kysely, sql } from 'kysely';
 import { createBatchedRead } from './batched-read.ts';
 import { compileOnce } from './compiled-query.ts';
+import { ofProject } from './rows.ts';
 import {
   type Database,
   INTENT_COLUMNS_BUT_DOCUMENTS,
@@ -51,7 +52,7 @@ export function createAggregatedReceiptReads(db: Kysely<Database>): AggregatedRe
   });
   return async (id, projectId, picked) => {
     const [row] = await (picked ? withDocumentsLeftOut : withPlanLeftOut)(id);
-    return toRead(row && Number(row.project_id) === projectId ? row : undefined);
+    return toRead(ofProject(row, projectId));
   };
 }
 

@@ -41,6 +41,19 @@ export function lower(value: string | null | undefined): string | null | undefin
   return value == null ? value : value.toLowerCase();
 }
 
+/**
+ * The row when it belongs to `projectId`. The reads scoped to a project go by intent_id alone, the unique
+ * index, and check the project on the row: with project_id in the WHERE clause a planner without statistics
+ * (SQLite, which runs no ANALYZE; a Postgres table autovacuum has not analyzed yet, as a new database's) walks
+ * a project index instead and filters every intent of the project.
+ */
+export function ofProject<R extends { project_id: number }>(
+  row: R | undefined,
+  projectId: number,
+): R | undefined {
+  return row && Number(row.project_id) === projectId ? row : undefined;
+}
+
 export function projectFromRow(row: ProjectRow): Project {
   return { id: row.id, name: row.name, createdAt: toDate(row.created_at) };
 }
