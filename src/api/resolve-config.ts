@@ -10,6 +10,7 @@ import { type StaticDecode, Type } from '@sinclair/typebox';
 import { parseGwei } from 'viem/utils';
 import type { ChainConfig, SwitchyardConfig } from '../internal/config-types.ts';
 import { ConfigError } from '../internal/errors.ts';
+import { fetchRefusesPort } from '../internal/fetch-blocked-ports.ts';
 import { resolveMetricsListen } from '../metrics/resolve-metrics-listen.ts';
 import { resolveWebhookSecretsKeys } from '../webhooks/resolve-secrets-key.ts';
 import { InvalidArgumentError } from './errors/rpc-errors.ts';
@@ -165,6 +166,11 @@ export function resolveConfig({ configPath, env, flags }: ConfigInputs): Switchy
   if (!Number.isInteger(portNumber) || portNumber < 0 || portNumber > 65535) {
     throw new ConfigError(`port: ${port} is not a TCP port (0-65535)`);
   }
+  if (fetchRefusesPort(portNumber)) {
+    throw new ConfigError(
+      `port: ${port} is a port fetch refuses, so the official client could not reach the API`,
+    );
+  }
   const role = flags.role ?? file.role ?? 'all';
   if (role !== 'api' && role !== 'worker' && role !== 'all')
     throw new ConfigError(`role: must be api, worker or all, not '${role}'`);
@@ -202,8 +208,18 @@ export function resolveConfig({ configPath, env, flags }: ConfigInputs): Switchy
   config.chains.forEach((c, i) => {
     if (ids.has(c.chainId)) throw new ConfigError(`chains[${i}].chainId: ${c.chainId} is listed twice`);
     ids.add(c.chainId);
+    for (const [j, url] of c.rpcUrls.entries()) checkRpcPort(url, `chains[${i}].rpcUrls[${j}]`);
   });
   return config;
+}
+
+/** An http(s) RPC on a port fetch refuses fails every call with "bad port"; say so at start-up instead. */
+function checkRpcPort(url: string, field: string): void {
+  if (!URL.canParse(url)) throw new ConfigError(`${field}: '${url}' is not a URL`);
+  const { protocol, port } = new URL(url);
+  if ((protocol === 'http:' || protocol === 'https:') && port !== '' && fetchRefusesPort(Number(port))) {
+    throw new ConfigError(`${field}: port ${port} is one fetch refuses, so no RPC call could reach it`);
+  }
 }
 
 function poolSizeFromEnv(value: string | undefined): number | undefined {

@@ -33,3 +33,21 @@ describe('parseDevnetArgs --kept-states', () => {
     }
   });
 });
+
+describe('parseDevnetArgs --base-port', () => {
+  const basePort = (argv: string[]) => {
+    const parsed = parseDevnetArgs('devnet', argv, {});
+    if (!('options' in parsed)) throw new Error('expected options, got help');
+    return parsed.options.basePort;
+  };
+
+  it('takes a base port whose chains fetch can reach, and 0', () => {
+    expect(basePort(['--base-port', '20000'])).toBe(20000);
+    expect(basePort(['--base-port', '0'])).toBe(0);
+  });
+
+  it('rejects a base port that puts a chain on a port fetch refuses (10080), naming the flag and the port', () => {
+    expect(() => basePort(['--base-port', '10078'])).toThrow(ConfigError);
+    expect(() => basePort(['--base-port', '10078'])).toThrow(/--base-port 10078 puts a chain on port 10080/);
+  });
+});

@@ -2,6 +2,7 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ConfigError } from '../internal/errors.ts';
+import { fetchRefusedPortIn } from '../internal/fetch-blocked-ports.ts';
 import {
   DEFAULT_BASE_PORT,
   DEFAULT_DATA_DIR,
@@ -64,6 +65,13 @@ export function parseDevnetArgs(command: string, argv: string[], env: NodeJS.Pro
     values['base-port'] === undefined
       ? DEFAULT_BASE_PORT
       : parseInteger('--base-port', values['base-port'], 0, MAX_PORT - DEVNET_CHAINS.length + 1);
+  const refused = basePort === 0 ? undefined : fetchRefusedPortIn(basePort, DEVNET_CHAINS.length);
+  if (refused !== undefined) {
+    throw new ConfigError(
+      `--base-port ${basePort} puts a chain on port ${refused}, which fetch (and so viem and the client) refuses to connect to; pick another base port`,
+      { details: { flag: '--base-port', actual: basePort, refusedPort: refused } },
+    );
+  }
   const keptStates =
     values['kept-states'] === undefined
       ? DEVNET_KEPT_STATES

@@ -116,3 +116,18 @@ describe('resolveConfig: WEBHOOK_SECRETS_KEY', () => {
     expect(malformed).toThrow(/^WEBHOOK_SECRETS_PREVIOUS_KEY must be 64 hex characters/);
   });
 });
+
+describe('resolveConfig: ports fetch refuses', () => {
+  it('rejects an RPC URL on a port fetch refuses, naming the field and the port', () => {
+    const bad = () =>
+      resolveWith([chain(1), chain(2, { rpcUrls: ['http://127.0.0.1:8545', 'http://127.0.0.1:10080'] })]);
+    expect(bad).toThrow(ConfigError);
+    expect(bad).toThrow(/chains\[1\]\.rpcUrls\[1\]: port 10080 is one fetch refuses/);
+  });
+
+  it('rejects an API port fetch refuses, and takes an ordinary one', () => {
+    const withPort = (port: number) => resolveConfigFile({ chains: [chain(1)], port });
+    expect(() => withPort(6000)).toThrow(/port: 6000 is a port fetch refuses/);
+    expect(withPort(8788).port).toBe(8788);
+  });
+});

@@ -1,6 +1,7 @@
 /** TCP ports on loopback for test servers. */
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { fetchRefusedPortIn } from '../../src/internal/fetch-blocked-ports.ts';
 
 /** Where the kernel's ephemeral range is read on Linux. */
 const EPHEMERAL_RANGE_FILE = '/proc/sys/net/ipv4/ip_local_port_range';
@@ -26,12 +27,15 @@ export function stablePort(): Promise<number> {
   return stablePortRange(1);
 }
 
-/** The first of `count` consecutive free ports below the ephemeral range (a devnet's chains: base + i). */
+/**
+ * The first of `count` consecutive free ports below the ephemeral range (a devnet's chains: base + i).
+ * A range holding a port fetch refuses (10080) is passed over: viem could not reach a chain there.
+ */
 export async function stablePortRange(count: number): Promise<number> {
   const high = ephemeralLow() - count;
   for (let tries = 0; tries < STABLE_PORT_TRIES; tries++) {
     const base = STABLE_PORT_LOW + Math.floor(Math.random() * (high - STABLE_PORT_LOW + 1));
-    if (await allFree(base, count)) return base;
+    if (fetchRefusedPortIn(base, count) === undefined && (await allFree(base, count))) return base;
   }
   throw new Error(
     `no ${count} free ports between ${STABLE_PORT_LOW} and ${high} after ${STABLE_PORT_TRIES} tries`,
