@@ -49,7 +49,7 @@ describeEachDialect('switchyard webhooks', ({ database }) => {
           {
             chainId: 31337,
             name: 'Alpha',
-            rpcUrls: ['http://127.0.0.1:1'],
+            rpcUrls: ['http://127.0.0.1:8545'],
             nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
             tokens: [],
             contracts: {},
