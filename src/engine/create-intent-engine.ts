@@ -6,8 +6,6 @@
  *
  * The relayer, solver and attester are separate keys and components. See docs/engine.md.
  */
-import { randomUUID } from 'node:crypto';
-import { hostname } from 'node:os';
 import type { Address, PublicClient } from 'viem';
 import { createTransactionSender, type TransactionSenderDeps } from '../chains/create-transaction-sender.ts';
 import { createLatestBlockCache } from '../chains/latest-block-cache.ts';
@@ -21,6 +19,7 @@ import { type ChainWatchDeps, createChainWatch } from './chain-watch.ts';
 import { ENGINE_STOP_WAIT_MS } from './constants.ts';
 import { chainLookup, type EngineContext, type EngineKeys, type RefundTiming } from './context.ts';
 import { createDepositWatcher } from './deposit-watcher.ts';
+import { endDeadWorkersLeases } from './end-dead-workers-leases.ts';
 import { enqueueSteps, moveWithSteps } from './enqueue-steps.ts';
 import { toDepositIntentEntry } from './gasless/index.ts';
 import { createOrderMemo } from './order-memo.ts';
@@ -31,6 +30,7 @@ import { startExecution } from './start-execution.ts';
 import { createStepRunner } from './step-runner.ts';
 import { createDueTimes, noteDueTimes, noteMoveDueTimes } from './step-wakeups.ts';
 import type { IntentEngine } from './types.ts';
+import { newWorkerId } from './worker-id.ts';
 
 export interface IntentEngineOptions {
   /** Names this process's leases; default `<host>:<pid>:<random>`, so a lease row says which process holds it. */
@@ -84,7 +84,7 @@ export function createIntentEngine(deps: IntentEngineDeps): IntentEngine {
     log.warn('the attester key equals the relayer key; DESIGN §4 wants them separate');
   }
   const latestBlocks = createLatestBlockCache((chainId) => chain(chainId).client);
-  const workerId = options.workerId ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  const workerId = options.workerId ?? newWorkerId();
   // Work that is not an intent's step, done by one worker of several (docs/engine.md, "Work that runs once").
   const leases = createTaskLeaseHolder({
     taskLeases: store.taskLeases,
@@ -166,6 +166,9 @@ export function createIntentEngine(deps: IntentEngineDeps): IntentEngine {
       return { hash: sent.hash, status: sent.receipt.status, minedAt: sent.minedAt };
     },
     async start() {
+      const ended = await endDeadWorkersLeases({ store, log });
+      // Other workers' loops hear intent changes: they may lease the freed steps before this one starts.
+      for (const intentId of new Set(ended.intentIds)) await store.events.publish(intentId);
       const resent = await sender.rebroadcastUnconfirmed();
       if (resent > 0) log.info('re-broadcast stored unconfirmed transactions', { count: resent });
       ctx.settlements?.adoptUnconfirmed(

@@ -295,12 +295,15 @@ export function createStepRunner(ctx: EngineContext, options: StepRunnerOptions)
   /** The step's last worker stopped renewing its lease (it died or stalled): counted and logged. */
   function tookOver(step: IntentStep): void {
     ctx.metrics?.stepLeaseTakenOver(step.step);
-    ctx.log.warn('step taken over: the lease of the worker running it ran out', {
-      intentId: step.intentId,
-      step: step.step,
-      from: step.takenOverFrom,
-      attempt: step.attempts,
-    });
+    ctx.log.warn(
+      'step taken over: the worker running it stopped renewing its lease, or died on this machine',
+      {
+        intentId: step.intentId,
+        step: step.step,
+        from: step.takenOverFrom,
+        attempt: step.attempts,
+      },
+    );
   }
 
   function kick(): void {

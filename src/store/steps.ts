@@ -204,6 +204,33 @@ export function createStepsRepo(ctx: StoreContext, deps: StepsRepoDeps): StepsRe
       return rows.map((r) => r.intent_id);
     },
 
+    async leaseOwners() {
+      const rows = await db
+        .selectFrom('intent_steps')
+        .select('lease_owner')
+        .distinct()
+        .where('state', '=', 'running')
+        .where('lease_owner', 'is not', null)
+        .execute();
+      return rows.map((r) => r.lease_owner!);
+    },
+
+    async endLeases({ owners, now: at }) {
+      if (owners.length === 0) return [];
+      const now = (at ?? ctx.now()).getTime();
+      // Just before now: the lease statement takes a running step whose lease_until is below its now, and
+      // records the owner it was taken over from, as for a lease that ran out.
+      const rows = await db
+        .updateTable('intent_steps')
+        .set({ lease_until: now - 1, updated_at: now })
+        .where('lease_owner', 'in', owners)
+        .where('state', '=', 'running')
+        .where('lease_until', '>=', now)
+        .returning('intent_id')
+        .execute();
+      return rows.map((r) => r.intent_id);
+    },
+
     async list(intentId) {
       const rows = await db
         .selectFrom('intent_steps')

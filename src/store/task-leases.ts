@@ -38,6 +38,24 @@ export function createTaskLeasesRepo(ctx: StoreContext): TaskLeasesRepo {
       return Number(result.numDeletedRows) > 0;
     },
 
+    async owners() {
+      const rows = await db.selectFrom('task_leases').select('owner').distinct().execute();
+      return rows.map((r) => r.owner);
+    },
+
+    async endLeases({ owners, now: at }) {
+      if (owners.length === 0) return 0;
+      const now = (at ?? ctx.now()).getTime();
+      // Below now, as a lease that ran out: acquire takes a lease whose lease_until is below its now.
+      const result = await db
+        .updateTable('task_leases')
+        .set({ lease_until: now - 1 })
+        .where('owner', 'in', owners)
+        .where('lease_until', '>=', now)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows);
+    },
+
     async get(task) {
       const row = await db.selectFrom('task_leases').selectAll().where('task', '=', task).executeTakeFirst();
       return row && { task: row.task, owner: row.owner, leaseUntil: new Date(Number(row.lease_until)) };

@@ -592,6 +592,13 @@ export interface StepsRepo {
    * each step handed back (one entry per step; none when `owner` held none of them).
    */
   release(input: { ids: number[]; owner: string; now?: Date }): Promise<string[]>;
+  /** The workers holding a lease on a running step, whether or not it has run out. */
+  leaseOwners(): Promise<string[]>;
+  /**
+   * Ends now the leases `owners` hold on running steps (workers known to be dead), so that any worker takes
+   * those steps over at its next lease, as after a lease that ran out. Returns the intent of each such step.
+   */
+  endLeases(input: { owners: string[]; now?: Date }): Promise<string[]>;
   list(intentId: string): Promise<IntentStep[]>;
 }
 
@@ -617,6 +624,10 @@ export interface TaskLeasesRepo {
   release(input: { task: string; owner: string }): Promise<boolean>;
   /** The task's lease row, expired or not (undefined: never taken, or released). */
   get(task: string): Promise<TaskLease | undefined>;
+  /** The workers holding a task's lease, whether or not it has run out. */
+  owners(): Promise<string[]>;
+  /** Ends now the task leases `owners` hold (workers known to be dead); how many it ended. */
+  endLeases(input: { owners: string[]; now?: Date }): Promise<number>;
 }
 
 export interface NoncesRepo {

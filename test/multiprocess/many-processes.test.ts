@@ -64,7 +64,7 @@ const KILL_API_AT = 55;
 const HELD_AT_API_KILL = 3;
 /** A killed process stays down this long before its restart (ms): calls meanwhile go to the other one. */
 const DOWN_FOR_MS = 2_000;
-/** Each intent final and settled once the run is over (ms): a killed worker's steps wait out a 10 s lease. */
+/** Each intent final and settled once the run is over (ms): a killed worker's steps wait at most a 10 s lease. */
 const FINISH_TIMEOUT_MS = 120_000;
 /** A worker's SIGTERM: ENGINE_STOP_WAIT_MS (10 s) for its steps, then its hand-back and exit (ms). */
 const STOP_BOUND_MS = 15_000;

@@ -11,13 +11,13 @@ import { useResilienceSuite } from './support/suite.ts';
 
 /** Enough for every route kind three times over, few enough to keep the file near a minute and a half. */
 const INTENTS = 20;
-/** Kills per run: each lands in some step of the intents in flight; each costs up to a step lease. */
+/** Kills per run: each lands in some step of the intents in flight; its restart takes those steps over. */
 const KILLS = 5;
 /** Gap between a restart and the next kill (ms), drawn uniformly from this range (as on SQLite). */
 const KILL_GAP_MS = { min: 500, max: 3_000 } as const;
 /** Intents in flight at once (as on SQLite). */
 const CONCURRENCY = 6;
-/** A killed step's lease (RESILIENCE_STEP_LEASE_MS) plus the restart, times a few kills in a row (ms). */
+/** A restart (which ends the killed process's leases) and its resumed steps, times a few kills in a row (ms). */
 const FINISH_TIMEOUT_MS = 150_000;
 
 // The test starts `serve` itself (and the kills restart it).

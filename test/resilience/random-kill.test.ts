@@ -18,7 +18,7 @@ const KILLS = 8;
 const KILL_GAP_MS = { min: 500, max: 3_000 } as const;
 /** Intents in flight at once: keeps all steps busy while the kills happen. */
 const CONCURRENCY = 6;
-/** A killed step's lease (RESILIENCE_STEP_LEASE_MS) plus the restart, times a few kills in a row (ms). */
+/** A restart (which ends the killed process's leases) and its resumed steps, times a few kills in a row (ms). */
 const FINISH_TIMEOUT_MS = 150_000;
 const DIALECT = process.env.RANDOM_KILL_DB === 'postgres' ? 'postgres' : 'sqlite';
 

@@ -27,9 +27,10 @@ import { type ServeProcess, ServeStartError, startServeProcess } from './serve-p
  */
 const START_ATTEMPTS = 3;
 /**
- * The serve config's step lease (ms): a SIGKILLed process's steps are taken over by its restart this long
- * after the kill instead of production's 10 s. Still several heartbeats long (one every quarter lease), so a
- * live process on a loaded machine keeps its steps; the takeover itself is the same code at any length.
+ * The serve config's step lease (ms). A SIGKILLed process's restart ends its leases at once (the engine's
+ * start ends dead workers' leases on its machine); this bounds the wait where that cannot happen, instead
+ * of production's 10 s. Still several heartbeats long (one every quarter lease), so a live process on a
+ * loaded machine keeps its steps.
  */
 export const RESILIENCE_STEP_LEASE_MS = 3_000;
 

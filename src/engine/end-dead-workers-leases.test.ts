@@ -1,0 +1,62 @@
+import { beforeAll, expect, it } from 'vitest';
+import { describeEachDialect } from '../../test/harness/database.ts';
+import { exitedPid, idOfProcess } from '../../test/harness/worker-ids.ts';
+import { createSilentLogger } from '../internal/logger.ts';
+import { newIntent } from '../store/testing.ts';
+import type { Store } from '../store/types.ts';
+import { endDeadWorkersLeases } from './end-dead-workers-leases.ts';
+import { newWorkerId } from './worker-id.ts';
+
+const LEASE_MS = 60_000;
+
+describeEachDialect('ending dead workers’ leases at start', ({ openStore }) => {
+  let store: Store;
+  beforeAll(async () => {
+    store = await openStore();
+  });
+
+  it('ends the step and task leases of a worker whose process is gone, at once; a live worker keeps its own', async () => {
+    const project = await store.projects.create('dead-leases');
+    const [deadStep, liveStep] = await Promise.all(
+      [0, 1].map(async () => {
+        const { intentId } = await store.intents.insert(newIntent(project.id));
+        await store.steps.enqueue({ intentId, step: 'origin' });
+        return intentId;
+      }),
+    );
+    const dead = idOfProcess(await exitedPid());
+    const live = idOfProcess(process.pid);
+    // Each takes one step (the oldest due first) and one task, for a minute.
+    expect(await store.steps.leaseDue({ owner: dead, limit: 1, leaseMs: LEASE_MS })).toHaveLength(1);
+    expect(await store.steps.leaseDue({ owner: live, limit: 1, leaseMs: LEASE_MS })).toHaveLength(1);
+    expect(await store.taskLeases.acquire({ task: 'deposit-watch', owner: dead, leaseMs: LEASE_MS })).toBe(
+      true,
+    );
+    expect(await store.taskLeases.acquire({ task: 'restore:1', owner: live, leaseMs: LEASE_MS })).toBe(true);
+    const restarted = newWorkerId();
+    expect(await store.steps.leaseDue({ owner: restarted, limit: 10, leaseMs: LEASE_MS })).toEqual([]);
+
+    const ended = await endDeadWorkersLeases({ store, log: createSilentLogger() });
+    expect(ended).toEqual({ owners: [dead], intentIds: [deadStep], tasks: 1 });
+
+    // Long before the minute is up, another worker takes over the dead worker's step and task, as after a
+    // lease that ran out (the takeover is recorded), and neither of the live worker's.
+    const taken = await store.steps.leaseDue({ owner: restarted, limit: 10, leaseMs: LEASE_MS });
+    expect(taken.map((s) => [s.intentId, s.attempts, s.leaseOwner])).toEqual([[deadStep, 2, restarted]]);
+    const [row] = (await store.steps.list(deadStep)).filter((s) => s.step === 'origin');
+    expect(row?.takenOverFrom).toBe(dead);
+    expect(
+      await store.taskLeases.acquire({ task: 'deposit-watch', owner: restarted, leaseMs: LEASE_MS }),
+    ).toBe(true);
+    expect(await store.taskLeases.acquire({ task: 'restore:1', owner: restarted, leaseMs: LEASE_MS })).toBe(
+      false,
+    );
+    expect((await store.steps.list(liveStep))[0]?.leaseOwner).toBe(live);
+    // Nothing left to end: a second start finds no dead worker's lease.
+    expect(await endDeadWorkersLeases({ store, log: createSilentLogger() })).toEqual({
+      owners: [],
+      intentIds: [],
+      tasks: 0,
+    });
+  });
+});

@@ -1,0 +1,40 @@
+/**
+ * At start, the leases of workers that died on this machine end at once instead of when they run out. A
+ * worker restarted after a crash (the common case: one process under a supervisor) would otherwise leave its
+ * predecessor's steps and tasks untouched for up to a lease (10 s by default). A lease is ended only when
+ * the kernel says its owner's process is gone (worker-id.ts); a live owner, or one on another machine or in
+ * another PID namespace, keeps its lease until it runs out. Taking over early is as safe as after expiry:
+ * the dead process sends and writes nothing more, and every step resumes from its journal.
+ */
+import type { Logger } from '../internal/logger.ts';
+import type { Store } from '../store/types.ts';
+import { deadOwnersInThisSpace } from './worker-id.ts';
+
+export interface EndedLeases {
+  /** The dead workers whose leases were ended. */
+  owners: string[];
+  /** The intents of the steps they held. */
+  intentIds: string[];
+  /** How many task leases they held. */
+  tasks: number;
+}
+
+export async function endDeadWorkersLeases(deps: {
+  store: Pick<Store, 'steps' | 'taskLeases'>;
+  log: Logger;
+}): Promise<EndedLeases> {
+  const { store, log } = deps;
+  const [stepOwners, taskOwners] = await Promise.all([store.steps.leaseOwners(), store.taskLeases.owners()]);
+  const owners = deadOwnersInThisSpace(new Set([...stepOwners, ...taskOwners]));
+  if (owners.length === 0) return { owners, intentIds: [], tasks: 0 };
+  const [intentIds, tasks] = await Promise.all([
+    store.steps.endLeases({ owners }),
+    store.taskLeases.endLeases({ owners }),
+  ]);
+  log.info('ended the leases of workers that died on this machine', {
+    owners,
+    steps: intentIds.length,
+    tasks,
+  });
+  return { owners, intentIds, tasks };
+}
