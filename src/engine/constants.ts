@@ -5,6 +5,11 @@
  * over after at most this long. Short because a live worker renews it (STEP_LEASE_RENEW_MS) while it runs.
  */
 export const STEP_LEASE_MS = 10_000;
+/**
+ * A worker looks this often (ms) for leases held by workers that died on its machine and ends them
+ * (end-dead-workers-leases.ts): well under STEP_LEASE_MS, at one small read of the lease owners per look.
+ */
+export const DEAD_WORKER_LOOK_MS = 2_000;
 /** A running worker extends the leases of its steps in flight this often (ms): four renewals per lease. */
 export const STEP_LEASE_RENEW_MS = 2_500;
 /**

@@ -18,8 +18,8 @@ import { createAttester } from './attester.ts';
 import { type ChainWatchDeps, createChainWatch } from './chain-watch.ts';
 import { ENGINE_STOP_WAIT_MS } from './constants.ts';
 import { chainLookup, type EngineContext, type EngineKeys, type RefundTiming } from './context.ts';
+import { createDeadWorkerWatch } from './dead-worker-watch.ts';
 import { createDepositWatcher } from './deposit-watcher.ts';
-import { endDeadWorkersLeases } from './end-dead-workers-leases.ts';
 import { enqueueSteps, moveWithSteps } from './enqueue-steps.ts';
 import { toDepositIntentEntry } from './gasless/index.ts';
 import { createOrderMemo } from './order-memo.ts';
@@ -40,6 +40,8 @@ export interface IntentEngineOptions {
   stepIdlePollIntervalMs?: number;
   stepBatchSize?: number;
   stepLeaseMs?: number;
+  /** How often the engine looks for leases of workers that died on this machine (ms; tests). */
+  deadWorkerLookMs?: number;
   depositScanIntervalMs?: number;
   /** Committed intents the deposit watcher reads per round (tests). */
   depositScanBatch?: number;
@@ -154,6 +156,13 @@ export function createIntentEngine(deps: IntentEngineDeps): IntentEngine {
     ...(options.chainWatchTiming && { timing: options.chainWatchTiming }),
   });
 
+  // Leases of workers that died on this machine end at once, not when they run out (docs/engine.md).
+  const deadWorkers = createDeadWorkerWatch({
+    store,
+    log,
+    ...(options.deadWorkerLookMs !== undefined && { intervalMs: options.deadWorkerLookMs }),
+  });
+
   return {
     async requestExecution({ intentId, depositTransactionHash, depositSignature, intent }) {
       // A gasless deposit (verified by ExecuteIntent) is pulled inside the origin execution: src/engine/gasless.
@@ -166,9 +175,7 @@ export function createIntentEngine(deps: IntentEngineDeps): IntentEngine {
       return { hash: sent.hash, status: sent.receipt.status, minedAt: sent.minedAt };
     },
     async start() {
-      const ended = await endDeadWorkersLeases({ store, log });
-      // Other workers' loops hear intent changes: they may lease the freed steps before this one starts.
-      for (const intentId of new Set(ended.intentIds)) await store.events.publish(intentId);
+      await deadWorkers.start();
       const resent = await sender.rebroadcastUnconfirmed();
       if (resent > 0) log.info('re-broadcast stored unconfirmed transactions', { count: resent });
       ctx.settlements?.adoptUnconfirmed(
@@ -187,6 +194,7 @@ export function createIntentEngine(deps: IntentEngineDeps): IntentEngine {
         runner.stop(options.stopWaitMs ?? ENGINE_STOP_WAIT_MS),
         sender.stopRestoring().then(() => chainWatch.stop()),
         watcher.stop(),
+        deadWorkers.stop(),
       ]);
       if (left.length === 0) return;
       // Signing stops first, so every transaction these steps sent is journaled before another worker can

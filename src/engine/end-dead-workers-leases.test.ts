@@ -1,15 +1,19 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { beforeAll, expect, it } from 'vitest';
 import { describeEachDialect } from '../../test/harness/database.ts';
 import { exitedPid, idOfProcess } from '../../test/harness/worker-ids.ts';
 import { createSilentLogger } from '../internal/logger.ts';
 import { newIntent } from '../store/testing.ts';
 import type { Store } from '../store/types.ts';
+import { createDeadWorkerWatch } from './dead-worker-watch.ts';
 import { endDeadWorkersLeases } from './end-dead-workers-leases.ts';
 import { newWorkerId } from './worker-id.ts';
 
 const LEASE_MS = 60_000;
 
-describeEachDialect('ending dead workers’ leases at start', ({ openStore }) => {
+describeEachDialect('ending dead workers’ leases', ({ openStore }) => {
   let store: Store;
   beforeAll(async () => {
     store = await openStore();
@@ -58,5 +62,37 @@ describeEachDialect('ending dead workers’ leases at start', ({ openStore }) =>
       intentIds: [],
       tasks: 0,
     });
+  });
+
+  it('a running worker ends the leases of a sibling on its machine soon after that sibling dies', async () => {
+    const project = await store.projects.create('dead-sibling');
+    const { intentId } = await store.intents.insert(newIntent(project.id));
+    await store.steps.enqueue({ intentId, step: 'fill' });
+    const sibling = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60_000)']);
+    const siblingId = idOfProcess(sibling.pid!);
+    expect(await store.steps.leaseDue({ owner: siblingId, limit: 10, leaseMs: LEASE_MS })).toHaveLength(1);
+    const published: string[] = [];
+    const watch = createDeadWorkerWatch({
+      store: { ...store, events: { ...store.events, publish: async (id) => void published.push(id) } },
+      log: createSilentLogger(),
+      intervalMs: 50,
+    });
+    const self = newWorkerId();
+    try {
+      await watch.start();
+      // Alive: its lease holds through several looks.
+      await sleep(300);
+      expect(await store.steps.leaseDue({ owner: self, limit: 10, leaseMs: LEASE_MS })).toEqual([]);
+      sibling.kill('SIGKILL');
+      await once(sibling, 'exit');
+      const deadline = Date.now() + 5_000;
+      while (!published.includes(intentId) && Date.now() < deadline) await sleep(20);
+      expect(published).toEqual([intentId]);
+      const taken = await store.steps.leaseDue({ owner: self, limit: 10, leaseMs: LEASE_MS });
+      expect(taken.map((s) => [s.intentId, s.takenOverFrom])).toEqual([[intentId, siblingId]]);
+    } finally {
+      sibling.kill('SIGKILL');
+      await watch.stop();
+    }
   });
 });
