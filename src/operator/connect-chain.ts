@@ -71,5 +71,20 @@ export function shortReason(error: unknown): string {
     error instanceof Error
       ? ((error as { shortMessage?: string }).shortMessage ?? error.message)
       : String(error);
-  return message.split('\n')[0] ?? message;
+  const first = message.split('\n')[0] ?? message;
+  // viem's "HTTP request failed." says nothing of why; the innermost cause does (connection refused, a
+  // name not found, a port fetch refuses).
+  const root = rootCause(error);
+  if (!root || first.includes(root)) return first;
+  return `${first.replace(/\.$/, '')} (${root === 'bad port' ? 'bad port: fetch refuses to connect to that port' : root})`;
+}
+
+function rootCause(error: unknown): string | undefined {
+  let cause = error instanceof Error ? error.cause : undefined;
+  let message: string | undefined;
+  for (let depth = 0; cause instanceof Error && depth < 8; depth++) {
+    message = cause.message.split('\n')[0];
+    cause = cause.cause;
+  }
+  return message || undefined;
 }
