@@ -33,7 +33,10 @@ import type { IntentEngine } from './types.ts';
 import { newWorkerId } from './worker-id.ts';
 
 export interface IntentEngineOptions {
-  /** Names this process's leases; default `<host>:<pid>:<random>`, so a lease row says which process holds it. */
+  /**
+   * Names this process's leases; default `<host>:<pid>:<random>:<process space>` (worker-id.ts), so a lease
+   * row says which process holds it and a worker on the same machine can tell when that process is gone.
+   */
   workerId?: string;
   stepPollIntervalMs?: number;
   /** How often an idle worker looks at the journal anyway (ms; tests); default STEP_IDLE_POLL_INTERVAL_MS. */
