@@ -11,6 +11,7 @@ import { createTransactionSender, type TransactionSenderDeps } from '../chains/c
 import { createLatestBlockCache } from '../chains/latest-block-cache.ts';
 import type { ChainConfig } from '../internal/config-types.ts';
 import type { Logger } from '../internal/logger.ts';
+import { newWorkerId } from '../internal/worker-id.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import { createTaskLeaseHolder } from '../store/task-lease-holder.ts';
 import type { Store } from '../store/types.ts';
@@ -30,11 +31,10 @@ import { startExecution } from './start-execution.ts';
 import { createStepRunner } from './step-runner.ts';
 import { createDueTimes, noteDueTimes, noteMoveDueTimes } from './step-wakeups.ts';
 import type { IntentEngine } from './types.ts';
-import { newWorkerId } from './worker-id.ts';
 
 export interface IntentEngineOptions {
   /**
-   * Names this process's leases; default `<host>:<pid>:<random>:<process space>` (worker-id.ts), so a lease
+   * Names this process's leases; default `<host>:<pid>:<random>:<process space>` (src/internal/worker-id.ts), so a lease
    * row says which process holds it and a worker on the same machine can tell when that process is gone.
    */
   workerId?: string;

@@ -16,7 +16,7 @@ export interface DeadWorkerWatch {
 }
 
 export function createDeadWorkerWatch(deps: {
-  store: Pick<Store, 'steps' | 'taskLeases' | 'events'>;
+  store: Pick<Store, 'steps' | 'taskLeases' | 'webhooks' | 'events'>;
   log: Logger;
   intervalMs?: number;
 }): DeadWorkerWatch {

@@ -5,11 +5,11 @@ import { beforeAll, expect, it } from 'vitest';
 import { describeEachDialect } from '../../test/harness/database.ts';
 import { exitedPid, idOfProcess } from '../../test/harness/worker-ids.ts';
 import { createSilentLogger } from '../internal/logger.ts';
+import { newWorkerId } from '../internal/worker-id.ts';
 import { newIntent } from '../store/testing.ts';
 import type { Store } from '../store/types.ts';
 import { createDeadWorkerWatch } from './dead-worker-watch.ts';
 import { endDeadWorkersLeases } from './end-dead-workers-leases.ts';
-import { newWorkerId } from './worker-id.ts';
 
 const LEASE_MS = 60_000;
 
@@ -19,7 +19,7 @@ describeEachDialect('ending dead workers’ leases', ({ openStore }) => {
     store = await openStore();
   });
 
-  it('ends the step and task leases of a worker whose process is gone, at once; a live worker keeps its own', async () => {
+  it('ends the step, task and webhook leases of a worker whose process is gone, at once; a live worker keeps its own', async () => {
     const project = await store.projects.create('dead-leases');
     const [deadStep, liveStep] = await Promise.all(
       [0, 1].map(async () => {
@@ -30,6 +30,19 @@ describeEachDialect('ending dead workers’ leases', ({ openStore }) => {
     );
     const dead = idOfProcess(await exitedPid());
     const live = idOfProcess(process.pid);
+    // An endpoint with an event to deliver, its lease held by the dead worker's dispatcher.
+    const endpoint = await store.webhooks.create({
+      projectId: project.id,
+      url: 'https://hooks.example/dead',
+      secret: 'whsec_test',
+      eventTypes: ['intent.*'],
+    });
+    await store.intents.updateStatus({ intentId: deadStep, to: 'COMMITTED' });
+    const leaseEndpoint = async (owner: string) =>
+      (await store.webhooks.leaseDue({ owner, leaseMs: LEASE_MS, limit: 100 })).filter(
+        (e) => e.id === endpoint.id,
+      );
+    expect(await leaseEndpoint(dead)).toHaveLength(1);
     // Each takes one step (the oldest due first) and one task, for a minute.
     expect(await store.steps.leaseDue({ owner: dead, limit: 1, leaseMs: LEASE_MS })).toHaveLength(1);
     expect(await store.steps.leaseDue({ owner: live, limit: 1, leaseMs: LEASE_MS })).toHaveLength(1);
@@ -41,7 +54,7 @@ describeEachDialect('ending dead workers’ leases', ({ openStore }) => {
     expect(await store.steps.leaseDue({ owner: restarted, limit: 10, leaseMs: LEASE_MS })).toEqual([]);
 
     const ended = await endDeadWorkersLeases({ store, log: createSilentLogger() });
-    expect(ended).toEqual({ owners: [dead], intentIds: [deadStep], tasks: 1 });
+    expect(ended).toEqual({ owners: [dead], intentIds: [deadStep], tasks: 1, webhookEndpoints: 1 });
 
     // Long before the minute is up, another worker takes over the dead worker's step and task, as after a
     // lease that ran out (the takeover is recorded), and neither of the live worker's.
@@ -56,11 +69,13 @@ describeEachDialect('ending dead workers’ leases', ({ openStore }) => {
       false,
     );
     expect((await store.steps.list(liveStep))[0]?.leaseOwner).toBe(live);
+    expect(await leaseEndpoint(restarted)).toHaveLength(1);
     // Nothing left to end: a second start finds no dead worker's lease.
     expect(await endDeadWorkersLeases({ store, log: createSilentLogger() })).toEqual({
       owners: [],
       intentIds: [],
       tasks: 0,
+      webhookEndpoints: 0,
     });
   });
 

@@ -853,6 +853,10 @@ export interface WebhooksRepo {
   }): Promise<boolean>;
   /** Ends `owner`'s lease (nothing left to deliver, or shutting down). */
   release(input: { id: number; owner: string }): Promise<void>;
+  /** The dispatchers holding an endpoint's lease, whether or not it has run out. */
+  leaseOwners(): Promise<string[]>;
+  /** Ends now the endpoint leases `owners` hold (dispatchers known to be dead); how many it ended. */
+  endLeases(input: { owners: string[]; now?: Date }): Promise<number>;
   /** Records an attempt outside the dispatcher (a ping). */
   recordDelivery(input: { endpointId: number; delivery: WebhookDeliveryInput }): Promise<void>;
   /**

@@ -264,6 +264,29 @@ export function createWebhooksRepo(ctx: StoreContext, deps: WebhooksRepoDeps = {
         .execute();
     },
 
+    async leaseOwners() {
+      const rows = await db
+        .selectFrom('webhook_endpoints')
+        .select('lease_owner')
+        .distinct()
+        .where('lease_owner', 'is not', null)
+        .execute();
+      return rows.map((r) => r.lease_owner!);
+    },
+
+    async endLeases({ owners, now: at }) {
+      if (owners.length === 0) return 0;
+      const time = (at ?? ctx.now()).getTime();
+      // Below now, as a lease that ran out: leaseDue takes an endpoint whose lease_until is below its now.
+      const result = await db
+        .updateTable('webhook_endpoints')
+        .set({ lease_until: time - 1, updated_at: time })
+        .where('lease_owner', 'in', owners)
+        .where('lease_until', '>=', time)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows);
+    },
+
     async recordDelivery({ endpointId, delivery }) {
       await insertDelivery(db, endpointId, delivery, now());
     },

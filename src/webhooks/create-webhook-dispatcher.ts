@@ -13,13 +13,12 @@
  * It wakes on every intent change (store.events.subscribeAll) while endpoints exist, and every
  * DISPATCH_POLL_MS for retries, expired leases and endpoints added by the CLI.
  */
-import { randomBytes } from 'node:crypto';
-import { hostname } from 'node:os';
 import { crashPoint } from '../chains/debug-crash-point.ts';
 import { eventTypeOf, matchesEventTypes } from '../events/event-types.ts';
 import { FeedEvent } from '../events/feed-event.ts';
 import type { EventsObserver } from '../events/observer.ts';
 import type { Logger } from '../internal/logger.ts';
+import { newWorkerId } from '../internal/worker-id.ts';
 import { WebhookSecretUnreadableError } from '../store/errors.ts';
 import type { Store, WebhookDeliveryInput, WebhookEndpoint } from '../store/index.ts';
 import { createPostAgents, type PostOutcome } from './post-webhook.ts';
@@ -77,7 +76,8 @@ export function createWebhookDispatcher(deps: WebhookDispatcherDeps): WebhookDis
   const retry = options.retry ?? DEFAULT_RETRY_POLICY;
   const random = options.random ?? Math.random;
   const now = options.now ?? (() => new Date());
-  const owner = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+  // A worker id: a worker on this machine ends this dispatcher's leases once its process is gone.
+  const owner = newWorkerId();
   const agents = createPostAgents();
   const delivering = new Map<number, Promise<void>>();
   let stopped = true;

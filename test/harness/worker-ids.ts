@@ -1,8 +1,8 @@
-/** Worker ids of other processes, for tests of telling dead workers from live ones (src/engine/worker-id.ts). */
+/** Worker ids of other processes, for tests of telling dead workers from live ones (src/internal/worker-id.ts). */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { hostname } from 'node:os';
-import { newWorkerId } from '../../src/engine/worker-id.ts';
+import { newWorkerId } from '../../src/internal/worker-id.ts';
 
 /** A worker id as process `pid` would have made it in `space` (default: this process's space). */
 export function idOfProcess(pid: number, space = newWorkerId().split(':')[3]!): string {
