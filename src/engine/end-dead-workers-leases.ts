@@ -30,7 +30,7 @@ export async function endDeadWorkersLeases(deps: {
   const { store, log } = deps;
   const held = await Promise.all([
     store.steps.leaseOwners(),
-    store.taskLeases.owners(),
+    store.taskLeases.leaseOwners(),
     store.webhooks.leaseOwners(),
   ]);
   const owners = deadOwnersInThisSpace(new Set(held.flat()));

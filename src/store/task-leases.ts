@@ -38,7 +38,7 @@ export function createTaskLeasesRepo(ctx: StoreContext): TaskLeasesRepo {
       return Number(result.numDeletedRows) > 0;
     },
 
-    async owners() {
+    async leaseOwners() {
       const rows = await db.selectFrom('task_leases').select('owner').distinct().execute();
       return rows.map((r) => r.owner);
     },

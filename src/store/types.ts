@@ -625,7 +625,7 @@ export interface TaskLeasesRepo {
   /** The task's lease row, expired or not (undefined: never taken, or released). */
   get(task: string): Promise<TaskLease | undefined>;
   /** The workers holding a task's lease, whether or not it has run out. */
-  owners(): Promise<string[]>;
+  leaseOwners(): Promise<string[]>;
   /** Ends now the task leases `owners` hold (workers known to be dead); how many it ended. */
   endLeases(input: { owners: string[]; now?: Date }): Promise<number>;
 }
