@@ -34,8 +34,8 @@ import type { IntentEngine } from './types.ts';
 
 export interface IntentEngineOptions {
   /**
-   * Names this process's leases; default `<host>:<pid>:<random>:<process space>` (src/internal/worker-id.ts), so a lease
-   * row says which process holds it and a worker on the same machine can tell when that process is gone.
+   * Names this process's leases; default `<host>:<pid>:<random>:<process space>` (src/internal/worker-id.ts),
+   * so a lease row says which process holds it and a worker on the same machine can tell when it is gone.
    */
   workerId?: string;
   stepPollIntervalMs?: number;

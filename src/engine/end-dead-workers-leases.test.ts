@@ -56,8 +56,8 @@ describeEachDialect('ending dead workers’ leases', ({ openStore }) => {
     const ended = await endDeadWorkersLeases({ store, log: createSilentLogger() });
     expect(ended).toEqual({ owners: [dead], intentIds: [deadStep], tasks: 1, webhookEndpoints: 1 });
 
-    // Long before the minute is up, another worker takes over the dead worker's step and task, as after a
-    // lease that ran out (the takeover is recorded), and neither of the live worker's.
+    // Long before the minute is up, another worker takes over the dead worker's step, task and endpoint, as
+    // after a lease that ran out (the step's takeover is recorded), and neither of the live worker's.
     const taken = await store.steps.leaseDue({ owner: restarted, limit: 10, leaseMs: LEASE_MS });
     expect(taken.map((s) => [s.intentId, s.attempts, s.leaseOwner])).toEqual([[deadStep, 2, restarted]]);
     const [row] = (await store.steps.list(deadStep)).filter((s) => s.step === 'origin');

@@ -2,11 +2,12 @@
  * One look for the leases of workers that died on this machine, which it ends at once instead of when they
  * run out (dead-worker-watch.ts looks at start and then periodically). A worker restarted after a crash (one
  * process under a supervisor) or a sibling on the same machine would otherwise leave the dead worker's
- * steps and tasks untouched for up to a lease (10 s by default). A lease is ended only when
- * the kernel says its owner's process is gone (src/internal/worker-id.ts); a live owner, or one on another machine or in
- * another PID namespace, keeps its lease until it runs out. Taking over early is as safe as after expiry:
- * the dead process signs nothing more, a statement of its that reaches the database late meets the same
- * lease checks as a stalled worker's after an expiry, and every step resumes from its journal.
+ * steps, tasks and webhook endpoints untouched for up to a lease (10 s by default). A lease is ended only
+ * when the kernel says its owner's process is gone (src/internal/worker-id.ts); a live owner, or one on
+ * another machine or in another PID namespace, keeps its lease until it runs out. Taking over early is as
+ * safe as after expiry: the dead process signs nothing more, a statement of its that reaches the database
+ * late meets the same lease checks as a stalled worker's after an expiry, and every step resumes from its
+ * journal.
  */
 import type { Logger } from '../internal/logger.ts';
 import { deadOwnersInThisSpace } from '../internal/worker-id.ts';
