@@ -16,12 +16,13 @@
  *   nonce is the chain's;
  * - every WaitIntentReceipt cut off by the API kill was answered by the other process when the client
  *   called again, and every wait ended done;
- * - the deposit watch moved off the killed worker;
+ * - the deposit watch moved off the killed worker, and a worker on the machine ended the killed worker's
+ *   leases instead of waiting them out;
  * - the worker SIGTERMed mid-run exited 0 within its bound and left no step leased to it;
  * - each process stops on SIGTERM within its bound;
  * - every token on every chain is conserved.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Intent } from '@0xtrails/api';
@@ -383,6 +384,11 @@ it(`${INTENTS} intents through two API processes and two workers on one database
     expect({ name, exit: stop.exit }).toEqual({ name, exit: '0' });
     expect(stop.ms).toBeLessThan(STOP_BOUND_MS);
   }
+  // The killed worker's leases were ended by a worker on this machine (its sibling, or its restart), not
+  // waited out (docs/engine.md, "A worker ends the leases of workers that died on its machine").
+  const killedLeasesEndedBy = await until('a worker logging the end of the killed worker’s leases', () =>
+    leasesEndedBy(layout, workers.killed.workerId!),
+  );
 
   const audited: AuditedIntent[] = submitted.map(({ intent }) => ({
     intentId: intent.intentId,
@@ -404,7 +410,7 @@ it(`${INTENTS} intents through two API processes and two workers on one database
         intents: submitted.length,
         outcomes,
         allFinalAfterMs,
-        workers,
+        workers: { ...workers, killedLeasesEndedBy },
         api: { ...api, killedAtMs: api.killedAt - started },
         waitsCutOff: cutOff.length,
         operatorTransactions,
@@ -416,6 +422,28 @@ it(`${INTENTS} intents through two API processes and two workers on one database
   );
   expectConserved(lines);
 }, 600_000);
+
+/** The workers whose log says they ended `owner`'s leases, with what they ended; undefined while none has. */
+async function leasesEndedBy(processes: ProcessLayout, owner: string) {
+  const ended = [];
+  for (const name of ['worker-0', 'worker-1']) {
+    const text = await readFile(processes.logPath(name), 'utf8').catch(() => '');
+    for (const line of text.split('\n')) {
+      if (!line.includes('ended the leases of workers that died')) continue;
+      const entry = parsedLogLine(line);
+      if (entry?.owners.includes(owner)) ended.push({ by: name, steps: entry.steps, tasks: entry.tasks });
+    }
+  }
+  return ended.length > 0 ? ended : undefined;
+}
+
+function parsedLogLine(line: string): { owners: string[]; steps: number; tasks: number } | undefined {
+  try {
+    return JSON.parse(line);
+  } catch {
+    return undefined; // a line still being written
+  }
+}
 
 /** Per chain and operator key: nothing pending beyond what is mined, and the database's next nonce is the chain's. */
 async function expectNoNonceGap(): Promise<void> {
