@@ -7,12 +7,11 @@ import path from 'node:path';
 import { isAddress, isHex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { READY_LINE_PREFIX } from '../../src/devnet/format-summary.ts';
+import { stablePortRange } from '../harness/free-port.ts';
 import { type Finished, runToEnd } from '../harness/run-to-end.ts';
 
 const REPO_ROOT = path.resolve(import.meta.dirname, '..', '..');
 const CHAIN_COUNT = 3;
-/** Range to look for three consecutive free ports in: above the usual service ports, below ephemeral ones. */
-const PORT_RANGE = { from: 20_000, to: 30_000 };
 
 describe('switchyard devnet (the command)', () => {
   let dataDir: string;
@@ -50,7 +49,7 @@ describe('switchyard devnet (the command)', () => {
   });
 
   it('starts, writes devnet.json in the documented shape, and exits 0 on Ctrl-C with the state saved', async () => {
-    const basePort = await findFreeBasePort();
+    const basePort = await stablePortRange(CHAIN_COUNT);
     const child = start(['--base-port', String(basePort)]);
     const exited = exitOf(child);
     const stdout = await waitForOutput(child, READY_LINE_PREFIX, exited);
@@ -81,7 +80,7 @@ describe('switchyard devnet (the command)', () => {
   });
 
   it('stops its chains and exits 0 when told to stop while it is still starting', async () => {
-    const basePort = await findFreeBasePort();
+    const basePort = await stablePortRange(CHAIN_COUNT);
     const child = start(['--base-port', String(basePort), '--reset']);
     const exited = exitOf(child);
     const stderr = await waitForStderr(child, 'starting chain');
@@ -128,15 +127,6 @@ function waitForStderr(child: ChildProcess, text: string): Promise<() => string>
 
 function runSwitchyard(args: string[]): Promise<Finished> {
   return runToEnd(process.execPath, ['bin/switchyard.js', ...args], { cwd: REPO_ROOT });
-}
-
-async function findFreeBasePort(): Promise<number> {
-  for (let attempt = 0; attempt < 50; attempt++) {
-    const base = PORT_RANGE.from + Math.floor(Math.random() * (PORT_RANGE.to - PORT_RANGE.from));
-    const free = await Promise.all(Array.from({ length: CHAIN_COUNT }, (_, i) => isPortFree(base + i)));
-    if (free.every(Boolean)) return base;
-  }
-  throw new Error('no three consecutive free ports found');
 }
 
 function isPortFree(port: number): Promise<boolean> {

@@ -46,7 +46,7 @@ import { createDepositQueue, waitForStepDone, waitForTerminal } from '../resilie
 import { type Route, routeMix } from '../resilience/support/route-mix.ts';
 import { createFailoverClient, type FailoverClient, type ReceiptWait } from './support/failover-client.ts';
 import { createProcessLayout, type ProcessLayout } from './support/process-layout.ts';
-import type { RoleProcess } from './support/role-process.ts';
+import { logEntries, type RoleProcess } from './support/role-process.ts';
 
 /** The issue's size: enough intents in flight on both API processes and both workers across both kills. */
 const INTENTS = 100;
@@ -428,21 +428,12 @@ async function leasesEndedBy(processes: ProcessLayout, owner: string) {
   const ended = [];
   for (const name of ['worker-0', 'worker-1']) {
     const text = await readFile(processes.logPath(name), 'utf8').catch(() => '');
-    for (const line of text.split('\n')) {
-      if (!line.includes('ended the leases of workers that died')) continue;
-      const entry = parsedLogLine(line);
-      if (entry?.owners.includes(owner)) ended.push({ by: name, steps: entry.steps, tasks: entry.tasks });
+    for (const entry of logEntries(text, 'ended the leases of workers that died on this machine')) {
+      if ((entry.owners as string[]).includes(owner))
+        ended.push({ by: name, steps: entry.steps, tasks: entry.tasks });
     }
   }
   return ended.length > 0 ? ended : undefined;
-}
-
-function parsedLogLine(line: string): { owners: string[]; steps: number; tasks: number } | undefined {
-  try {
-    return JSON.parse(line);
-  } catch {
-    return undefined; // a line still being written
-  }
 }
 
 /** Per chain and operator key: nothing pending beyond what is mined, and the database's next nonce is the chain's. */

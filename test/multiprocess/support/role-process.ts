@@ -125,14 +125,21 @@ function signal(child: ChildProcess, name: NodeJS.Signals): void {
 
 /** The worker id from the engine's `engine started` log line (a JSON line), if it is there. */
 function workerIdIn(output: string): string | undefined {
+  const id = logEntries(output, 'engine started')[0]?.workerId;
+  return typeof id === 'string' ? id : undefined;
+}
+
+/** The JSON log entries of a process's output with message `msg`; lines cut short or not JSON are passed over. */
+export function logEntries(output: string, msg: string): Record<string, unknown>[] {
+  const entries: Record<string, unknown>[] = [];
   for (const line of output.split('\n')) {
-    if (!line.includes('"engine started"')) continue;
+    if (!line.includes(`"${msg}"`)) continue;
     try {
-      const id = (JSON.parse(line) as { workerId?: unknown }).workerId;
-      if (typeof id === 'string') return id;
+      const entry = JSON.parse(line) as Record<string, unknown>;
+      if (entry.msg === msg) entries.push(entry);
     } catch {
-      // A line cut by the tail, or not JSON.
+      // A line cut by the tail or still being written, or not JSON.
     }
   }
-  return undefined;
+  return entries;
 }
