@@ -28,7 +28,11 @@ done
 summary() {
   awk -F'|' '
     $2 ~ /automine/ && NF == 12 { gsub(/ /, "", $3); gsub(/ /, "", $6); gsub(/ /, "", $7); rate[$3] = $6; p50[$3] = $7 }
-    $2 ~ /automine/ && NF == 8 { gsub(/ /, "", $3); gsub(/ /, "", $4); gsub(/ /, "", $5); cpu[$3] = $4 "+" $5 }
+    # The CPU table: process + chains, and the database column where there is one (a number on Postgres).
+    $2 ~ /automine/ && NF >= 8 && NF < 12 {
+      gsub(/ /, "", $3); gsub(/ /, "", $4); gsub(/ /, "", $5); gsub(/ /, "", $6)
+      cpu[$3] = $4 "+" $5 (NF >= 10 && $6 ~ /^[0-9.]+$/ ? "+" $6 : "")
+    }
     /ratios service\/bare/ { ratio = $0; sub(/.*p50 /, "", ratio); sub(/,.*/, "", ratio) }
     END { printf "service %s/s p50 %s ms cpu %s | bare %s/s p50 %s ms cpu %s | p50 ratio %s\n",
           rate["service"], p50["service"], cpu["service"], rate["bare"], p50["bare"], cpu["bare"], ratio }'
