@@ -1,8 +1,9 @@
 /**
  * Ends the leases of workers that died on this machine: once when the engine starts (a restart after a
  * crash), then every DEAD_WORKER_LOOK_MS (a sibling worker on the same machine that died and was not
- * restarted). Each look is one read of the lease owners; a failed look (the database away) is logged and
- * the next one tries again.
+ * restarted). Each look is one read of the lease owners. The first look's failure fails the engine's start,
+ * as the database is needed for everything after it; a later look that fails (the database away) is logged
+ * and the next one tries again.
  */
 import type { Logger } from '../internal/logger.ts';
 import type { Store } from '../store/types.ts';
