@@ -45,6 +45,7 @@ import { createShutdown, type Shutdown } from '../src/internal/shutdown.ts';
 import { createBenchDatabase } from './support/bench-database.ts';
 import { type BlockClock, startBlockClock } from './support/block-clock.ts';
 import { createCpuMeter } from './support/cpu-meter.ts';
+import { pinCpus } from './support/cpu-pinning.ts';
 import { startCpuProfile } from './support/cpu-profile.ts';
 import { type BenchChain, benchChain, sendAndWait } from './support/e2e-chain.ts';
 import { printFloor, runFloor } from './support/e2e-floor.ts';
@@ -123,6 +124,8 @@ interface Options {
   floorUnits: number | undefined;
   /** --summary-json: write the automine run's figures to this file (support/e2e-summary.ts). */
   summaryJson: string | undefined;
+  /** --pin: this process on CPU 0, the chains and the Postgres server on the others (support/cpu-pinning.ts). */
+  pin: boolean;
 }
 
 /** Options that a --db both run does not take: each child is a plain single-store automine run. */
@@ -169,6 +172,7 @@ function parseOptions(): Options | ({ db: 'both' } & StoresOptions) {
       'pg-activity': { type: 'boolean', default: false },
       'floor-only': { type: 'boolean', default: false },
       'floor-units': { type: 'string' },
+      pin: { type: 'boolean', default: false },
     },
   });
   const positive = (name: string, v: string | undefined) => {
@@ -185,6 +189,7 @@ function parseOptions(): Options | ({ db: 'both' } & StoresOptions) {
     return {
       db: 'both',
       rounds: values.rounds === undefined ? STORES_ROUNDS : positive('rounds', values.rounds),
+      pin: values.pin ?? false,
       intents: values.intents === undefined ? STORES_INTENTS : positive('intents', values.intents),
       concurrency:
         values.concurrency === undefined ? STORES_CONCURRENCY : positive('concurrency', values.concurrency),
@@ -210,6 +215,7 @@ function parseOptions(): Options | ({ db: 'both' } & StoresOptions) {
       throw new Error("--stages reads the in-process service's event log: run without --workers");
     if (values['count-sql'])
       throw new Error('--workers: the statement counts are of one process; run without --workers');
+    if (values.pin) throw new Error('--pin pins the in-process service: run without --workers');
   }
   if (values['server-statements'] && (values.db !== 'postgres' || workers))
     throw new Error(
@@ -223,6 +229,7 @@ function parseOptions(): Options | ({ db: 'both' } & StoresOptions) {
     );
   return {
     summaryJson: values['summary-json'],
+    pin: values.pin ?? false,
     floorOnly: values['floor-only'] ?? false,
     floorUnits:
       values['floor-units'] === undefined ? undefined : positive('floor-units', values['floor-units']),
@@ -343,6 +350,12 @@ async function main(): Promise<number> {
         : undefined;
     const bench =
       workers?.bench ?? (await startInProcessBench(options, devnet, postgres?.url, dataDir, log, shutdown));
+    if (options.pin) {
+      const chainPids = devnet.chains.flatMap((c) => c.anvil.process.pid ?? []);
+      const pinning = await pinCpus({ chainPids, databaseUrl: postgres?.url });
+      shutdown.add('cpu pinning', () => pinning.restore());
+      note(`pinned: ${pinning.description}`);
+    }
     // The solver's one-time approval of the settler, so neither run pays for it.
     const destSettler = bench.destination.entry.contracts.destinationSettler as Address;
     await sendAndWait(bench.destination, bench.operator.solver, {
@@ -581,7 +594,7 @@ function printResults(
   const format = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i]!)).join(' | ')} |`;
   const lines = [
     '',
-    `database: ${options.db}; latency = deposit sent → SUCCEEDED (bare: → destination execution's receipt)`,
+    `database: ${options.db}; latency = deposit sent → SUCCEEDED (bare: → destination execution's receipt)${options.pin ? '; --pin: this process on CPU 0, the chains and the Postgres server on the others' : ''}`,
     '',
     format(header),
     `| ${widths.map((w) => '-'.repeat(w)).join(' | ')} |`,

@@ -23,7 +23,7 @@ export class StoreRunError extends Error {}
 
 export function runStore(
   store: Store,
-  size: { intents: number; concurrency: number },
+  size: { intents: number; concurrency: number; pin: boolean },
   workDir: string,
   label: string,
 ): Promise<E2eSummary> {
@@ -32,6 +32,7 @@ export function runStore(
     ...['--import', 'tsx', E2E, '--db', store, '--mode', 'automine'],
     ...['--intents', String(size.intents), '--concurrency', String(size.concurrency)],
     ...['--summary-json', file],
+    ...(size.pin ? ['--pin'] : []),
   ];
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, { cwd: REPO_ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
