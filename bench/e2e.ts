@@ -95,6 +95,12 @@ const STORES_ROUNDS = 6;
 /** --db both: the size the issue's Postgres mark names (automine, 100 intents, 16 in flight). */
 const STORES_INTENTS = 100;
 const STORES_CONCURRENCY = 16;
+/**
+ * Intents per side run untimed before the first measured half: a fresh process's first intents pay for V8
+ * compiling and optimising the engine's, the API's and the store's paths, which a long-running service pays
+ * once, and for the bare script's too. 32: two batches at the default 16 in flight of --db both.
+ */
+const WARMUP_INTENTS = 32;
 
 type Mode = 'automine' | 'blocks';
 
@@ -126,6 +132,8 @@ interface Options {
   summaryJson: string | undefined;
   /** --pin: this process on CPU 0, the chains and the Postgres server on the others (support/cpu-pinning.ts). */
   pin: boolean;
+  /** --warmup: intents per side run untimed before the first measured half (in-process service only). */
+  warmup: number;
 }
 
 /** Options that a --db both run does not take: each child is a plain single-store automine run. */
@@ -173,6 +181,7 @@ function parseOptions(): Options | ({ db: 'both' } & StoresOptions) {
       'floor-only': { type: 'boolean', default: false },
       'floor-units': { type: 'string' },
       pin: { type: 'boolean', default: false },
+      warmup: { type: 'string' },
     },
   });
   const positive = (name: string, v: string | undefined) => {
@@ -180,6 +189,9 @@ function parseOptions(): Options | ({ db: 'both' } & StoresOptions) {
     if (!Number.isInteger(n) || n < 1) throw new Error(`--${name}: a positive integer, not ${v}`);
     return n;
   };
+  const warmup = values.warmup === undefined ? WARMUP_INTENTS : Number(values.warmup);
+  if (!Number.isInteger(warmup) || warmup < 0)
+    throw new Error(`--warmup: a whole number of intents (0 for none), not ${values.warmup}`);
   if (values.db === 'both') {
     if (values.mode !== undefined && values.mode !== 'automine')
       throw new Error('--db both runs with automine only');
@@ -190,6 +202,7 @@ function parseOptions(): Options | ({ db: 'both' } & StoresOptions) {
       db: 'both',
       rounds: values.rounds === undefined ? STORES_ROUNDS : positive('rounds', values.rounds),
       pin: values.pin ?? false,
+      warmup,
       intents: values.intents === undefined ? STORES_INTENTS : positive('intents', values.intents),
       concurrency:
         values.concurrency === undefined ? STORES_CONCURRENCY : positive('concurrency', values.concurrency),
@@ -230,6 +243,8 @@ function parseOptions(): Options | ({ db: 'both' } & StoresOptions) {
   return {
     summaryJson: values['summary-json'],
     pin: values.pin ?? false,
+    // The worker processes start afresh for each count: their bench has no warm-up of its own.
+    warmup: workers ? 0 : warmup,
     floorOnly: values['floor-only'] ?? false,
     floorUnits:
       values['floor-units'] === undefined ? undefined : positive('floor-units', values['floor-units']),
@@ -364,7 +379,8 @@ async function main(): Promise<number> {
     });
     // Each side of a comparison runs two halves of `intents`: bare and the service (or each worker count).
     const sides = options.workers ? 1 + options.workers.length : 2;
-    const totalUsers = options.modes.reduce((n, m) => n + sides * options.sizes[m].intents, 0);
+    const totalUsers =
+      2 * options.warmup + options.modes.reduce((n, m) => n + sides * options.sizes[m].intents, 0);
     const users = await fundUsers(bench.origin, bench.origin.entry.tokens.USDC!, INTENT_AMOUNT, totalUsers);
     note(
       `devnet, service and ${totalUsers} funded users ready in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
@@ -388,6 +404,12 @@ async function main(): Promise<number> {
       const { intents, concurrency } = options.sizes[mode];
       const eventsBefore = options.stages ? await bench.events!.latest() : 0;
       await setMining([bench.origin, bench.destination], mode);
+      if (mode === options.modes[0] && options.warmup > 0) {
+        // Untimed and thrown away; once per process, since what it warms is the process's code.
+        await runBare(bench, users.splice(0, options.warmup), concurrency);
+        await runService(bench, users.splice(0, options.warmup), concurrency, { reset: true });
+        note(`warm-up: ${options.warmup} intents each through bare and the service, untimed`);
+      }
       t0 = performance.now();
       const clocks = mode === 'blocks' ? await startClocks(bench) : undefined;
       // bare, service, service, bare: a chain costs more per block as it grows (docs/benchmarks.md), so

@@ -23,7 +23,7 @@ export class StoreRunError extends Error {}
 
 export function runStore(
   store: Store,
-  size: { intents: number; concurrency: number; pin: boolean },
+  size: { intents: number; concurrency: number; pin: boolean; warmup: number },
   workDir: string,
   label: string,
 ): Promise<E2eSummary> {
@@ -33,6 +33,7 @@ export function runStore(
     ...['--intents', String(size.intents), '--concurrency', String(size.concurrency)],
     ...['--summary-json', file],
     ...(size.pin ? ['--pin'] : []),
+    ...['--warmup', String(size.warmup)],
   ];
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, { cwd: REPO_ROOT, stdio: ['ignore', 'ignore', 'pipe'] });

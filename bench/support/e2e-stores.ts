@@ -17,6 +17,8 @@ export interface StoresOptions {
   concurrency: number;
   /** --pin in every run (support/cpu-pinning.ts). */
   pin: boolean;
+  /** --warmup of every run: intents per side run untimed first. */
+  warmup: number;
 }
 
 const ratio = (a: number, b: number) => (a / b).toFixed(2);
@@ -41,9 +43,14 @@ const MAX_FAILED_ROUNDS = 3;
  */
 export async function runStores(options: StoresOptions): Promise<number> {
   const workDir = await mkdtemp(join(tmpdir(), 'sw-bench-e2e-stores-'));
-  const size = { intents: options.intents, concurrency: options.concurrency, pin: options.pin };
+  const size = {
+    intents: options.intents,
+    concurrency: options.concurrency,
+    pin: options.pin,
+    warmup: options.warmup,
+  };
   process.stdout.write(
-    `SQLite against Postgres: ${options.rounds} round(s) of automine, ${size.intents} intents, ${size.concurrency} in flight, one child process per run; Postgres on ${process.env.DATABASE_URL ? 'DATABASE_URL' : 'an embedded server per run'}${options.pin ? '; --pin: each run on CPU 0, its chains and the Postgres server on the others' : ''}\n`,
+    `SQLite against Postgres: ${options.rounds} round(s) of automine, ${size.intents} intents, ${size.concurrency} in flight, one child process per run, ${options.warmup} untimed warm-up intents per side first; Postgres on ${process.env.DATABASE_URL ? 'DATABASE_URL' : 'an embedded server per run'}${options.pin ? '; --pin: each run on CPU 0, its chains and the Postgres server on the others' : ''}\n`,
   );
   try {
     const rounds: StoreRound[] = [];
