@@ -98,9 +98,10 @@ const STORES_CONCURRENCY = 16;
 /**
  * Intents per side run untimed before the first measured half: a fresh process's first intents pay for V8
  * compiling and optimising the engine's, the API's and the store's paths, which a long-running service pays
- * once, and for the bare script's too. 32: two batches at the default 16 in flight of --db both.
+ * once, and for the bare script's too. 96, six batches at --db both's 16 in flight: from 32 to 96 the main
+ * thread's own CPU per intent still fell (36–38 → 34–35 ms; docs/benchmarks.md, "A warm-up").
  */
-const WARMUP_INTENTS = 32;
+const WARMUP_INTENTS = 96;
 
 type Mode = 'automine' | 'blocks';
 
