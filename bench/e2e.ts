@@ -230,6 +230,8 @@ function parseOptions(): Options | ({ db: 'both' } & StoresOptions) {
     if (values['count-sql'])
       throw new Error('--workers: the statement counts are of one process; run without --workers');
     if (values.pin) throw new Error('--pin pins the in-process service: run without --workers');
+    if (values.warmup !== undefined)
+      throw new Error('--warmup warms the in-process service; the worker processes start afresh per count');
   }
   if (values['server-statements'] && (values.db !== 'postgres' || workers))
     throw new Error(
@@ -244,7 +246,6 @@ function parseOptions(): Options | ({ db: 'both' } & StoresOptions) {
   return {
     summaryJson: values['summary-json'],
     pin: values.pin ?? false,
-    // The worker processes start afresh for each count: their bench has no warm-up of its own.
     warmup: workers ? 0 : warmup,
     floorOnly: values['floor-only'] ?? false,
     floorUnits:
