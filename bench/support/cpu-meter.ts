@@ -46,19 +46,28 @@ export function procCpuMs(pid: number, thread?: number): number {
   return userMs + systemMs;
 }
 
-/** procCpuMs's two parts, user and system (kernel), from one read of /proc; both 0 when it cannot be read. */
-export function procCpuTimes(pid: number, thread?: number): { userMs: number; systemMs: number } {
+/**
+ * The fields of /proc/<pid>/stat (or of one thread's) after the command's closing parenthesis, since a command
+ * may hold spaces: field 3 (state) is the first; undefined when it cannot be read (gone, not Linux).
+ */
+export function procStatAfterComm(pid: number, thread?: number): string[] | undefined {
   try {
     const stat = readFileSync(
       thread === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${thread}/stat`,
       'utf8',
     );
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const ms = (ticks: string | undefined) => (Number(ticks) * 1000) / CLOCK_TICKS_PER_SECOND;
-    return { userMs: ms(fields[UTIME_AFTER_COMM]), systemMs: ms(fields[UTIME_AFTER_COMM + 1]) };
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   } catch {
-    return { userMs: 0, systemMs: 0 };
+    return undefined;
   }
+}
+
+/** procCpuMs's two parts, user and system (kernel), from one read of /proc; both 0 when it cannot be read. */
+export function procCpuTimes(pid: number, thread?: number): { userMs: number; systemMs: number } {
+  const fields = procStatAfterComm(pid, thread);
+  if (!fields) return { userMs: 0, systemMs: 0 };
+  const ms = (ticks: string | undefined) => (Number(ticks) * 1000) / CLOCK_TICKS_PER_SECOND;
+  return { userMs: ms(fields[UTIME_AFTER_COMM]), systemMs: ms(fields[UTIME_AFTER_COMM + 1]) };
 }
 
 /** `chainPids` is read at each snapshot, so a restarted chain process is followed. */

@@ -11,6 +11,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { promisify } from 'node:util';
 import pg from 'pg';
+import { procStatAfterComm } from './cpu-meter.ts';
 
 const run = promisify(execFile);
 
@@ -21,14 +22,10 @@ export interface CpuPinning {
   restore(): Promise<void>;
 }
 
-/** Field 4 of /proc/<pid>/stat, counted after the command's closing parenthesis (a command may hold spaces). */
+/** Field 4 of /proc/<pid>/stat (the parent's pid), the second after the command; undefined when it is gone. */
 function parentOf(pid: number): number | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-  } catch {
-    return undefined;
-  }
+  const fields = procStatAfterComm(pid);
+  return fields && Number(fields[1]);
 }
 
 function childrenOf(parent: number): number[] {
