@@ -80,7 +80,7 @@ async function affinityOf(pid: number): Promise<string> {
 }
 
 /**
- * Pins this process to 0 and `chainPids` with the Postgres server (its postmaster and every process
+ * Pins this process to CPU 0 and `chainPids` with the Postgres server (its postmaster and every process
  * it has started; later backends inherit the postmaster's CPUs) to the rest. Call it once the devnet, the
  * database and the service are up; `restore()` on the way out.
  */
@@ -98,10 +98,9 @@ export async function pinCpus(options: {
   if (postmaster !== undefined) await pin([postmaster, ...childrenOf(postmaster)], others);
   const database = postmaster === undefined ? '' : ' and the Postgres server';
   return {
-    description: `this process on CPU ${0}; the chains${database} on CPU ${others}`,
+    description: `this process on CPU 0; the chains${database} on CPU ${others}`,
     async restore() {
-      if (postmaster === undefined || serverCpus === undefined) return;
-      await pin([postmaster, ...childrenOf(postmaster)], serverCpus);
+      if (postmaster !== undefined) await pin([postmaster, ...childrenOf(postmaster)], serverCpus!);
     },
   };
 }

@@ -18,12 +18,22 @@ const CHILD_TIMEOUT_MS = 30 * 60_000;
 
 export type Store = 'sqlite' | 'postgres';
 
+/** What every run of a --db both command is asked for: its size, --pin and --warmup. */
+export interface StoreRunOptions {
+  intents: number;
+  concurrency: number;
+  /** --pin in the run (support/cpu-pinning.ts). */
+  pin: boolean;
+  /** --warmup of the run: intents per side run untimed first. */
+  warmup: number;
+}
+
 /** A child that ended without a summary; `message` names the store and round and ends with its stderr's tail. */
 export class StoreRunError extends Error {}
 
 export function runStore(
   store: Store,
-  size: { intents: number; concurrency: number; pin: boolean; warmup: number },
+  size: StoreRunOptions,
   workDir: string,
   label: string,
 ): Promise<E2eSummary> {

@@ -7,18 +7,12 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runStore, type Store, StoreRunError } from './e2e-store-run.ts';
+import { runStore, type Store, StoreRunError, type StoreRunOptions } from './e2e-store-run.ts';
 import { type StoreRound, storesReport } from './e2e-stores-report.ts';
 import type { E2eSummary } from './e2e-summary.ts';
 
-export interface StoresOptions {
+export interface StoresOptions extends StoreRunOptions {
   rounds: number;
-  intents: number;
-  concurrency: number;
-  /** --pin in every run (support/cpu-pinning.ts). */
-  pin: boolean;
-  /** --warmup of every run: intents per side run untimed first. */
-  warmup: number;
 }
 
 const ratio = (a: number, b: number) => (a / b).toFixed(2);
@@ -43,14 +37,8 @@ const MAX_FAILED_ROUNDS = 3;
  */
 export async function runStores(options: StoresOptions): Promise<number> {
   const workDir = await mkdtemp(join(tmpdir(), 'sw-bench-e2e-stores-'));
-  const size = {
-    intents: options.intents,
-    concurrency: options.concurrency,
-    pin: options.pin,
-    warmup: options.warmup,
-  };
   process.stdout.write(
-    `SQLite against Postgres: ${options.rounds} round(s) of automine, ${size.intents} intents, ${size.concurrency} in flight, one child process per run, ${options.warmup} untimed warm-up intents per side first; Postgres on ${process.env.DATABASE_URL ? 'DATABASE_URL' : 'an embedded server per run'}${options.pin ? '; --pin: each run on CPU 0, its chains and the Postgres server on the others' : ''}\n`,
+    `SQLite against Postgres: ${options.rounds} round(s) of automine, ${options.intents} intents, ${options.concurrency} in flight, one child process per run, ${options.warmup} untimed warm-up intents per side first; Postgres on ${process.env.DATABASE_URL ? 'DATABASE_URL' : 'an embedded server per run'}${options.pin ? '; --pin: each run on CPU 0, its chains and the Postgres server on the others' : ''}\n`,
   );
   try {
     const rounds: StoreRound[] = [];
@@ -62,7 +50,7 @@ export async function runStores(options: StoresOptions): Promise<number> {
       try {
         for (const store of order) {
           const started = performance.now();
-          const summary = await runStore(store, size, workDir, label);
+          const summary = await runStore(store, options, workDir, label);
           summaries[store] = summary;
           process.stdout.write(`${progress(label, summary, (performance.now() - started) / 1000)}\n`);
         }
