@@ -138,6 +138,55 @@ describe('destination execution behind the fill', () => {
     await engine.stop();
   }, 60_000);
 
+  it('an execution whose nonce another send took is not signed again before the fill lands', async () => {
+    await beta.testClient.setAutomine(false);
+    const engine = await f.startEngine();
+    const recipient = freshAddress();
+    const { intentId, plan } = await f.commit(request(recipient, parseUnits('45', 6)));
+    await engine.requestExecution({ intentId, depositTransactionHash: await f.deposit(plan) });
+
+    const fill = await journalRow(intentId, 'solver-fill', 'broadcast');
+    const early = await journalRow(intentId, 'destination-execute-early', 'broadcast');
+    // Both leave the pool, and the relayer's key, used outside the service, takes the execution's nonce.
+    await beta.testClient.dropTransaction({ hash: fill.hash as Hex });
+    await beta.testClient.dropTransaction({ hash: early.hash as Hex });
+    const relayer = beta.walletFor('relayer');
+    const outside = await relayer.sendTransaction({
+      account: relayer.account!,
+      chain: relayer.chain,
+      to: relayer.account!.address,
+      value: 0n,
+      nonce: early.nonce,
+    });
+    await beta.testClient.mine({ blocks: 1 });
+    expect((await beta.publicClient.getTransactionReceipt({ hash: outside })).status).toBe('success');
+    // The sender gives the execution up once its nonce is seen taken; the step must then wait for the
+    // fill, not sign a simulated execution against an account the fill has not funded.
+    await journalRow(intentId, 'destination-execute-early', 'replaced');
+    await sleep(HOLD_MS);
+    expect((await f.store.intents.getForEngine(intentId))?.status).toBe('EXECUTING');
+    const journal = await f.store.signedTransactions.listForIntent(intentId);
+    expect(journal.filter((r) => r.purpose === 'destination-execute-early').map((r) => r.status)).toEqual([
+      'replaced',
+    ]);
+
+    // The fill's sender may have put it back in the pool already (the node then answers "already imported").
+    await beta.publicClient
+      .request({ method: 'eth_sendRawTransaction', params: [fill.raw as Hex] })
+      .catch(() => undefined);
+    await beta.testClient.setAutomine(true);
+    await beta.testClient.mine({ blocks: 1 });
+    const done = await f.waitForStatus(intentId, ['SUCCEEDED', 'FAILED', 'REFUNDED']);
+    expect(done.status).toBe('SUCCEEDED');
+    const normal = await journalRow(intentId, 'destination-execute', 'mined');
+    const rows = await f.store.transactions.list(intentId);
+    expect(rows.find((r) => r.kind === 'destination')?.txnHash).toBe(normal.hash);
+    expect(rows.find((r) => r.kind === 'refund')).toBeUndefined();
+    expect(await usdcOf(recipient)).toBe(plan.order!.outputAmount);
+    expect(await usdcOf(plan.destination!.address)).toBe(0n);
+    await engine.stop();
+  }, 60_000);
+
   it('with the switch off, waits for the fill to be mined and lands in a later block', async () => {
     await beta.testClient.setAutomine(false);
     const chains = f.net.chainConfigs.map((c) =>

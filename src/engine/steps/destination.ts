@@ -15,6 +15,7 @@ import type { SentTransaction } from '../../chains/create-transaction-sender.ts'
 import { TransactionRevertedError } from '../../chains/errors.ts';
 import { minedAt } from '../../chains/mined-at.ts';
 import { GAS_LIMIT_MARGIN_DENOMINATOR, GAS_LIMIT_MARGIN_NUMERATOR } from '../../chains/sender-constants.ts';
+import type { SignedTransaction } from '../../chains/transaction-journal.ts';
 import { encodeDeployIfNeededAndExecute } from '../../contracts/calldata.ts';
 import {
   balanceAt,
@@ -163,7 +164,7 @@ async function obtainExecution(
     request: Send;
     early: Send;
     journaled: readonly unknown[];
-    journaledEarly: readonly unknown[];
+    journaledEarly: readonly SignedTransaction[];
     /** The status of the intent's newest journaled fill, if any. */
     fill: string | undefined;
     state: Awaited<ReturnType<typeof readAccountState>>;
@@ -174,7 +175,10 @@ async function obtainExecution(
   const { request, early, state } = known;
   const sent = (tx: SentTransaction): Obtained => ({ kind: 'sent', sent: tx });
   if (known.journaled.length > 0) return sent(await ctx.sender.sendOnce(request));
-  if (known.journaledEarly.length > 0) {
+  // Resumed only while it can still land: one whose nonce another send took (`replaced`) would be signed
+  // again, simulated, and with the fill not mined yet that simulation reverts and fails the intent; the
+  // normal execution below waits for the fill instead.
+  if (known.journaledEarly.some((t) => t.status !== 'replaced')) {
     const tried = await ctx.sender.sendOnce(early);
     if (tried.receipt.status === 'success') return sent(tried);
     // Reverted: it landed before the fill and moved nothing; the normal execution follows.
