@@ -73,7 +73,8 @@ function openOneConnection(deps: PostgresClientDeps): postgres.Sql {
     connection: { application_name: STATEMENTS_APPLICATION_NAME },
     // fetch_types (the default) reads the array types once per connection: complete-step passes text[].
     // Each connection keeps its prepared statements by text until it is replaced (max_lifetime, 45–90 min
-    // by default): the store's texts are a few dozen shapes, IN lists by their length.
+    // by default): the store's texts are a few dozen shapes, IN lists by their length, sends recorded together
+    // by their count.
     types: {
       int8: { to: INT8_OID, from: [INT8_OID], serialize: (value: unknown) => String(value), parse: Number },
     } as never,
