@@ -70,7 +70,7 @@ async function open(options: CreateStoreOptions): Promise<Opened> {
     // connection use pg.
     const [{ default: pg }, { openPostgres }, { createPgIntentEvents, LISTENER_APPLICATION_NAME }] =
       await Promise.all([import('pg'), import('./open-postgres.ts'), import('./intent-events-postgres.ts')]);
-    const { db, migrationDb, notify } = openPostgres({
+    const { db, migrationDb, notify, close } = openPostgres({
       databaseUrl: url,
       log: options.log.child({ component: 'database' }),
       ...(options.poolSize !== undefined && { max: options.poolSize }),
@@ -87,14 +87,13 @@ async function open(options: CreateStoreOptions): Promise<Opened> {
       },
       log: options.log.child({ component: 'intent-events' }),
     });
-    // Kysely's destroy ends the connections.
     return {
       db,
       profile: POSTGRES_PROFILE,
       events,
       inWrite: events.inWrite,
       migrationDb,
-      closeDriver: () => db.destroy(),
+      closeDriver: close,
     };
   }
   if (options.databaseUrl) {

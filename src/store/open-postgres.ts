@@ -26,7 +26,6 @@ import {
   type Driver,
   Kysely,
   PostgresAdapter,
-  type PostgresDriver,
   PostgresIntrospector,
   PostgresQueryCompiler,
   type QueryResult,
@@ -37,7 +36,7 @@ import postgres from 'postgres';
 import type { Logger } from '../internal/logger.ts';
 import { DatabaseUnavailableError } from './errors.ts';
 import { errorFields, mapDatabaseError } from './map-database-error.ts';
-import { INT8_OID, openPgSide } from './pg-transaction-pool.ts';
+import { INT8_OID, openPgSide, type PgSide } from './pg-transaction-pool.ts';
 import type { Database as Schema } from './schema.ts';
 import { createStatementConnections, type StatementConnections } from './statement-connections.ts';
 
@@ -90,29 +89,31 @@ export interface OpenedPostgres {
   migrationDb: Kysely<unknown>;
   /** `pg_notify(channel, payload)` on the store's connections (intent-events-postgres.ts publishes with it). */
   notify(channel: string, payload: string): Promise<void>;
+  /** Ends every connection: `db`'s, and the pool's even when only the migrations used it. */
+  close(): Promise<void>;
 }
 
 export function openPostgres(deps: PostgresClientDeps): OpenedPostgres {
   const client = createStatementClient(deps);
   const pgSide = openPgSide({ databaseUrl: deps.databaseUrl, log: deps.log });
-  const db = new Kysely<Schema>({ dialect: createPipelinedDialect(client, pgSide.transactions, deps.log) });
+  const db = new Kysely<Schema>({ dialect: createPipelinedDialect(client, pgSide, deps.log) });
   return {
     db,
     migrationDb: pgSide.sessionDb,
     async notify(channel, payload) {
       await sql`select pg_notify(${channel}, ${payload})`.execute(db);
     },
+    async close() {
+      await db.destroy();
+      await pgSide.end();
+    },
   };
 }
 
-function createPipelinedDialect(
-  client: StatementConnections,
-  transactions: PostgresDriver,
-  log: Logger,
-): Dialect {
+function createPipelinedDialect(client: StatementConnections, pgSide: PgSide, log: Logger): Dialect {
   return {
     createAdapter: () => new PostgresAdapter(),
-    createDriver: () => createPipelinedDriver(client, transactions, log),
+    createDriver: () => createPipelinedDriver(client, pgSide, log),
     createQueryCompiler: () => new PostgresQueryCompiler(),
     createIntrospector: (db) => new PostgresIntrospector(db),
   };
@@ -123,11 +124,8 @@ function createPipelinedDialect(
  * client (postgres.js picks the connection and pipelines); `beginTransaction` pins the handle to a pg
  * connection of its own until `releaseConnection`.
  */
-function createPipelinedDriver(
-  client: StatementConnections,
-  transactions: PostgresDriver,
-  log: Logger,
-): Driver {
+function createPipelinedDriver(client: StatementConnections, pgSide: PgSide, log: Logger): Driver {
+  const { transactions } = pgSide;
   const outage = createOutageLog(log);
   let ended = false;
   // BEGIN, COMMIT and ROLLBACK go through the handle's executeQuery like every other statement (the
@@ -161,7 +159,7 @@ function createPipelinedDriver(
     async destroy() {
       if (ended) return;
       ended = true;
-      await transactions.destroy();
+      await pgSide.end();
       try {
         await client.end({ timeout: END_TIMEOUT_S });
       } catch (error) {

@@ -59,16 +59,27 @@ export interface PgSide {
   /**
    * Kysely on the pool alone, for the migrations: Kysely's migrator holds a session-level advisory lock on
    * one connection (`db.connection()`) around its transaction, and the pipelined driver has no session to
-   * pin. Never destroyed: the transaction driver's destroy ends the pool they share.
+   * pin. Never destroyed: `end` ends the pool they share.
    */
   sessionDb: Kysely<unknown>;
+  /**
+   * Ends the pool once, whichever of the two used it. Neither Kysely's destroy does: each ends the pool only
+   * if its own Kysely ran a query, so a store that only migrated (one that only listens) kept the migration's
+   * idle connection open until pg's idle timeout.
+   */
+  end(): Promise<void>;
 }
 
 export function openPgSide(deps: PgPoolDeps): PgSide {
   const pool = withPreparedStatements(createPgPool(deps), deps.log);
+  let ended: Promise<void> | undefined;
   return {
     transactions: new PostgresDriver({ pool }),
     sessionDb: new Kysely<unknown>({ dialect: new PostgresDialect({ pool }) }),
+    end() {
+      ended ??= pool.end();
+      return ended;
+    },
   };
 }
 

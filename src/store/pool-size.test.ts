@@ -85,3 +85,19 @@ it('runs the next statements on another connection while one waits on a row lock
     await locker.end();
   }
 });
+
+it('leaves no connection open once closed, even a store that only migrated and listened', async () => {
+  const idle = await createStore({ ...database.options, log: createSilentLogger() });
+  // Its migrations ran on the transaction pool; no statement has been run.
+  expect((await connections()).get(TRANSACTIONS_APPLICATION_NAME) ?? 0).toBeGreaterThanOrEqual(1);
+  await store.close();
+  await idle.close();
+  // The server ends a backend a moment after its client has gone.
+  const deadline = Date.now() + 2_000;
+  let open = await connections();
+  while (open.size > 0 && Date.now() < deadline) {
+    await sleep(50);
+    open = await connections();
+  }
+  expect(Object.fromEntries(open)).toEqual({});
+});
