@@ -77,16 +77,44 @@ const usdcOf = (holder: Address) =>
     args: [holder],
   });
 
+/** An intent started with blocks mined by hand: its fill and its early execution both in the pool. */
+async function startBehindFill(amount: string) {
+  await beta.testClient.setAutomine(false);
+  const engine = await f.startEngine();
+  const recipient = freshAddress();
+  const { intentId, plan } = await f.commit(request(recipient, parseUnits(amount, 6)));
+  await engine.requestExecution({ intentId, depositTransactionHash: await f.deposit(plan) });
+  const fill = await journalRow(intentId, 'solver-fill', 'broadcast');
+  const early = await journalRow(intentId, 'destination-execute-early', 'broadcast');
+  return { engine, recipient, intentId, plan, fill, early };
+}
+
+/**
+ * The fill comes back (its stored bytes, as the sender re-broadcasts them; the sender may have done so
+ * already, and the node then answers "already imported") and lands; the normal execution follows and pays.
+ */
+async function landFillThenNormalExecution(started: Awaited<ReturnType<typeof startBehindFill>>) {
+  const { engine, recipient, intentId, plan, fill } = started;
+  await beta.publicClient
+    .request({ method: 'eth_sendRawTransaction', params: [fill.raw as Hex] })
+    .catch(() => undefined);
+  await beta.testClient.setAutomine(true);
+  await beta.testClient.mine({ blocks: 1 });
+  const done = await f.waitForStatus(intentId, ['SUCCEEDED', 'FAILED', 'REFUNDED']);
+  expect(done.status).toBe('SUCCEEDED');
+
+  const normal = await journalRow(intentId, 'destination-execute', 'mined');
+  const rows = await f.store.transactions.list(intentId);
+  expect(rows.find((r) => r.kind === 'destination')?.txnHash).toBe(normal.hash);
+  expect(await usdcOf(recipient)).toBe(plan.order!.outputAmount);
+  expect(await usdcOf(plan.destination!.address)).toBe(0n);
+  expect(rows.find((r) => r.kind === 'refund')).toBeUndefined();
+  await engine.stop();
+}
+
 describe('destination execution behind the fill', () => {
   it('lands in the same block as the fill, after it, and pays the recipient', async () => {
-    await beta.testClient.setAutomine(false);
-    const engine = await f.startEngine();
-    const recipient = freshAddress();
-    const { intentId, plan } = await f.commit(request(recipient, parseUnits('15', 6)));
-    await engine.requestExecution({ intentId, depositTransactionHash: await f.deposit(plan) });
-
-    const fill = await journalRow(intentId, 'solver-fill', 'broadcast');
-    const early = await journalRow(intentId, 'destination-execute-early', 'broadcast');
+    const { engine, recipient, intentId, plan, fill, early } = await startBehindFill('15');
     await beta.testClient.mine({ blocks: 1 });
     const done = await f.waitForStatus(intentId, ['SUCCEEDED', 'FAILED', 'REFUNDED']);
     expect(done.status).toBe('SUCCEEDED');
@@ -106,14 +134,8 @@ describe('destination execution behind the fill', () => {
   }, 60_000);
 
   it('an execution that lands without the fill reverts, and the normal one follows the fill', async () => {
-    await beta.testClient.setAutomine(false);
-    const engine = await f.startEngine();
-    const recipient = freshAddress();
-    const { intentId, plan } = await f.commit(request(recipient, parseUnits('25', 6)));
-    await engine.requestExecution({ intentId, depositTransactionHash: await f.deposit(plan) });
-
-    const fill = await journalRow(intentId, 'solver-fill', 'broadcast');
-    const early = await journalRow(intentId, 'destination-execute-early', 'broadcast');
+    const started = await startBehindFill('25');
+    const { plan, recipient, fill, early } = started;
     // The fill leaves the pool (a node restarted, an eviction): the execution is mined alone.
     await beta.testClient.dropTransaction({ hash: fill.hash as Hex });
     await beta.testClient.mine({ blocks: 1 });
@@ -122,31 +144,12 @@ describe('destination execution behind the fill', () => {
     expect(await usdcOf(plan.destination!.address)).toBe(0n);
     expect(await usdcOf(recipient)).toBe(0n);
 
-    // The fill comes back (its stored bytes, as the sender re-broadcasts them) and lands.
-    await beta.publicClient.request({ method: 'eth_sendRawTransaction', params: [fill.raw as Hex] });
-    await beta.testClient.setAutomine(true);
-    await beta.testClient.mine({ blocks: 1 });
-    const done = await f.waitForStatus(intentId, ['SUCCEEDED', 'FAILED', 'REFUNDED']);
-    expect(done.status).toBe('SUCCEEDED');
-
-    const normal = await journalRow(intentId, 'destination-execute', 'mined');
-    const rows = await f.store.transactions.list(intentId);
-    expect(rows.find((r) => r.kind === 'destination')?.txnHash).toBe(normal.hash);
-    expect(await usdcOf(recipient)).toBe(plan.order!.outputAmount);
-    expect(await usdcOf(plan.destination!.address)).toBe(0n);
-    expect(rows.find((r) => r.kind === 'refund')).toBeUndefined();
-    await engine.stop();
+    await landFillThenNormalExecution(started);
   }, 60_000);
 
   it('an execution whose nonce another send took is not signed again before the fill lands', async () => {
-    await beta.testClient.setAutomine(false);
-    const engine = await f.startEngine();
-    const recipient = freshAddress();
-    const { intentId, plan } = await f.commit(request(recipient, parseUnits('45', 6)));
-    await engine.requestExecution({ intentId, depositTransactionHash: await f.deposit(plan) });
-
-    const fill = await journalRow(intentId, 'solver-fill', 'broadcast');
-    const early = await journalRow(intentId, 'destination-execute-early', 'broadcast');
+    const started = await startBehindFill('45');
+    const { intentId, fill, early } = started;
     // Both leave the pool, and the relayer's key, used outside the service, takes the execution's nonce.
     await beta.testClient.dropTransaction({ hash: fill.hash as Hex });
     await beta.testClient.dropTransaction({ hash: early.hash as Hex });
@@ -170,21 +173,7 @@ describe('destination execution behind the fill', () => {
       'replaced',
     ]);
 
-    // The fill's sender may have put it back in the pool already (the node then answers "already imported").
-    await beta.publicClient
-      .request({ method: 'eth_sendRawTransaction', params: [fill.raw as Hex] })
-      .catch(() => undefined);
-    await beta.testClient.setAutomine(true);
-    await beta.testClient.mine({ blocks: 1 });
-    const done = await f.waitForStatus(intentId, ['SUCCEEDED', 'FAILED', 'REFUNDED']);
-    expect(done.status).toBe('SUCCEEDED');
-    const normal = await journalRow(intentId, 'destination-execute', 'mined');
-    const rows = await f.store.transactions.list(intentId);
-    expect(rows.find((r) => r.kind === 'destination')?.txnHash).toBe(normal.hash);
-    expect(rows.find((r) => r.kind === 'refund')).toBeUndefined();
-    expect(await usdcOf(recipient)).toBe(plan.order!.outputAmount);
-    expect(await usdcOf(plan.destination!.address)).toBe(0n);
-    await engine.stop();
+    await landFillThenNormalExecution(started);
   }, 60_000);
 
   it('with the switch off, waits for the fill to be mined and lands in a later block', async () => {
