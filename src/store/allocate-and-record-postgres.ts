@@ -16,20 +16,18 @@
  * same statement, only when the transaction was recorded, with its NOTIFY: one round trip fewer per send.
  *
  * The sends of a key that queue while its statement is in flight go together when it ends: signed with
- * consecutive nonces and recorded in one statement (record-sends-together-postgres.ts), up to
- * MAX_SENDS_PER_STATEMENT. One at a time, each waited a round trip behind the one before (~30 % of the sends
- * in `bench:e2e --db postgres` queued, ~5 ms each under load), and their broadcasts left apart, each in a
- * block of its own on an automining chain. A statement the server refuses wrote nothing: its sends are then
- * recorded one at a time, so one send's bad write fails that send alone; a lost connection fails them all
- * (each step reads its journal before it signs again).
+ * consecutive nonces and recorded in one statement (record-sends-postgres.ts, which records a lone send too),
+ * up to MAX_SENDS_PER_STATEMENT. One at a time, each waited a round trip behind the one before (~12 ms from
+ * signing to the answer in a loaded `bench:e2e --db postgres` run, where about one send in six queued), so a
+ * key's send rate was bounded by one statement's round trip. A statement the server refuses wrote nothing:
+ * its sends are then recorded one at a time, so one send's bad write fails that send alone; a lost
+ * connection fails them all (each step reads its journal before it signs again).
  */
 import type { Kysely } from 'kysely';
 import { DatabaseUnavailableError } from './errors.ts';
 import type { WriteNotifications } from './intent-events-postgres.ts';
 import { mapDatabaseError } from './map-database-error.ts';
-import { compiled, EMPTY, pg } from './pg-sql.ts';
-import { movedRowColumnsPg, rowAdvancePg } from './pg-write-parts.ts';
-import { recordSendsTogether, type SignedSend } from './record-sends-together-postgres.ts';
+import { type RecordedSends, recordSends, type SignedSend } from './record-sends-postgres.ts';
 import { lower } from './rows.ts';
 import type { Database, SignedTransactionRow } from './schema.ts';
 import type { RowAdvance, SignedTransaction, SignTransactionInput } from './types.ts';
@@ -70,56 +68,22 @@ export function createPgAllocateAndRecord(deps: PgAllocateAndRecordDeps) {
     for (let attempt = 0; next !== undefined && attempt < MAX_OPTIMISTIC_ATTEMPTS; attempt++) {
       const nonce = Math.max(next, floor);
       const signed = await input.sign(nonce);
-      const outcome = await takeAndRecord(input, nonce, floor, signed);
+      const outcome = await recordSends(deps.db, deps.notifications, [{ input, nonce, signed }], {
+        chainId: input.chainId,
+        address: lower(input.fromAddress),
+        first: nonce,
+        floor,
+        now: deps.now(),
+      });
       if ('recorded' in outcome) {
         expected.set(key, nonce + 1);
-        return deps.fromRow(outcome.recorded);
+        return deps.fromRow(outcome.recorded[0]!);
       }
       next = outcome.storedNext;
     }
     const recorded = await deps.fallback(input);
     expected.set(key, recorded.nonce + 1);
     return recorded;
-  }
-
-  async function takeAndRecord(
-    input: AllocateInput,
-    nonce: number,
-    floor: number,
-    signed: { raw: string; hash: string },
-  ): Promise<{ recorded: SignedTransactionRow } | { storedNext: number | undefined }> {
-    const now = deps.now();
-    const address = lower(input.fromAddress);
-    const row = input.withRecord?.(signed.hash);
-    const notifications = deps.notifications;
-    if (row && !notifications) throw new Error('a receipt row with the record needs in-write notifications');
-    // Written only from "recorded": a nonce not taken leaves no row naming a hash never recorded.
-    const moved =
-      row && notifications
-        ? pg`, "moved_row" as (${rowAdvancePg(row, now, { onlyWith: 'recorded' })})`
-        : EMPTY;
-    const movedColumns = row && notifications ? pg`, ${movedRowColumnsPg(notifications)}` : EMPTY;
-    // The outer SELECT keeps one row when the nonce was not taken, to answer the stored next nonce.
-    const { rows } = await deps.db.executeQuery<
-      SignedTransactionRow & { stored_next: number | null; row_moved?: number }
-    >(
-      compiled(pg`with "taken" as (
-  update "nonces" set "next_nonce" = ${nonce + 1}, "updated_at" = ${now}
-  where "chain_id" = ${input.chainId} and "address" = ${address} and greatest("next_nonce", ${floor}::bigint) = ${nonce}
-  returning 1
-), "recorded" as (
-  insert into "signed_transactions" ("chain_id", "from_address", "nonce", "raw", "hash", "purpose", "intent_id", "status", "created_at", "broadcast_at", "mined_at")
-  select ${input.chainId}, ${address}, ${nonce}, ${signed.raw}, ${lower(signed.hash)}, ${input.purpose}, ${lower(input.intentId) ?? null}, 'signed', ${now}, null, null
-  from "taken"
-  returning *
-)${moved}
-select "recorded".*, (select "next_nonce" from "nonces" where "chain_id" = ${input.chainId} and "address" = ${address}) as "stored_next"${movedColumns}
-from (select 1) as "one" left join "recorded" on true`),
-    );
-    const answer = rows[0];
-    if (row && (answer?.row_moved ?? 0) > 0) notifications?.deliver(lower(row.intentId));
-    if (answer && answer.id !== null) return { recorded: answer };
-    return { storedNext: answer?.stored_next ?? undefined };
   }
 
   /** Sends one at a time, each settled with its own outcome. */
@@ -155,9 +119,9 @@ from (select 1) as "one" left join "recorded" on true`),
       const signed = await signInOrder(live, first);
       live = signed.map((s) => s.send);
       if (signed.length === 0) return;
-      let outcome: Awaited<ReturnType<typeof recordSendsTogether>>;
+      let outcome: RecordedSends;
       try {
-        outcome = await recordSendsTogether(deps.db, deps.notifications, signed, {
+        outcome = await recordSends(deps.db, deps.notifications, signed, {
           chainId,
           address,
           first,
@@ -172,9 +136,8 @@ from (select 1) as "one" left join "recorded" on true`),
       }
       if ('recorded' in outcome) {
         expected.set(key, first + signed.length);
-        for (const intentId of outcome.movedIntents) deps.notifications?.deliver(intentId);
-        const byNonce = new Map(outcome.recorded.map((row) => [Number(row.nonce), row]));
-        for (const { send, nonce } of signed) send.resolve(deps.fromRow(byNonce.get(nonce)!));
+        // In nonce order, as signed.
+        for (const [i, { send }] of signed.entries()) send.resolve(deps.fromRow(outcome.recorded[i]!));
         return;
       }
       next = outcome.storedNext;

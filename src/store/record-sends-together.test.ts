@@ -1,6 +1,6 @@
 /**
  * Sends of one key that queue behind its statement in flight are recorded together on Postgres
- * (allocate-and-record-postgres.ts, record-sends-together-postgres.ts). On either store the outcome is the
+ * (allocate-and-record-postgres.ts, record-sends-postgres.ts). On either store the outcome is the
  * same as one at a time: consecutive nonces in the order asked, each send's receipt row written with its
  * record and announced, a failed signing or a refused row failing that send alone.
  */

@@ -1,9 +1,11 @@
 /**
- * Several sends of one key on one chain, signed with consecutive nonces, taken and recorded in one statement
- * (allocate-and-record-postgres.ts gathers them: the sends that queued behind the key's statement in flight).
- * The nonces `first … first + k - 1` are taken only together and only if `first` is still the next one, so
- * the statement records every transaction or none; each send's receipt row (its `withRecord`) moves with its
- * record, with the row's NOTIFY.
+ * One send of a key on a chain, or several signed with consecutive nonces, taken and recorded in one
+ * statement (allocate-and-record-postgres.ts: a lone send, or the sends that queued behind the key's statement
+ * in flight). The nonces `first … first + k - 1` are taken only together and only if `first` is still the next
+ * one (the stored next nonce, or the floor when higher), so the statement records every transaction or none.
+ * Each send's receipt row (its `withRecord`: the engine's RELAYING row with the new hash) is inserted from its
+ * record only, so a refused nonce leaves no row naming a hash never recorded; it moves with its NOTIFY, and
+ * this process's subscribers are told when the statement returns.
  */
 import type { Kysely } from 'kysely';
 import type { WriteNotifications } from './intent-events-postgres.ts';
@@ -20,16 +22,15 @@ export interface SignedSend {
   signed: { raw: string; hash: string };
 }
 
-export type RecordedTogether =
-  | { recorded: SignedTransactionRow[]; movedIntents: string[] }
-  | { storedNext: number | undefined };
+/** The sends' records in nonce order, or (nothing taken) the stored next nonce. */
+export type RecordedSends = { recorded: SignedTransactionRow[] } | { storedNext: number | undefined };
 
-export async function recordSendsTogether(
+export async function recordSends(
   db: Kysely<Database>,
   notifications: WriteNotifications | undefined,
   sends: readonly SignedSend[],
   taking: { chainId: number; address: string; first: number; floor: number; now: number },
-): Promise<RecordedTogether> {
+): Promise<RecordedSends> {
   const { chainId, address, first, floor, now } = taking;
   const records = sends.map(
     ({ input, nonce, signed }, i) =>
@@ -58,8 +59,8 @@ from (select 1) as "one" left join (${recorded}) as "recorded" on true`),
   );
   const taken = rows.filter((row) => row.id !== null);
   if (taken.length === 0) return { storedNext: rows[0]?.stored_next ?? undefined };
-  const moved = rows[0]?.moved_intents;
-  return { recorded: taken, movedIntents: moved ? moved.split(',') : [] };
+  for (const intentId of rows[0]?.moved_intents?.split(',') ?? []) notifications?.deliver(intentId);
+  return { recorded: taken.sort((a, b) => Number(a.nonce) - Number(b.nonce)) };
 }
 
 /**
