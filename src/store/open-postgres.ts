@@ -26,6 +26,7 @@ import {
   type Driver,
   Kysely,
   PostgresAdapter,
+  type PostgresDriver,
   PostgresIntrospector,
   PostgresQueryCompiler,
   type QueryResult,
@@ -36,7 +37,7 @@ import postgres from 'postgres';
 import type { Logger } from '../internal/logger.ts';
 import { DatabaseUnavailableError } from './errors.ts';
 import { errorFields, mapDatabaseError } from './map-database-error.ts';
-import { INT8_OID, openPgSide, type PgSide } from './pg-transaction-pool.ts';
+import { INT8_OID, openPgSide } from './pg-transaction-pool.ts';
 import type { Database as Schema } from './schema.ts';
 import { createStatementConnections, type StatementConnections } from './statement-connections.ts';
 
@@ -96,7 +97,7 @@ export interface OpenedPostgres {
 export function openPostgres(deps: PostgresClientDeps): OpenedPostgres {
   const client = createStatementClient(deps);
   const pgSide = openPgSide({ databaseUrl: deps.databaseUrl, log: deps.log });
-  const db = new Kysely<Schema>({ dialect: createPipelinedDialect(client, pgSide, deps.log) });
+  const db = new Kysely<Schema>({ dialect: createPipelinedDialect(client, pgSide.transactions, deps.log) });
   return {
     db,
     migrationDb: pgSide.sessionDb,
@@ -104,16 +105,21 @@ export function openPostgres(deps: PostgresClientDeps): OpenedPostgres {
       await sql`select pg_notify(${channel}, ${payload})`.execute(db);
     },
     async close() {
+      // Kysely's destroy reaches the driver only if `db` ran a query; the pool is ended either way.
       await db.destroy();
       await pgSide.end();
     },
   };
 }
 
-function createPipelinedDialect(client: StatementConnections, pgSide: PgSide, log: Logger): Dialect {
+function createPipelinedDialect(
+  client: StatementConnections,
+  transactions: PostgresDriver,
+  log: Logger,
+): Dialect {
   return {
     createAdapter: () => new PostgresAdapter(),
-    createDriver: () => createPipelinedDriver(client, pgSide, log),
+    createDriver: () => createPipelinedDriver(client, transactions, log),
     createQueryCompiler: () => new PostgresQueryCompiler(),
     createIntrospector: (db) => new PostgresIntrospector(db),
   };
@@ -124,8 +130,11 @@ function createPipelinedDialect(client: StatementConnections, pgSide: PgSide, lo
  * client (postgres.js picks the connection and pipelines); `beginTransaction` pins the handle to a pg
  * connection of its own until `releaseConnection`.
  */
-function createPipelinedDriver(client: StatementConnections, pgSide: PgSide, log: Logger): Driver {
-  const { transactions } = pgSide;
+function createPipelinedDriver(
+  client: StatementConnections,
+  transactions: PostgresDriver,
+  log: Logger,
+): Driver {
   const outage = createOutageLog(log);
   let ended = false;
   // BEGIN, COMMIT and ROLLBACK go through the handle's executeQuery like every other statement (the
@@ -158,8 +167,8 @@ function createPipelinedDriver(client: StatementConnections, pgSide: PgSide, log
     },
     async destroy() {
       if (ended) return;
+      // The statement connections only: the transaction pool is ended by `close` (openPostgres).
       ended = true;
-      await pgSide.end();
       try {
         await client.end({ timeout: END_TIMEOUT_S });
       } catch (error) {

@@ -63,23 +63,19 @@ export interface PgSide {
    */
   sessionDb: Kysely<unknown>;
   /**
-   * Ends the pool once, whichever of the two used it. Neither Kysely's destroy does: each ends the pool only
-   * if its own Kysely ran a query, so a store that only migrated (one that only listens) kept the migration's
-   * idle connection open until pg's idle timeout.
+   * Ends the pool, whichever of the two used it. Kysely's destroy would not: it ends the pool only if its own
+   * Kysely ran a query, so a store that only migrated (one that only listens) kept the migration's idle
+   * connection open until pg's idle timeout. Called once, by the store's close.
    */
   end(): Promise<void>;
 }
 
 export function openPgSide(deps: PgPoolDeps): PgSide {
   const pool = withPreparedStatements(createPgPool(deps), deps.log);
-  let ended: Promise<void> | undefined;
   return {
     transactions: new PostgresDriver({ pool }),
     sessionDb: new Kysely<unknown>({ dialect: new PostgresDialect({ pool }) }),
-    end() {
-      ended ??= pool.end();
-      return ended;
-    },
+    end: () => pool.end(),
   };
 }
 
